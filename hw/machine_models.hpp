@@ -1,0 +1,38 @@
+// The machines mmsim can assemble, by name: which splitter and address map each memory gets.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hw/address_map.hpp"
+#include "hw/machine_config.hpp"
+#include "hw/stage_splitter.hpp"
+
+namespace mmsim {
+
+// One memory of a machine, with what its MMU is made of.
+struct MemorySpec {
+  std::string name;
+  unsigned width;
+  unsigned latency;
+  std::uint64_t words;
+  std::unique_ptr<AddressMap> map;
+  std::unique_ptr<StageSplitter> splitter;
+};
+
+struct MachineModel {
+  std::string name;
+  std::string description;
+  std::string seed;           // the paper that defines it
+  bool super_warps;           // dispatch unit is a super warp of machine.super_warp warps
+  bool unit_latency;          // latency is forced to 1 (the BPRAM reference)
+  std::function<std::vector<MemorySpec>(const MachineConfig&)> memories;
+};
+
+const std::vector<MachineModel>& machine_models();
+const MachineModel* find_machine_model(std::string_view name);
+
+}  // namespace mmsim
