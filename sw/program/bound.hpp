@@ -1,0 +1,40 @@
+// A theoretical figure the seeds give for a program, next to which a run's measurement is shown.
+#pragma once
+
+#include <string>
+
+namespace mmsim {
+
+struct Bound {
+  enum class Kind { lower, upper, exact, order };
+  enum class Measure { cycles, stages, syncthreads };
+
+  std::string key;      // stable JSON key, e.g. "time_lower"
+  std::string label;    // what it is, e.g. "lower bound (every thread's n/p requests, w per cycle)"
+  std::string formula;  // e.g. "max(n/w + l - 1, l*n/p)"
+  double value = 0;     // the formula evaluated for this run
+  Kind kind = Kind::order;
+  Measure measure = Measure::cycles;
+  std::string source;   // where the seeds give it, e.g. "seed 000, Table I"
+};
+
+inline const char* to_string(Bound::Kind kind) {
+  switch (kind) {
+    case Bound::Kind::lower: return "lower";
+    case Bound::Kind::upper: return "upper";
+    case Bound::Kind::exact: return "exact";
+    case Bound::Kind::order: return "order";
+  }
+  return "?";
+}
+
+inline const char* to_string(Bound::Measure measure) {
+  switch (measure) {
+    case Bound::Measure::cycles: return "cycles";
+    case Bound::Measure::stages: return "stages";
+    case Bound::Measure::syncthreads: return "syncthreads";
+  }
+  return "?";
+}
+
+}  // namespace mmsim

@@ -1,0 +1,36 @@
+// The built-in programs, by name.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sw/program/params.hpp"
+#include "sw/program/warp_program.hpp"
+#include "sw/programs/trace_listing.hpp"
+
+namespace mmsim {
+
+// What a program is made from: its parameters, and (trace only) its instructions.
+struct ProgramArgs {
+  ParamValues params;
+  std::optional<TraceListing> listing;  // `program.warps` of the testbench, when given
+  std::filesystem::path base_dir;        // relative file names are resolved here
+};
+
+struct ProgramInfo {
+  std::string name;
+  std::string summary;
+  std::string seed;  // where the algorithm comes from
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<WarpProgram>(const ProgramArgs&)> make;
+};
+
+const std::vector<ProgramInfo>& programs();
+const ProgramInfo* find_program(std::string_view name);
+
+}  // namespace mmsim

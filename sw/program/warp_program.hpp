@@ -1,0 +1,44 @@
+// A program for the machines: a Kernel (what every warp runs) that also knows its parameters,
+// lays out and checks its data, and states the seeds' figures for itself.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/kernel.hpp"
+#include "hw/machine_config.hpp"
+#include "hw/mmu.hpp"
+#include "hw/simulation.hpp"
+#include "sw/program/bound.hpp"
+#include "sw/program/verification.hpp"
+
+namespace mmsim {
+
+class WarpProgram : public Kernel {
+ public:
+  // Threads the program uses when machine.threads is not given; 0: the testbench must say.
+  virtual std::uint64_t default_threads(unsigned /*width*/) const { return 0; }
+  // Called once the machine is known: checks that the parameters fit it (throw ParamError or
+  // ConfigError) and sizes the data.
+  virtual void configure(const MachineConfig& /*machine*/) {}
+  // Words of memory the program needs (after configure).
+  virtual std::uint64_t memory_words() const = 0;
+  // Words of local memory per PE the program needs (after configure).
+  virtual std::uint64_t local_words() const { return 0; }
+  // Writes the initial data (backdoor, before the run).
+  virtual void initialize(Mmu& /*memory*/) {}
+  // Checks the result element by element (after the run); the checks made while the warps ran
+  // are in `verification()` already.
+  virtual void verify(const Mmu& /*memory*/) {}
+  Verification& verification() { return verification_; }
+  // The seeds' figures for this run, to show next to what was measured.
+  virtual std::vector<Bound> bounds(const MachineConfig& /*machine*/,
+                                    const RunResult& /*result*/) const {
+    return {};
+  }
+
+ private:
+  Verification verification_;
+};
+
+}  // namespace mmsim

@@ -1,0 +1,167 @@
+#include "sw/programs/sequential_access.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "hw/errors.hpp"
+#include "sw/program/data_pattern.hpp"
+
+namespace mmsim {
+namespace {
+
+enum class Pattern { contiguous, stride };
+
+// What a thread writes to cell a (so that the result can be checked cell by cell).
+Word written_value(Address a) { return ~data_pattern(a); }
+
+class SequentialAccess final : public WarpProgram {
+ public:
+  SequentialAccess(Pattern pattern, const ParamValues& params)
+      : pattern_(pattern), n_(params.count("n")), op_(params.string("op")) {
+    if (op_ != "read" && op_ != "write")
+      throw ParamError("op", "expected read or write, got '" + op_ + "'");
+  }
+
+  void configure(const MachineConfig& machine) override {
+    p_ = machine.threads;
+    if (n_ < p_ || n_ % p_ != 0)
+      throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
+                                std::to_string(p_) + " (each thread accesses n/p cells)");
+    rounds_ = n_ / p_;
+  }
+
+  std::uint64_t memory_words() const override { return n_; }
+
+  void initialize(Mmu& memory) override {
+    for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+  }
+
+  Address address(std::uint64_t thread, std::uint64_t t) const {
+    return pattern_ == Pattern::contiguous ? t * p_ + thread : thread * rounds_ + t;
+  }
+
+  Task run(Warp& warp) override {
+    const unsigned w = warp.width();
+    std::vector<Address> addresses(w);
+    std::vector<Word> values(w);
+    const bool reading = op_ == "read";
+    for (std::uint64_t t = 0; t < rounds_; ++t) {
+      for (unsigned lane = 0; lane < w; ++lane) addresses[lane] = address(warp.thread(lane), t);
+      if (reading) {
+        const auto got = co_await warp.read(addresses);
+        for (unsigned lane = 0; lane < w; ++lane)
+          verification().expect_equal(got[lane], data_pattern(addresses[lane]), [&] {
+            return "thread " + std::to_string(warp.thread(lane)) + " read m[" +
+                   std::to_string(addresses[lane]) + "]";
+          });
+      } else {
+        for (unsigned lane = 0; lane < w; ++lane) values[lane] = written_value(addresses[lane]);
+        co_await warp.write(addresses, values);
+      }
+    }
+  }
+
+  void verify(const Mmu& memory) override {
+    if (op_ != "write") return;
+    for (Address a = 0; a < n_; ++a)
+      verification().expect_equal(memory.peek(a), written_value(a),
+                                  [a] { return "m[" + std::to_string(a) + "]"; });
+  }
+
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult& result) const override;
+
+ private:
+  // Stages one dispatch unit occupies in every round, where the timing rules fix it.
+  std::optional<std::uint64_t> stages_per_dispatch(const MachineConfig& m) const;
+
+  Pattern pattern_;
+  std::uint64_t n_;
+  std::string op_;
+  std::uint64_t p_ = 0;
+  std::uint64_t rounds_ = 0;
+};
+
+std::optional<std::uint64_t> SequentialAccess::stages_per_dispatch(const MachineConfig& m) const {
+  const std::uint64_t s = m.super_warp;
+  if (m.model == "bpram") return 1;  // w distinct requests per warp
+  if (pattern_ == Pattern::contiguous) {
+    if (m.model == "dmm" || m.model == "umm") return 1;
+    if (m.model == "sdmm") return s;  // s*w consecutive cells: s per bank
+    return std::nullopt;
+  }
+  const std::uint64_t g = std::gcd(rounds_, std::uint64_t{m.width});
+  if (m.model == "dmm") return g;  // seed 000: w/G banks with G requests each
+  if (m.model == "sdmm") return s * g;
+  return std::nullopt;  // UMM: the number of rows varies with the alignment
+}
+
+std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunResult&) const {
+  const double n = static_cast<double>(n_);
+  const double p = static_cast<double>(p_);
+  const double w = m.width;
+  const double l = m.latency;
+  const double s = static_cast<double>(rounds_);
+  std::vector<Bound> out;
+  out.push_back({"time_lower", "lower bound: n/w groups through the pipeline, n/p requests per thread",
+                 "max(n/w + l - 1, l*n/p)", std::max(std::ceil(n / w) + l - 1, l * s),
+                 Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md section 2"});
+  if (pattern_ == Pattern::contiguous) {
+    out.push_back({"time_order", "contiguous access", "n/w + n*l/p", n / w + n * l / p,
+                   Bound::Kind::order, Bound::Measure::cycles, "seed 000, Table I"});
+  } else if (m.model == "umm") {
+    out.push_back({"time_order", "stride access on the UMM", "min(n, (n/w)*(n/p)) + n*l/p",
+                   std::min(n, n / w * s) + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
+                   "seed 000, Table I"});
+  } else {
+    const double g = static_cast<double>(std::gcd(rounds_, std::uint64_t{m.width}));
+    out.push_back({"time_order", "stride access, G = GCD(n/p, w) = " + std::to_string(int(g)),
+                   "n*G/w + n*l/p", n * g / w + n * l / p, Bound::Kind::order,
+                   Bound::Measure::cycles, "seed 000, Table I"});
+  }
+  if (m.dispatch != "round_robin") return out;
+
+  const double units = p / (w * m.super_warp);
+  if (const auto k = stages_per_dispatch(m)) {
+    // Rounds of `units` dispatches of k stages; round r+1 starts when the MMU is free and its
+    // first unit's request of round r has completed.
+    const double kk = static_cast<double>(*k);
+    out.push_back({"time_exact", "round robin, " + std::to_string(*k) + " stage(s) per dispatch",
+                   "(n/p - 1)*max(U*k, k + l - 1) + U*k + l - 1, U = p/(s*w)",
+                   (s - 1) * std::max(units * kk, kk + l - 1) + units * kk + l - 1,
+                   Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
+    out.push_back({"congestion_exact", "total congestion", "(n/p)*U*k", s * units * kk,
+                   Bound::Kind::exact, Bound::Measure::stages, "seed 002, Lemma 1"});
+  } else if (m.model == "umm" && pattern_ == Pattern::stride) {
+    // seed 000: a warp's cells span at most min(n/p, w) address groups.
+    const double k = std::min(s, w);
+    out.push_back({"time_upper", "stride access on the UMM, at most min(n/p, w) groups per warp",
+                   "(n/p)*(min(n/p, w)*p/w + l - 1)", s * (k * p / w + l - 1), Bound::Kind::upper,
+                   Bound::Measure::cycles, "seed 000, section III"});
+  }
+  return out;
+}
+
+ProgramInfo sequential_access_program(Pattern pattern) {
+  const bool contiguous = pattern == Pattern::contiguous;
+  return {
+      contiguous ? "contiguous_access" : "stride_access",
+      contiguous ? "in round t, thread i accesses m[t*p + i] (n/p rounds)"
+                 : "in round t, thread i accesses m[i*(n/p) + t] (n/p rounds)",
+      "seed 000, section III",
+      {
+          {"n", ParamType::integer, "array size in words (a multiple of p)", std::nullopt},
+          {"op", ParamType::string, "read (values checked) or write (memory checked)", "read"},
+      },
+      [pattern](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
+        return std::make_unique<SequentialAccess>(pattern, args.params);
+      },
+  };
+}
+
+}  // namespace
+
+ProgramInfo contiguous_access_program() { return sequential_access_program(Pattern::contiguous); }
+ProgramInfo stride_access_program() { return sequential_access_program(Pattern::stride); }
+
+}  // namespace mmsim

@@ -1,0 +1,111 @@
+#include "sw/programs/trace.hpp"
+
+#include <algorithm>
+
+namespace mmsim {
+namespace {
+
+class TraceProgram final : public WarpProgram {
+ public:
+  TraceProgram(TraceListing listing, bool address_init)
+      : listing_(std::move(listing)), address_init_(address_init) {}
+
+  std::uint64_t default_threads(unsigned width) const override {
+    return listing_.warps.size() * std::uint64_t{width};
+  }
+
+  void configure(const MachineConfig& machine) override {
+    if (listing_.warps.size() != machine.warps())
+      throw InputError(listing_.where,
+                       "the trace has " + std::to_string(listing_.warps.size()) +
+                           " warps but the machine has p/w = " + std::to_string(machine.threads) +
+                           "/" + std::to_string(machine.width) + " = " +
+                           std::to_string(machine.warps()));
+    words_ = 1;
+    for (const auto& warp : listing_.warps)
+      for (const TraceInstruction& in : warp) {
+        if (in.kind == TraceInstruction::Kind::sync) continue;
+        if (in.addresses.size() != machine.width)
+          throw InputError(in.where, "expected " + std::to_string(machine.width) +
+                                         " lanes (w), got " + std::to_string(in.addresses.size()));
+        if (!in.values.empty() && in.values.size() != machine.width)
+          throw InputError(in.where, "expected " + std::to_string(machine.width) +
+                                         " values (w), got " + std::to_string(in.values.size()));
+        for (const Address a : in.addresses) {
+          if (a == kInactive) continue;
+          if (machine.memory_words != 0 && a >= machine.memory_words)
+            throw InputError(in.where, "address " + std::to_string(a) +
+                                           " is outside memory (machine.memory = " +
+                                           std::to_string(machine.memory_words) + " words)");
+          words_ = std::max<std::uint64_t>(words_, a + 1);
+        }
+      }
+  }
+
+  std::uint64_t memory_words() const override { return words_; }
+
+  void initialize(Mmu& memory) override {
+    if (!address_init_) return;
+    for (Address a = 0; a < memory.words(); ++a) memory.poke(a, static_cast<Word>(a));
+  }
+
+  Task run(Warp& warp) override {
+    for (const TraceInstruction& in : listing_.warps[warp.index()]) {
+      switch (in.kind) {
+        case TraceInstruction::Kind::read:
+          co_await warp.read(in.addresses, in.memory);
+          break;
+        case TraceInstruction::Kind::write:
+          if (in.values.empty())
+            co_await warp.write(in.addresses, in.memory);
+          else
+            co_await warp.write(in.addresses, in.values, in.memory);
+          break;
+        case TraceInstruction::Kind::sync:
+          co_await warp.sync();
+          break;
+      }
+    }
+  }
+
+ private:
+  TraceListing listing_;
+  bool address_init_;
+  std::uint64_t words_ = 1;
+};
+
+}  // namespace
+
+ProgramInfo trace_program() {
+  return {
+      "trace",
+      "replays per-warp instructions from program.warps or a CSV file; reads load each lane's "
+      "register, writes store it (or the given values)",
+      "DESIGN.md section 4",
+      {
+          {"file", ParamType::string,
+           "CSV trace (warp,op,lanes...), relative to the testbench; instead of program.warps",
+           "\"\""},
+          {"init", ParamType::string, "initial memory: address (m[i] = i) or zero", "address"},
+      },
+      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
+        const std::string& file = args.params.string("file");
+        const std::string& init = args.params.string("init");
+        if (init != "address" && init != "zero")
+          throw ParamError("init", "expected address or zero, got '" + init + "'");
+        if (args.listing && !file.empty())
+          throw ParamError("file", "give the trace either as program.warps or as params.file");
+        TraceListing listing;
+        if (args.listing) {
+          listing = *args.listing;
+        } else if (!file.empty()) {
+          listing = read_trace_csv(args.base_dir / file);
+        } else {
+          throw ParamError("file", "the trace program needs program.warps or params.file");
+        }
+        return std::make_unique<TraceProgram>(std::move(listing), init == "address");
+      },
+  };
+}
+
+}  // namespace mmsim

@@ -1,0 +1,96 @@
+#include <charconv>
+#include <fstream>
+
+#include "sw/programs/trace_listing.hpp"
+
+namespace mmsim {
+namespace {
+
+std::string trim(std::string_view s) {
+  const auto begin = s.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos) return {};
+  const auto end = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(begin, end - begin + 1));
+}
+
+template <class T>
+bool parse_number(const std::string& text, T& out) {
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+TraceListing read_trace_csv(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError({file.string(), 0, 0}, "cannot open trace file");
+  TraceListing listing;
+  listing.where = {file.string(), 1, 1};
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const std::string content = trim(line);
+    if (content.empty() || content[0] == '#') continue;
+    // Split into fields, remembering each field's column.
+    std::vector<std::pair<std::string, int>> fields;
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = line.find(',', start);
+      const std::string_view raw =
+          std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos
+                                                                           : comma - start);
+      const std::size_t lead = raw.find_first_not_of(" \t");
+      fields.emplace_back(trim(raw), static_cast<int>(start + (lead == std::string::npos ? 0 : lead)) + 1);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    const auto at = [&](std::size_t f) { return SourceLocation{file.string(), number, fields[f].second}; };
+    if (fields.size() < 2)
+      throw InputError(at(0), "expected 'warp,op[,lanes...]' (op: read, write or sync)");
+    std::uint32_t warp = 0;
+    if (!parse_number(fields[0].first, warp))
+      throw InputError(at(0), "expected a warp number, got '" + fields[0].first + "'");
+    TraceInstruction instruction;
+    instruction.where = at(1);
+    const std::string& op = fields[1].first;
+    if (op == "read") instruction.kind = TraceInstruction::Kind::read;
+    else if (op == "write") instruction.kind = TraceInstruction::Kind::write;
+    else if (op == "sync") instruction.kind = TraceInstruction::Kind::sync;
+    else throw InputError(at(1), "expected read, write or sync, got '" + op + "'");
+    if (instruction.kind == TraceInstruction::Kind::sync && fields.size() > 2)
+      throw InputError(at(2), "sync takes no lanes");
+    if (instruction.kind != TraceInstruction::Kind::sync && fields.size() == 2)
+      throw InputError(at(1), op + " needs one field per lane");
+    bool any_value = false;
+    for (std::size_t f = 2; f < fields.size(); ++f) {
+      const std::string& text = fields[f].first;
+      if (text == "-") {
+        instruction.addresses.push_back(kInactive);
+        instruction.values.push_back(0);
+        continue;
+      }
+      const std::size_t eq = text.find('=');
+      Address address = 0;
+      if (!parse_number(text.substr(0, eq), address))
+        throw InputError(at(f), "expected an address or '-', got '" + text + "'");
+      Word value = 0;
+      if (eq != std::string::npos) {
+        if (instruction.kind != TraceInstruction::Kind::write)
+          throw InputError(at(f), "only writes carry values (address=value)");
+        if (!parse_number(text.substr(eq + 1), value))
+          throw InputError(at(f), "expected an integer value after '=', got '" + text + "'");
+        any_value = true;
+      }
+      instruction.addresses.push_back(address);
+      instruction.values.push_back(value);
+    }
+    if (!any_value) instruction.values.clear();
+    if (listing.warps.size() <= warp) listing.warps.resize(warp + 1);
+    listing.warps[warp].push_back(std::move(instruction));
+  }
+  return listing;
+}
+
+}  // namespace mmsim

@@ -1,0 +1,66 @@
+#include "testbench/commands.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "hw/dispatch_policy.hpp"
+#include "hw/errors.hpp"
+#include "hw/machine_models.hpp"
+#include "sw/program/registry.hpp"
+#include "testbench/report.hpp"
+#include "testbench/runner.hpp"
+
+namespace mmsim {
+
+int run_command(const RunCommand& command) {
+  try {
+    const Testbench tb = load_testbench(command.testbench, command.overrides);
+    RunOptions options;
+    options.vcd = command.vcd;
+    options.stats = command.stats;
+    options.progress = isatty(STDERR_FILENO) != 0;
+    const RunOutcome outcome = run_testbench(tb, options);
+    std::cout << format_report(outcome);
+    return outcome.verified.value_or(true) ? 0 : 1;
+  } catch (const InputError& e) {
+    std::cerr << "mmsim: " << e.describe() << "\n";
+    return 2;
+  } catch (const SimulationError& e) {
+    std::cerr << "mmsim: " << command.testbench << ": the run failed: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+int list_command(const std::string& what) {
+  const bool all = what.empty();
+  if (all || what == "models") {
+    std::cout << "machine models (machine.model):\n";
+    for (const MachineModel& m : machine_models())
+      std::cout << fmt::format("  {:<8} {} [seed {}]\n", m.name, m.description, m.seed);
+  }
+  if (all || what == "policies") {
+    std::cout << (all ? "\n" : "") << "dispatch policies (machine.dispatch):\n";
+    for (const PolicyInfo& p : dispatch_policies())
+      std::cout << fmt::format("  {:<14} {}\n", p.name, p.description);
+  }
+  if (all || what == "programs") {
+    std::cout << (all ? "\n" : "") << "programs (program.name) and their parameters (program.params):\n";
+    for (const ProgramInfo& p : programs()) {
+      std::cout << fmt::format("  {:<22} {} [{}]\n", p.name, p.summary, p.seed);
+      for (const ParamSpec& s : p.params)
+        std::cout << fmt::format("      {:<12} {:<17} {:<16} {}\n", s.name, to_string(s.type),
+                                 s.default_value ? "default " + *s.default_value : "required",
+                                 s.help);
+    }
+  }
+  if (!all && what != "models" && what != "policies" && what != "programs") {
+    std::cerr << "mmsim: list: expected models, policies or programs, got '" << what << "'\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace mmsim

@@ -1,0 +1,191 @@
+#include "testbench/runner.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "hw/errors.hpp"
+#include "hw/machine_models.hpp"
+#include "testbench/pending_file.hpp"
+#include "testbench/stats_json.hpp"
+
+namespace mmsim {
+namespace {
+
+// A progress line on stderr once a run has taken a couple of seconds, refreshed twice a second.
+class ProgressLine {
+ public:
+  void update(Cycle now) {
+    const auto t = std::chrono::steady_clock::now();
+    const double elapsed = std::chrono::duration<double>(t - start_).count();
+    if (elapsed < 2.0 || elapsed - last_ < 0.5) return;
+    last_ = elapsed;
+    std::fprintf(stderr, "\rmmsim: simulated %llu cycles in %.1f s", static_cast<unsigned long long>(now),
+                 elapsed);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  ~ProgressLine() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double last_ = 0;
+  bool shown_ = false;
+};
+
+// An output path must have an existing folder, checked before the run rather than after it.
+void check_output(const std::string& path, const SourceLocation& where, const std::string& what) {
+  if (path.empty()) return;
+  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(parent))
+    throw InputError(where, what + ": cannot write " + path + ": no folder " + parent.string());
+}
+
+std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
+  const ProgramInfo& info = *find_program(tb.program);
+  try {
+    return info.make(tb.args);
+  } catch (const ParamError& e) {
+    throw InputError(tb.locate("program.params." + e.param()),
+                     "program.params." + e.param() + ": " + e.what());
+  }
+}
+
+// The machine as it will run: thread count, memory and local memory resolved, checked.
+MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
+  MachineConfig m = tb.machine;
+  if (find_machine_model(m.model)->unit_latency) m.latency = 1;
+  const auto invalid = [&](const ConfigError& e) {
+    return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
+  };
+  if (!tb.threads_given) {
+    m.threads = program.default_threads(m.width);
+    if (m.threads == 0)
+      throw InputError(tb.locate("machine"), "machine: missing required key 'threads' (program " +
+                                                 tb.program + " has no thread count of its own)");
+  }
+  try {
+    validate(m);
+    program.configure(m);
+  } catch (const ConfigError& e) {
+    throw invalid(e);
+  } catch (const ParamError& e) {
+    throw InputError(tb.locate("program.params." + e.param()),
+                     "program.params." + e.param() + ": " + e.what());
+  }
+  const std::uint64_t words = program.memory_words();
+  if (m.memory_words == 0) {
+    m.memory_words = words;
+  } else if (m.memory_words < words) {
+    throw InputError(tb.locate("machine.memory"),
+                     "machine.memory: program " + tb.program + " needs " + std::to_string(words) +
+                         " words, machine.memory gives " + std::to_string(m.memory_words));
+  }
+  const std::uint64_t local = program.local_words();
+  if (tb.where.count("machine.local_memory") == 0) {
+    m.local_words = local;
+  } else if (m.local_words < local) {
+    throw InputError(tb.locate("machine.local_memory"),
+                     "machine.local_memory: program " + tb.program + " needs " +
+                         std::to_string(local) + " words per PE, machine.local_memory gives " +
+                         std::to_string(m.local_words));
+  }
+  try {
+    validate(m);
+  } catch (const ConfigError& e) {
+    throw invalid(e);
+  }
+  return m;
+}
+
+std::string barrier_divergence(const std::vector<std::uint64_t>& barriers) {
+  if (barriers.empty()) return {};
+  const auto [low, high] = std::minmax_element(barriers.begin(), barriers.end());
+  if (*low == *high) return {};
+  const auto warp_of = [&](auto it) { return std::to_string(it - barriers.begin()); };
+  return "barrier divergence: warp " + warp_of(low) + " executed " + std::to_string(*low) +
+         " syncthreads, warp " + warp_of(high) + " executed " + std::to_string(*high);
+}
+
+}  // namespace
+
+double measured(const RunOutcome& o, const Bound& bound) {
+  switch (bound.measure) {
+    case Bound::Measure::cycles: return static_cast<double>(o.result.cycles());
+    case Bound::Measure::stages: return static_cast<double>(o.result.counters.stages);
+    case Bound::Measure::syncthreads: return static_cast<double>(o.result.syncthreads);
+  }
+  return 0;
+}
+
+RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
+  const std::string vcd = options.vcd.empty() ? tb.vcd : options.vcd;
+  const std::string stats = options.stats.empty() ? tb.stats : options.stats;
+  check_output(vcd, options.vcd.empty() ? tb.locate("outputs.vcd") : SourceLocation{"--vcd", 0, 0},
+               "vcd");
+  check_output(stats,
+               options.stats.empty() ? tb.locate("outputs.stats") : SourceLocation{"--stats", 0, 0},
+               "stats");
+
+  std::unique_ptr<WarpProgram> program = make_program(tb);
+  RunOutcome o;
+  o.name = tb.name;
+  o.description = tb.description;
+  o.file = tb.file.string();
+  o.program = tb.program;
+  o.machine = resolve_machine(tb, *program);
+
+  std::unique_ptr<PendingFile> vcd_file;
+  SimulationOptions sim_options;
+  if (!vcd.empty()) {
+    vcd_file = std::make_unique<PendingFile>(vcd, ".vcd");
+    sim_options.vcd_base = vcd_file->temporary_base();
+  }
+  ProgressLine progress;
+  if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
+  {
+    Simulation simulation(o.machine, sim_options);
+    program->initialize(simulation.memory());
+    o.result = simulation.run(*program);
+    program->verify(simulation.memory());
+  }
+
+  const Verification& v = program->verification();
+  o.program_checked = v.applicable();
+  o.elements_checked = v.checked();
+  o.mismatches = v.mismatches();
+  o.first_mismatch = v.first_mismatch();
+  const std::map<std::string, std::uint64_t> figures = {
+      {"cycles", o.result.cycles()},
+      {"dispatches", o.result.counters.dispatches},
+      {"stages", o.result.counters.stages},
+      {"requests", o.result.counters.requests},
+      {"syncthreads", o.result.syncthreads}};
+  for (const auto& [figure, expected] : tb.expect)
+    o.expectations.push_back({figure, expected, figures.at(figure)});
+  if (o.program_checked || !o.expectations.empty()) {
+    bool ok = !o.program_checked || v.passed();
+    for (const Expectation& e : o.expectations) ok = ok && e.met();
+    o.verified = ok;
+  }
+  o.bounds = program->bounds(o.machine, o.result);
+  if (const std::string divergence = barrier_divergence(o.result.warp_barriers); !divergence.empty())
+    o.warnings.push_back(divergence);
+
+  if (vcd_file) {
+    vcd_file->commit();
+    o.vcd_file = vcd;
+  }
+  if (!stats.empty()) {
+    PendingFile file(stats);
+    file.write(stats_json(o).dump(2) + "\n");
+    file.commit();
+    o.stats_file = stats;
+  }
+  return o;
+}
+
+}  // namespace mmsim

@@ -1,0 +1,54 @@
+// Runs a testbench: builds the program and the machine, simulates, verifies, and writes the
+// requested outputs (each complete or not at all).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/simulation.hpp"
+#include "sw/program/bound.hpp"
+#include "testbench/testbench.hpp"
+
+namespace mmsim {
+
+struct RunOptions {
+  std::string vcd;    // overrides outputs.vcd
+  std::string stats;  // overrides outputs.stats
+  bool progress = false;  // a progress line on stderr for long runs
+};
+
+struct Expectation {
+  std::string figure;
+  std::uint64_t expected;
+  std::uint64_t measured;
+  bool met() const { return expected == measured; }
+};
+
+struct RunOutcome {
+  std::string name;
+  std::string description;
+  std::string file;
+  MachineConfig machine;  // as run: thread count, memory and latency resolved
+  std::string program;
+  RunResult result;
+  // The program's own check of its result.
+  bool program_checked = false;
+  std::uint64_t elements_checked = 0;
+  std::uint64_t mismatches = 0;
+  std::string first_mismatch;
+  std::vector<Expectation> expectations;
+  std::vector<Bound> bounds;
+  std::optional<bool> verified;  // none: nothing to verify
+  std::vector<std::string> warnings;
+  std::string vcd_file;    // written, if any
+  std::string stats_file;  // written, if any
+};
+
+// Throws InputError (an invalid testbench) or SimulationError (a program or the hardware failed).
+RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options = {});
+
+// The value a bound is compared with.
+double measured(const RunOutcome& outcome, const Bound& bound);
+
+}  // namespace mmsim

@@ -1,0 +1,213 @@
+#include "testbench/yaml_input.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <limits>
+
+#include "testbench/suggest.hpp"
+
+namespace mmsim {
+namespace {
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+void set_path(YAML::Node node, const std::vector<std::string>& parts, std::size_t i,
+              const YAML::Node& value) {
+  if (i + 1 == parts.size()) {
+    node[parts[i]] = value;
+    return;
+  }
+  if (!node[parts[i]].IsMap()) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+  YAML::Node child = node[parts[i]];
+  set_path(child, parts, i + 1, value);
+}
+
+}  // namespace
+
+std::string yaml_describe(const YAML::Node& node) {
+  if (!node || node.IsNull()) return "nothing";
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsSequence()) return "a list";
+  return "a mapping";
+}
+
+std::int64_t yaml_integer(const YAML::Node& node, const SourceLocation& where,
+                          const std::string& what, std::int64_t min, std::int64_t max) {
+  const auto expected = [&] {
+    std::string range;
+    if (min == 0 && max == std::numeric_limits<std::int64_t>::max())
+      range = "a non-negative integer";
+    else if (min == 1 && max == std::numeric_limits<std::int64_t>::max())
+      range = "a positive integer";
+    else if (max == std::numeric_limits<std::int64_t>::max())
+      range = "an integer >= " + std::to_string(min);
+    else
+      range = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    return what + ": expected " + range + ", got " + yaml_describe(node);
+  };
+  if (!node || !node.IsScalar()) throw InputError(where, expected());
+  const std::string& text = node.Scalar();
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc() && ptr != end && *ptr == '^' && value == 2) {  // 2^k
+    std::int64_t exponent = 0;
+    const auto [p2, ec2] = std::from_chars(ptr + 1, end, exponent);
+    if (ec2 != std::errc() || p2 != end || exponent < 0 || exponent > 62)
+      throw InputError(where, expected());
+    value = std::int64_t{1} << exponent;
+  } else if (ec != std::errc() || ptr != end) {
+    throw InputError(where, expected());
+  }
+  if (value < min || value > max) throw InputError(where, expected());
+  return value;
+}
+
+bool yaml_boolean(const YAML::Node& node, const SourceLocation& where, const std::string& what) {
+  if (node && node.IsScalar()) {
+    if (node.Scalar() == "true") return true;
+    if (node.Scalar() == "false") return false;
+  }
+  throw InputError(where, what + ": expected true or false, got " + yaml_describe(node));
+}
+
+std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
+                        const std::string& what) {
+  if (!node || !node.IsScalar()) throw InputError(where, what + ": expected a string, got " + yaml_describe(node));
+  return node.Scalar();
+}
+
+YamlInput::YamlInput(std::filesystem::path file) : file_(std::move(file)) {
+  std::ifstream in(file_);
+  if (!in) {
+    const bool exists = std::filesystem::exists(file_);
+    throw InputError({file_.string(), 0, 0},
+                     exists ? "cannot read the testbench file" : "no such testbench file");
+  }
+  try {
+    root_ = YAML::Load(in);
+  } catch (const YAML::ParserException& e) {
+    throw InputError({file_.string(), e.mark.line + 1, e.mark.column + 1},
+                     "invalid YAML: " + e.msg);
+  }
+  if (!root_.IsMap())
+    throw InputError({file_.string(), 1, 1},
+                     "expected a testbench (a mapping with machine: and program:), got " +
+                         yaml_describe(root_));
+}
+
+void YamlInput::override_value(const std::string& assignment) {
+  const SourceLocation option{"--set " + assignment, 0, 0};
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError(option, "expected key.path=value");
+  const std::string path = assignment.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::ParserException& e) {
+    throw InputError(option, "invalid YAML value: " + e.msg);
+  }
+  const std::vector<std::string> parts = split_path(path);
+  for (const std::string& part : parts)
+    if (part.empty()) throw InputError(option, "expected key.path=value (empty key in the path)");
+  set_path(root_, parts, 0, value);
+  overrides_.emplace_back(path, assignment);
+}
+
+SourceLocation YamlInput::where(const YAML::Node& node, const std::string& path) const {
+  for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+    const std::string& set = it->first;
+    if (path == set || path.rfind(set + ".", 0) == 0) return {"--set " + it->second, 0, 0};
+  }
+  if (!node) return {file_.string(), 0, 0};
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return {file_.string(), 0, 0};
+  return {file_.string(), mark.line + 1, mark.column + 1};
+}
+
+YamlSection::YamlSection(const YamlInput& input, YAML::Node node, std::string path)
+    : input_(&input), node_(std::move(node)), path_(std::move(path)) {}
+
+SourceLocation YamlSection::where(const std::string& key) const {
+  const YAML::Node value = node_[key];
+  return value ? input_->where(value, path_ + "." + key) : where();
+}
+
+void YamlSection::fail(const std::string& key, const std::string& message) const {
+  throw InputError(where(key), path_ + "." + key + ": " + message);
+}
+
+std::vector<std::string> YamlSection::keys() const {
+  std::vector<std::string> out;
+  for (const auto& entry : node_) out.push_back(entry.first.Scalar());
+  return out;
+}
+
+void YamlSection::allow(const std::vector<std::string>& allowed) const {
+  std::set<std::string> seen;
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.Scalar();
+    const SourceLocation at = input_->where(entry.first, path_ + "." + key);
+    if (!seen.insert(key).second) throw InputError(at, "duplicate key '" + key + "' in " + path_);
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw InputError(at, "unknown key '" + key + "' in " + path_ + suggestion(key, allowed));
+  }
+}
+
+YamlSection YamlSection::section(const std::string& key) const {
+  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
+  const YAML::Node value = node_[key];
+  if (!value.IsMap()) fail(key, "expected a mapping, got " + yaml_describe(value));
+  return YamlSection(*input_, value, path_ + "." + key);
+}
+
+std::optional<YamlSection> YamlSection::optional_section(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return section(key);
+}
+
+std::string YamlSection::string(const std::string& key) const {
+  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
+  return yaml_string(node_[key], where(key), path_ + "." + key);
+}
+
+std::optional<std::string> YamlSection::optional_string(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return string(key);
+}
+
+std::int64_t YamlSection::integer(const std::string& key, std::int64_t min,
+                                  std::int64_t max) const {
+  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
+  return yaml_integer(node_[key], where(key), path_ + "." + key, min, max);
+}
+
+std::optional<std::int64_t> YamlSection::optional_integer(const std::string& key,
+                                                          std::int64_t min,
+                                                          std::int64_t max) const {
+  if (!has(key)) return std::nullopt;
+  return integer(key, min, max);
+}
+
+bool YamlSection::boolean(const std::string& key) const {
+  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
+  return yaml_boolean(node_[key], where(key), path_ + "." + key);
+}
+
+std::optional<bool> YamlSection::optional_boolean(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  return boolean(key);
+}
+
+}  // namespace mmsim

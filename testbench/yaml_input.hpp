@@ -1,0 +1,80 @@
+// Reading YAML input with one clear error per problem: every value is located (file:line:column,
+// or the --set option it came from), unknown keys get the nearest valid name suggested, and
+// wrong types say what was expected.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sw/program/input_error.hpp"
+
+namespace mmsim {
+
+class YamlInput {
+ public:
+  // Loads `file`; throws InputError when it is missing, unreadable or not valid YAML.
+  explicit YamlInput(std::filesystem::path file);
+
+  // Applies "key.path=value" (value in YAML syntax) on top of the file.
+  void override_value(const std::string& assignment);
+
+  const std::filesystem::path& file() const { return file_; }
+  YAML::Node root() const { return root_; }
+  // Where the node found at `path` (dotted) comes from.
+  SourceLocation where(const YAML::Node& node, const std::string& path) const;
+
+ private:
+  std::filesystem::path file_;
+  YAML::Node root_;
+  std::vector<std::pair<std::string, std::string>> overrides_;  // path, option text
+};
+
+// One mapping of the input, read key by key.
+class YamlSection {
+ public:
+  YamlSection(const YamlInput& input, YAML::Node node, std::string path);
+
+  const std::string& path() const { return path_; }
+  SourceLocation where() const { return input_->where(node_, path_); }
+  SourceLocation where(const std::string& key) const;
+  // Rejects keys not in `allowed` (suggesting the nearest) and duplicated keys.
+  void allow(const std::vector<std::string>& allowed) const;
+  bool has(const std::string& key) const { return static_cast<bool>(node_[key]); }
+  YAML::Node node(const std::string& key) const { return node_[key]; }
+  std::vector<std::string> keys() const;
+
+  YamlSection section(const std::string& key) const;  // required mapping
+  std::optional<YamlSection> optional_section(const std::string& key) const;
+
+  std::string string(const std::string& key) const;
+  std::optional<std::string> optional_string(const std::string& key) const;
+  // Integers may be written plainly or as 2^k.
+  std::int64_t integer(const std::string& key, std::int64_t min, std::int64_t max) const;
+  std::optional<std::int64_t> optional_integer(const std::string& key, std::int64_t min,
+                                               std::int64_t max) const;
+  bool boolean(const std::string& key) const;
+  std::optional<bool> optional_boolean(const std::string& key) const;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+
+ private:
+  const YamlInput* input_;
+  YAML::Node node_;
+  std::string path_;
+};
+
+// Scalar conversions shared by sections and sequences; `what` names the value in messages.
+std::int64_t yaml_integer(const YAML::Node& node, const SourceLocation& where,
+                          const std::string& what, std::int64_t min, std::int64_t max);
+bool yaml_boolean(const YAML::Node& node, const SourceLocation& where, const std::string& what);
+std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
+                        const std::string& what);
+std::string yaml_describe(const YAML::Node& node);
+
+}  // namespace mmsim
