@@ -29,6 +29,7 @@ void Dispatcher::add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy) {
 }
 
 void Dispatcher::run() {
+  if (finished_) return;  // the flush step below
   const Cycle now = sc_core::sc_time_stamp().value();
   try {
     const Cycle horizon = options_.quantum >= kNever - now ? kNever : now + options_.quantum;
@@ -36,6 +37,9 @@ void Dispatcher::run() {
     while (next != kNever && next <= horizon) next = step(next);
     if (next == kNever) {
       finish();
+      // SystemC writes a time step's traced values once time moves on: one more step records
+      // the last one.
+      if (options_.tracing) next_trigger(sc_core::sc_time::from_value(1));
       return;
     }
     next_trigger(sc_core::sc_time::from_value(next - now));
@@ -65,7 +69,9 @@ Cycle Dispatcher::step(Cycle t) {
 }
 
 void Dispatcher::resume(UnitId u, Cycle t) {
-  for (Port& port : ports_) port.mmu->complete_until(t);
+  // Everything completed before t has taken effect (the unit's own request among it).
+  if (t > 0)
+    for (Port& port : ports_) port.mmu->complete_until(t - 1);
   WarpUnit& unit = *units_[u];
   switch (unit.resume(t, barrier_)) {
     case UnitState::ready:

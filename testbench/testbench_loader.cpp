@@ -202,7 +202,7 @@ Testbench load_testbench(const std::filesystem::path& file,
                          const std::vector<std::string>& overrides) {
   YamlInput input(file);
   for (const std::string& assignment : overrides) input.override_value(assignment);
-  const YamlSection root(input, input.root(), "testbench");
+  const YamlSection root(input, input.root(), "");
   root.allow({"name", "description", "machine", "program", "outputs", "expect"});
 
   Testbench tb;

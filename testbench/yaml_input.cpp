@@ -89,6 +89,8 @@ std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
 
 YamlInput::YamlInput(std::filesystem::path file) : file_(std::move(file)) {
   std::ifstream in(file_);
+  if (std::filesystem::is_directory(file_))
+    throw InputError({file_.string(), 0, 0}, "expected a testbench file, got a folder");
   if (!in) {
     const bool exists = std::filesystem::exists(file_);
     throw InputError({file_.string(), 0, 0},
@@ -139,13 +141,19 @@ SourceLocation YamlInput::where(const YAML::Node& node, const std::string& path)
 YamlSection::YamlSection(const YamlInput& input, YAML::Node node, std::string path)
     : input_(&input), node_(std::move(node)), path_(std::move(path)) {}
 
+std::string YamlSection::child(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+std::string YamlSection::name() const { return path_.empty() ? "testbench" : path_; }
+
 SourceLocation YamlSection::where(const std::string& key) const {
   const YAML::Node value = node_[key];
-  return value ? input_->where(value, path_ + "." + key) : where();
+  return value ? input_->where(value, child(key)) : where();
 }
 
 void YamlSection::fail(const std::string& key, const std::string& message) const {
-  throw InputError(where(key), path_ + "." + key + ": " + message);
+  throw InputError(where(key), child(key) + ": " + message);
 }
 
 std::vector<std::string> YamlSection::keys() const {
@@ -158,18 +166,18 @@ void YamlSection::allow(const std::vector<std::string>& allowed) const {
   std::set<std::string> seen;
   for (const auto& entry : node_) {
     const std::string key = entry.first.Scalar();
-    const SourceLocation at = input_->where(entry.first, path_ + "." + key);
-    if (!seen.insert(key).second) throw InputError(at, "duplicate key '" + key + "' in " + path_);
+    const SourceLocation at = input_->where(entry.first, child(key));
+    if (!seen.insert(key).second) throw InputError(at, "duplicate key '" + key + "' in " + name());
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError(at, "unknown key '" + key + "' in " + path_ + suggestion(key, allowed));
+      throw InputError(at, "unknown key '" + key + "' in " + name() + suggestion(key, allowed));
   }
 }
 
 YamlSection YamlSection::section(const std::string& key) const {
-  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
+  if (!has(key)) throw InputError(where(), name() + ": missing required key '" + key + "'");
   const YAML::Node value = node_[key];
   if (!value.IsMap()) fail(key, "expected a mapping, got " + yaml_describe(value));
-  return YamlSection(*input_, value, path_ + "." + key);
+  return YamlSection(*input_, value, child(key));
 }
 
 std::optional<YamlSection> YamlSection::optional_section(const std::string& key) const {
@@ -178,8 +186,8 @@ std::optional<YamlSection> YamlSection::optional_section(const std::string& key)
 }
 
 std::string YamlSection::string(const std::string& key) const {
-  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
-  return yaml_string(node_[key], where(key), path_ + "." + key);
+  if (!has(key)) throw InputError(where(), name() + ": missing required key '" + key + "'");
+  return yaml_string(node_[key], where(key), child(key));
 }
 
 std::optional<std::string> YamlSection::optional_string(const std::string& key) const {
@@ -189,8 +197,8 @@ std::optional<std::string> YamlSection::optional_string(const std::string& key) 
 
 std::int64_t YamlSection::integer(const std::string& key, std::int64_t min,
                                   std::int64_t max) const {
-  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
-  return yaml_integer(node_[key], where(key), path_ + "." + key, min, max);
+  if (!has(key)) throw InputError(where(), name() + ": missing required key '" + key + "'");
+  return yaml_integer(node_[key], where(key), child(key), min, max);
 }
 
 std::optional<std::int64_t> YamlSection::optional_integer(const std::string& key,
@@ -201,8 +209,8 @@ std::optional<std::int64_t> YamlSection::optional_integer(const std::string& key
 }
 
 bool YamlSection::boolean(const std::string& key) const {
-  if (!has(key)) throw InputError(where(), path_ + ": missing required key '" + key + "'");
-  return yaml_boolean(node_[key], where(key), path_ + "." + key);
+  if (!has(key)) throw InputError(where(), name() + ": missing required key '" + key + "'");
+  return yaml_boolean(node_[key], where(key), child(key));
 }
 
 std::optional<bool> YamlSection::optional_boolean(const std::string& key) const {

@@ -38,9 +38,12 @@ class YamlInput {
 // One mapping of the input, read key by key.
 class YamlSection {
  public:
+  // `path`: dotted path of the mapping ("" for the whole testbench).
   YamlSection(const YamlInput& input, YAML::Node node, std::string path);
 
   const std::string& path() const { return path_; }
+  std::string name() const;  // for messages: the path, or "testbench"
+  std::string child(const std::string& key) const;
   SourceLocation where() const { return input_->where(node_, path_); }
   SourceLocation where(const std::string& key) const;
   // Rejects keys not in `allowed` (suggesting the nearest) and duplicated keys.

@@ -1,0 +1,139 @@
+// The timing rules of DESIGN.md section 2 on the seeds' worked examples and small cases.
+#include <gtest/gtest.h>
+
+#include "support/replay_kernel.hpp"
+
+namespace mmsim::test {
+namespace {
+
+MachineConfig machine(const std::string& model, unsigned w, unsigned l, std::uint64_t p,
+                      std::uint64_t words) {
+  MachineConfig c;
+  c.model = model;
+  c.width = w;
+  c.latency = l;
+  c.threads = p;
+  c.memory_words = words;
+  return c;
+}
+
+RefInstruction read(std::vector<Address> a) { return {RefInstruction::read, std::move(a), {}}; }
+RefInstruction write(std::vector<Address> a, std::vector<Word> v) {
+  return {RefInstruction::write, std::move(a), std::move(v)};
+}
+RefInstruction sync() { return {RefInstruction::sync, {}, {}}; }
+
+const RefProgram fig4{{{read({0, 1, 5, 10})}, {read({8, 9, 14, 15})}}};
+
+TEST(Timing, Seed000Fig4OnTheDmmTakesFiveTimeUnits) {
+  const auto run = replay(machine("dmm", 4, 3, 8, 16), fig4);
+  EXPECT_EQ(run.result.cycles(), 5u);
+  EXPECT_EQ(run.result.counters.stages, 3u);
+  EXPECT_EQ(run.result.counters.dispatches, 2u);
+  EXPECT_EQ(run.reads[0], (std::vector<Word>{0, 1, 5, 10}));
+  EXPECT_EQ(run.reads[1], (std::vector<Word>{8, 9, 14, 15}));
+}
+
+TEST(Timing, Seed000Fig4OnTheUmmTakesSevenTimeUnits) {
+  const auto run = replay(machine("umm", 4, 3, 8, 16), fig4);
+  EXPECT_EQ(run.result.cycles(), 7u);
+  EXPECT_EQ(run.result.counters.stages, 5u);
+}
+
+TEST(Timing, Seed001Fig2OnTheUmmTakesNineTimeUnits) {
+  const RefProgram fig2{{{read({7, 5, 15, 0})}, {read({10, 11, 12, 9})}}};
+  const auto run = replay(machine("umm", 4, 5, 8, 16), fig2);
+  EXPECT_EQ(run.result.cycles(), 3u + 2u + 4u);
+}
+
+TEST(Timing, BpramTakesCeilRequestsOverWAtLatencyOne) {
+  const RefProgram program{{{read({0, 4, 8, 12})}, {read({1, 1, 1, 1})}}};
+  auto c = machine("bpram", 4, 9, 8, 16);
+  const auto run = replay(c, program);
+  EXPECT_EQ(run.result.counters.stages, 2u);  // 4 distinct, then 1 merged request
+  EXPECT_EQ(run.result.cycles(), 2u);         // latency forced to 1
+}
+
+// Seed 002 Lemma 1: one warp running T rounds with total congestion C takes C + (l-1)T.
+TEST(Timing, OneWarpTakesTotalCongestionPlusLatencyPerRound) {
+  for (const unsigned l : {1u, 2u, 7u, 64u}) {
+    RefProgram program{{{}}};
+    std::uint64_t congestion = 0;
+    for (unsigned t = 0; t < 9; ++t) {
+      // t+1 distinct addresses in bank 0 and the rest conflict-free: congestion t%4 + 1
+      std::vector<Address> a(8);
+      const unsigned c = t % 4 + 1;
+      for (unsigned lane = 0; lane < 8; ++lane) a[lane] = lane < c ? lane * 8 : lane;
+      congestion += c;
+      program.warps[0].push_back(t % 2 ? write(a, std::vector<Word>(8, t)) : read(a));
+    }
+    const auto run = replay(machine("dmm", 8, l, 8, 64), program);
+    EXPECT_EQ(run.result.counters.stages, congestion);
+    EXPECT_EQ(run.result.cycles(), congestion + (l - 1) * 9) << "l = " << l;
+  }
+}
+
+TEST(Timing, RequestsToOneAddressAreMergedAndTheHighestLaneWritesByDefault) {
+  const RefProgram program{{{write({3, 3, 3, 3}, {10, 11, 12, 13}), read({3, 3, 6, 9})}}};
+  auto c = machine("dmm", 4, 2, 4, 16);
+  const auto run = replay(c, program);
+  EXPECT_EQ(run.result.counters.stages, 2u);  // one request, then three banks
+  EXPECT_EQ(run.memory[3], 13);
+  EXPECT_EQ(run.reads[0], (std::vector<Word>{13, 13, 6, 9}));
+  c.write_conflict = WriteConflict::lowest_lane;
+  EXPECT_EQ(replay(c, program).memory[3], 10);
+}
+
+TEST(Timing, ADispatchWithNoActiveLaneTakesNoTime) {
+  const RefProgram program{{{read({kInactive, kInactive}), read({0, 1}), read({kInactive, kInactive})}}};
+  const auto run = replay(machine("dmm", 2, 5, 2, 4), program);
+  EXPECT_EQ(run.result.counters.dispatches, 1u);
+  EXPECT_EQ(run.result.cycles(), 5u);
+  EXPECT_EQ(run.result.counters.requests, 2u);
+}
+
+TEST(Timing, NothingSentMeansZeroTime) {
+  const RefProgram program{{{}, {sync()}}};
+  const auto run = replay(machine("umm", 2, 5, 4, 4), program);
+  EXPECT_EQ(run.result.cycles(), 0u);
+  EXPECT_EQ(run.result.counters.dispatches, 0u);
+}
+
+TEST(Timing, RoundRobinHoldsTheTurnForAWaitingWarp) {
+  // W(0) sends twice, W(1) once. With l = 4: W0 at 0, W1 at 1, W0 again at 4 (it holds the
+  // turn from time 2 until its request completes at 3): last completion 4 + 3 = 7.
+  const RefProgram program{{{read({0, 1}), read({2, 3})}, {read({4, 5})}}};
+  const auto run = replay(machine("dmm", 2, 4, 4, 8), program);
+  EXPECT_EQ(run.result.cycles(), 8u);
+}
+
+TEST(Timing, BarrierReleasesWhenTheLastWarpArrivesPlusItsLatency) {
+  // W0: read, sync, read; W1: read, read, sync, read. l = 3, w = 2, conflict-free.
+  const RefProgram program{{{read({0, 1}), sync(), read({0, 1})},
+                            {read({2, 3}), read({2, 3}), sync(), read({2, 3})}}};
+  for (const Cycle latency : {0u, 5u}) {
+    auto c = machine("dmm", 2, 3, 4, 4);
+    c.barrier_latency = latency;
+    const auto run = replay(c, program);
+    // W0 at 0 (free at 3), W1 at 1 (free at 4), W1 again at 4 (free at 7): barrier opens at
+    // 7 + latency; W0 dispatches then, W1 one cycle later and completes 2 later.
+    EXPECT_EQ(run.result.syncthreads, 1u);
+    EXPECT_EQ(run.result.cycles(), 7 + latency + 1 + 2 + 1) << "barrier latency " << latency;
+  }
+}
+
+TEST(Timing, ComputeLatencyDelaysTheNextInstruction) {
+  const RefProgram program{{{read({0, 1}), read({0, 1})}}};
+  auto c = machine("dmm", 2, 3, 2, 2);
+  c.compute_latency = 10;
+  // first completes at 2, next issues at 2 + 1 + 10 = 13, completes at 15
+  EXPECT_EQ(replay(c, program).result.cycles(), 16u);
+}
+
+TEST(Timing, AnAddressOutsideMemoryIsAnError) {
+  const RefProgram program{{{read({0, 99})}}};
+  EXPECT_THROW(replay(machine("dmm", 2, 3, 2, 8), program), SimulationError);
+}
+
+}  // namespace
+}  // namespace mmsim::test

@@ -1,0 +1,179 @@
+// Bad input gets one clear message with file:line:column and what was expected, exit status 2,
+// and leaves no output file behind.
+#include <gtest/gtest.h>
+
+#include "support/command.hpp"
+
+namespace mmsim::test {
+namespace {
+
+const std::string kGood = R"(name: good
+machine:
+  model: dmm
+  width: 4
+  latency: 3
+  threads: 8
+program:
+  name: trace
+  warps:
+    - [ {read: [0, 1, 5, 10]} ]
+    - [ {read: [8, 9, 14, 15]} ]
+)";
+
+// Replaces the first occurrence of `from` in the good testbench.
+std::string edit(const std::string& from, const std::string& to) {
+  std::string text = kGood;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+struct BadCase {
+  std::string name;
+  std::string yaml;
+  std::string location;  // ":line:column" expected after the file name ("" = just the file)
+  std::string message;   // expected somewhere in the message
+  std::string extra_args = "";
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadInput, ExitsWithStatusTwoAndALocatedMessage) {
+  const BadCase& c = GetParam();
+  TempDir dir;
+  const auto file = dir.write("bench.yaml", c.yaml);
+  const auto vcd = dir / "out.vcd";
+  const auto stats = dir / "out.json";
+  const CommandResult r = mmsim("run '" + file.string() + "' --vcd '" + vcd.string() + "' --stats '" +
+                                stats.string() + "' " + c.extra_args);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  const std::string where = c.location.rfind("--", 0) == 0 ? c.location : file.string() + c.location;
+  EXPECT_NE(r.err.find("mmsim: " + where + ": "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one message: " << r.err;
+  EXPECT_FALSE(std::filesystem::exists(vcd));
+  EXPECT_FALSE(std::filesystem::exists(stats));
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(entry.path().filename(), "bench.yaml") << "left behind: " << entry.path();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadInput,
+    ::testing::Values(
+        BadCase{"UnknownKey", edit("  width: 4", "  widht: 4"), ":4:3",
+                "unknown key 'widht' in machine (did you mean 'width'?)"},
+        BadCase{"UnknownTopKey", kGood + "outptus: {vcd: x.vcd}\n", ":12:1",
+                "unknown key 'outptus' in testbench (did you mean 'outputs'?)"},
+        BadCase{"WrongType", edit("width: 4", "width: four"), ":4:10",
+                "machine.width: expected an integer from 1 to 65536, got 'four'"},
+        BadCase{"ListForScalar", edit("latency: 3", "latency: [3]"), ":5:12",
+                "machine.latency: expected an integer from 1 to 16777216, got a list"},
+        BadCase{"MissingRequired", edit("  latency: 3\n", ""), ":3:3",
+                "machine: missing required key 'latency'"},
+        BadCase{"MissingMachine", "program: {name: trace}\n", ":1:1",
+                "testbench: missing required key 'machine'"},
+        BadCase{"ThreadsNotAMultipleOfWidth", edit("threads: 8", "threads: 10"), ":6:12",
+                "machine.threads: p = 10 is not a multiple of w = 4"},
+        BadCase{"LatencyBelowOne", edit("latency: 3", "latency: 0"), ":5:12",
+                "machine.latency: expected an integer from 1 to"},
+        BadCase{"UnknownModel", edit("model: dmm", "model: dnm"), ":3:10",
+                "unknown machine model 'dnm' (did you mean 'dmm'?)"},
+        BadCase{"UnknownPolicy", edit("  threads: 8", "  threads: 8\n  dispatch: round_robbin"), ":7:13",
+                "unknown dispatch policy 'round_robbin' (did you mean 'round_robin'?)"},
+        BadCase{"AddressOutsideMemory", edit("  threads: 8", "  threads: 8\n  memory: 12"), ":12:9",
+                "address 14 is outside memory (machine.memory = 12 words)"},
+        BadCase{"TraceWarpsDisagreeWithThreads", edit("threads: 8", "threads: 12"), ":10:5",
+                "the trace has 2 warps but the machine has p/w = 12/4 = 3"},
+        BadCase{"TraceLaneCount", edit("[0, 1, 5, 10]", "[0, 1, 5]"), ":10:9",
+                "expected 4 lanes (w), got 3"},
+        BadCase{"TraceNegativeAddress", edit("[0, 1, 5, 10]", "[0, -1, 5, 10]"), ":10:16",
+                "program.warps[0][0].read[1]: expected an integer from 0 to"},
+        BadCase{"TraceUnknownInstruction", edit("{read: [8, 9, 14, 15]}", "{raed: [8, 9, 14, 15]}"),
+                ":11:10", "unknown key 'raed' in program.warps[1][0] (did you mean 'read'?)"},
+        BadCase{"MalformedYaml", "machine: {model: dmm, width: 4\nprogram: x\n", ":2:8", "invalid YAML"},
+        BadCase{"DuplicateKey", edit("  width: 4", "  width: 4\n  width: 8"), ":5:3",
+                "duplicate key 'width' in machine"},
+        BadCase{"UnknownProgram", edit("name: trace", "name: trcae"), ":8:9",
+                "unknown program 'trcae' (did you mean 'trace'?)"},
+        BadCase{"UnknownParam",
+                "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                "program: {name: contiguous_access, params: {nn: 64}}\n",
+                ":2:45", "unknown key 'nn' in program.params (did you mean 'n'?)"},
+        BadCase{"MissingParam",
+                "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                "program: {name: contiguous_access, params: {op: read}}\n",
+                ":2:44", "program contiguous_access needs parameter 'n'"},
+        BadCase{"ParamThatDoesNotFit",
+                "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                "program: {name: contiguous_access, params: {n: 20}}\n",
+                ":2:48", "program.params.n: n = 20 must be a multiple of p = 8"},
+        BadCase{"BadSetOverride", kGood, "--set machine.widht=8",
+                "unknown key 'widht' in machine (did you mean 'width'?)",
+                "--set machine.widht=8"},
+        BadCase{"SetOverrideBreaksTheMachine", kGood, "--set machine.threads=6",
+                "machine.threads: p = 6 is not a multiple of w = 4", "--set machine.threads=6"},
+        BadCase{"MissingThreadsWithoutDefault",
+                "machine: {model: dmm, width: 4, latency: 2}\n"
+                "program: {name: stride_access, params: {n: 64}}\n",
+                ":1:10", "machine: missing required key 'threads'"},
+        BadCase{"ExpectUnknownFigure", kGood + "expect: {cycle: 5}\n", ":12:10",
+                "unknown key 'cycle' in expect (did you mean 'cycles'?)"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(BadInputFile, AMissingTestbenchIsReported) {
+  TempDir dir;
+  const auto missing = dir / "nowhere.yaml";
+  const CommandResult r = mmsim("run '" + missing.string() + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "mmsim: " + missing.string() + ": no such testbench file\n");
+}
+
+TEST(BadInputFile, AnUnreadableTestbenchIsReported) {
+  TempDir dir;
+  const CommandResult r = mmsim("run '" + dir.path().string() + "'");  // a folder
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("mmsim: " + dir.path().string() + ": "), std::string::npos) << r.err;
+}
+
+TEST(BadInputFile, AMissingTraceCsvIsReported) {
+  TempDir dir;
+  const auto file = dir.write("t.yaml",
+                              "machine: {model: dmm, width: 2, latency: 2}\n"
+                              "program: {name: trace, params: {file: nothere.csv}}\n");
+  const CommandResult r = mmsim("run '" + file.string() + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find((dir / "nothere.csv").string() + ": cannot open trace file"), std::string::npos)
+      << r.err;
+}
+
+TEST(BadInputFile, ABadCsvFieldIsLocated) {
+  TempDir dir;
+  dir.write("t.csv", "# warp, op, lanes\n0,read,0,1\n1, read, 2, x3\n");
+  const auto file = dir.write("t.yaml",
+                              "machine: {model: dmm, width: 2, latency: 2}\n"
+                              "program: {name: trace, params: {file: t.csv}}\n");
+  const CommandResult r = mmsim("run '" + file.string() + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "mmsim: " + (dir / "t.csv").string() +
+                       ":3:13: expected an address or '-', got 'x3'\n");
+}
+
+TEST(BadInputFile, AnOutputIntoAMissingFolderIsRefusedBeforeTheRun) {
+  TempDir dir;
+  const auto file = dir.write("t.yaml", kGood);
+  const CommandResult r = mmsim("run '" + file.string() + "' --stats '" + (dir / "no/such/x.json").string() + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--stats: stats: cannot write"), std::string::npos) << r.err;
+}
+
+TEST(BadInputFile, UnknownCommandLineOptionsExitWithTwo) {
+  EXPECT_EQ(mmsim("run --frobnicate x.yaml").status, 2);
+  EXPECT_EQ(mmsim("fly").status, 2);
+  EXPECT_EQ(mmsim("list colours").status, 2);
+}
+
+}  // namespace
+}  // namespace mmsim::test

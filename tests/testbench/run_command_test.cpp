@@ -1,0 +1,95 @@
+// mmsim run: report, exit status, statistics JSON, --set overrides, outputs.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/command.hpp"
+
+namespace mmsim::test {
+namespace {
+
+const std::string kConfigs = std::string(MMSIM_SOURCE_DIR) + "/configs/";
+
+TEST(RunCommand, ReportsTheFiguresAndExitsZeroWhenVerified) {
+  const CommandResult r = mmsim("run " + kConfigs + "dmm_fig4.yaml");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  cycles       5\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  stages       3  (total congestion; largest dispatch 2)"), std::string::npos);
+  EXPECT_NE(r.out.find("  verified     yes"), std::string::npos);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(RunCommand, ExitsOneWhenAnExpectationIsNotMet) {
+  const CommandResult r = mmsim("run " + kConfigs + "dmm_fig4.yaml --set expect.cycles=6");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("expect       cycles = 6: NOT met (5)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  verified     NO"), std::string::npos);
+}
+
+TEST(RunCommand, SetOverridesChangeTheMachine) {
+  // The same trace on the UMM (7 time units): override the model and the expectation.
+  const CommandResult r =
+      mmsim("run " + kConfigs + "dmm_fig4.yaml --set machine.model=umm --set expect.cycles=7 "
+            "--set expect.stages=5");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+TEST(RunCommand, WritesTheStatisticsJson) {
+  TempDir dir;
+  const auto stats = dir / "s.json";
+  const CommandResult r = mmsim("run " + kConfigs + "contiguous_dmm.yaml --stats '" + stats.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto json = nlohmann::json::parse(read_file(stats));
+  for (const char* key : {"cycles", "dispatches", "stages", "requests", "syncthreads", "verified",
+                          "model", "width", "latency", "threads", "super_warp", "program", "bounds"})
+    EXPECT_TRUE(json.contains(key)) << key;
+  EXPECT_EQ(json["cycles"], 2063);
+  EXPECT_EQ(json["dispatches"], 2048);
+  EXPECT_EQ(json["stages"], 2048);
+  EXPECT_EQ(json["requests"], 65536);
+  EXPECT_EQ(json["verified"], true);
+  EXPECT_EQ(json["model"], "dmm");
+  EXPECT_EQ(json["program"], "contiguous_access");
+  EXPECT_EQ(json["bounds"]["time_lower"]["value"], 2063);
+  EXPECT_EQ(json["bounds"]["time_exact"]["ratio"], 1.0);
+  EXPECT_FALSE(std::filesystem::exists(stats.string() + ".partial"));
+}
+
+TEST(RunCommand, TraceWithoutChecksIsNotApplicable) {
+  TempDir dir;
+  const auto file = dir.write("t.yaml",
+                              "machine: {model: umm, width: 2, latency: 4}\n"
+                              "program:\n  name: trace\n  warps: [[{read: [0, 1]}, {sync: true}, "
+                              "{write: [1, null], values: [7, 0]}]]\n");
+  const auto stats = dir / "s.json";
+  const CommandResult r = mmsim("run '" + file.string() + "' --stats '" + stats.string() + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto json = nlohmann::json::parse(read_file(stats));
+  EXPECT_TRUE(json["verified"].is_null());
+  EXPECT_EQ(json["threads"], 2);  // one warp in the trace
+  EXPECT_EQ(json["syncthreads"], 1);
+  EXPECT_EQ(json["cycles"], 8);
+}
+
+TEST(RunCommand, ReplaysACsvTrace) {
+  TempDir dir;
+  dir.write("t.csv", "# seed 000 Fig. 4\n0,read,0,1,5,10\n1,read,8,9,14,15\n");
+  const auto file = dir.write("t.yaml",
+                              "machine: {model: dmm, width: 4, latency: 3}\n"
+                              "program: {name: trace, params: {file: t.csv}}\n"
+                              "expect: {cycles: 5, dispatches: 2}\n");
+  const CommandResult r = mmsim("run '" + file.string() + "'");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+TEST(RunCommand, ListShowsModelsPoliciesAndPrograms) {
+  const CommandResult r = mmsim("list");
+  EXPECT_EQ(r.status, 0);
+  for (const char* name : {"dmm", "umm", "bpram", "round_robin", "lowest_ready", "oldest_ready",
+                           "random", "trace", "contiguous_access", "stride_access"})
+    EXPECT_NE(r.out.find(name), std::string::npos) << name;
+  EXPECT_NE(r.out.find("      n            integer           required"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace mmsim::test

@@ -1,0 +1,70 @@
+// Waveforms: GTKWave's own converter accepts them, timestamps increase, and the traced values
+// are those of the run.
+#include <gtest/gtest.h>
+
+#include "support/command.hpp"
+#include "testbench/vcd_reader.hpp"
+
+namespace mmsim::test {
+namespace {
+
+const std::string kFig4 = std::string(MMSIM_SOURCE_DIR) + "/configs/dmm_fig4.yaml";
+
+TEST(Waveform, GtkwaveConvertsItWithoutComplaint) {
+  TempDir dir;
+  const auto vcd = dir / "fig4.vcd";
+  ASSERT_EQ(mmsim("run " + kFig4 + " --vcd '" + vcd.string() + "'").status, 0);
+  const CommandResult which = run_command("command -v vcd2lxt2");
+  ASSERT_EQ(which.status, 0) << "vcd2lxt2 (Debian package gtkwave) is needed: run scripts/setup";
+  const CommandResult convert =
+      run_command("vcd2lxt2 '" + vcd.string() + "' '" + (dir / "fig4.lxt").string() + "'");
+  EXPECT_EQ(convert.status, 0);
+  EXPECT_EQ(convert.err, "");
+}
+
+TEST(Waveform, TracesTheDispatchesAndBanksOfTheRun) {
+  TempDir dir;
+  const auto vcd_path = dir / "fig4.vcd";
+  ASSERT_EQ(mmsim("run " + kFig4 + " --vcd '" + vcd_path.string() + "'").status, 0);
+  const VcdFile vcd = VcdFile::read(vcd_path);
+  EXPECT_EQ(vcd.timescale(), "1 ns");
+  EXPECT_TRUE(vcd.timestamps_strictly_increase());
+  // W(0) is dispatched at 0 with 2 stages (m[1] and m[5] share bank 1), W(1) at 2 with 1.
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_valid", 0), 1u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_unit", 0), 0u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_stages", 0), 2u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_valid", 1), 0u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_valid", 2), 1u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_unit", 2), 1u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_stages", 2), 1u);
+  // Bank 1 serves m[1] then m[5]; with l = 3 they complete at 2 and 3.
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.entry_address", 0), 1u);
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.entry_address", 1), 5u);
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.entry_valid", 2), 1u);  // m[9] of W(1)
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.entry_address", 2), 9u);
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.completion_address", 2), 1u);
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.completion_address", 3), 5u);
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.completion_address", 4), 9u);
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_0.completion_valid", 3), 0u);
+  // Pipeline: groups (unit, group) (0,0), (0,1), (1,0) enter at 0, 1, 2; occupancy 1, 2, 3, 2, 1.
+  EXPECT_EQ(vcd.value_at("machine.memory.pipeline.entry_group", 1), 1u);
+  EXPECT_EQ(vcd.value_at("machine.memory.pipeline.completion_unit", 4), 1u);
+  for (const auto& [t, groups] : std::vector<std::pair<int, unsigned>>{{0, 1}, {1, 2}, {2, 3}, {3, 2}, {4, 1}})
+    EXPECT_EQ(vcd.value_at("machine.memory.pipeline.occupancy", t), groups) << "time " << t;
+  // Warp states: W(1) ready at 0 and 1, waiting from its dispatch at 2, done at 5.
+  EXPECT_EQ(vcd.value_at("machine.warp_1.state", 1), 1u);
+  EXPECT_EQ(vcd.value_at("machine.warp_1.state", 2), 2u);
+  EXPECT_EQ(vcd.value_at("machine.warp_1.state", 5), 4u);
+  EXPECT_EQ(vcd.value_at("machine.warp_1.pc", 5), 1u);
+  EXPECT_EQ(vcd.timestamps().back(), 6u);  // the last step (5) is written when time moves on
+}
+
+TEST(Waveform, NoWaveformAskedMeansNoFile) {
+  TempDir dir;
+  const CommandResult r = run_command("cd '" + dir.path().string() + "' && '" MMSIM_BINARY "' run " + kFig4);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+}  // namespace
+}  // namespace mmsim::test
