@@ -17,8 +17,7 @@ void BarrierUnit::leave(WarpId, Cycle t) {
   last_event_ = std::max(last_event_, t);
 }
 
-std::optional<Cycle> BarrierUnit::open() {
-  if (waiting_.empty() || waiting_.size() != running_) return std::nullopt;
+Cycle BarrierUnit::release() {
   released_.swap(waiting_);
   waiting_.clear();
   ++steps_;

@@ -20,7 +20,10 @@ class BarrierUnit : public sc_core::sc_module {
   void leave(WarpId warp, Cycle t);
   // If every unfinished warp waits, opens the barrier: returns the release time; released()
   // then lists the warps let through.
-  std::optional<Cycle> open();
+  std::optional<Cycle> open() {
+    if (waiting_.empty() || waiting_.size() != running_) return std::nullopt;
+    return release();
+  }
   const std::vector<WarpId>& released() const { return released_; }
 
   std::uint64_t steps() const { return steps_; }
@@ -31,6 +34,8 @@ class BarrierUnit : public sc_core::sc_module {
   void update_trace();
 
  private:
+  Cycle release();
+
   std::uint64_t running_;  // warps that have not finished
   Cycle latency_;
   Cycle last_event_ = 0;

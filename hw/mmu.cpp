@@ -13,7 +13,8 @@ Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config,
       config_(config),
       map_(std::move(map)),
       splitter_(std::move(splitter)),
-      pipeline_("pipeline", config.latency) {
+      pipeline_("pipeline", config.latency),
+      identity_(map_->identity()) {
   const std::uint64_t rows = (config.words + config.width - 1) / config.width;
   cells_.assign(rows * config.width, 0);
   for (unsigned b = 0; b < config.width; ++b)
@@ -51,7 +52,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
     map_->locate(addresses, unit.cell_buffer());
     cells = unit.cell_buffer();
   }
-  unit.set_dispatch_cells(cells);
+  unit.set_dispatch_cells(cells, active == cells.size());
   const unsigned k = splitter_->stages(cells);
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
   if (config_.keep_groups) {
@@ -95,10 +96,11 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
     Word* registers = warp.registers().data();
     const std::size_t base = slot * width;
     const Address* lane_cells = index + base;
-    for (unsigned lane = 0; lane < width; ++lane) {  // branch-free: inactive lanes read cell 0
-      const bool on = addresses[lane] != kInactive;
-      const Word value = cells[on ? lane_cells[lane] : 0];
-      registers[lane] = on ? value : registers[lane];
+    if (unit.all_active()) {
+      for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
+    } else {
+      for (unsigned lane = 0; lane < width; ++lane)
+        if (addresses[lane] != kInactive) registers[lane] = cells[lane_cells[lane]];
     }
     if (observer_) notify(warp, AccessKind::read, completion);
   }
@@ -124,10 +126,6 @@ void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
   for (const Address a : warp.instruction().addresses)
     if (a != kInactive) observer_->access(config_.id, a, kind, warp.index(), warp.pc(), completion);
 }
-
-Word Mmu::peek(Address a) const { return cells_[map_->cell(a)]; }
-
-void Mmu::poke(Address a, Word value) { cells_[map_->cell(a)] = value; }
 
 void Mmu::trace(sc_core::sc_trace_file* file) {
   pipeline_.trace(file);

@@ -39,8 +39,13 @@ class WarpUnit : public sc_core::sc_module {
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
   // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
   std::span<Address> cell_buffer() { return cells_; }
-  void set_dispatch_cells(std::span<const Address> cells) { dispatch_cells_ = cells; }
+  void set_dispatch_cells(std::span<const Address> cells, bool all_active) {
+    dispatch_cells_ = cells;
+    all_active_ = all_active;
+  }
   std::span<const Address> dispatch_cells() const { return dispatch_cells_; }
+  // Every lane of every warp in the dispatch sends a request.
+  bool all_active() const { return all_active_; }
   void dispatched();
   // Whether the warp in slot j (0 <= j < s) takes part in the dispatch in flight.
   bool in_flight(std::size_t j) const { return phase_[j] == Phase::in_flight; }
@@ -59,6 +64,7 @@ class WarpUnit : public sc_core::sc_module {
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   std::span<const Address> dispatch_cells_;
+  bool all_active_ = false;
   // traced copies
   unsigned trace_state_ = 0;
   std::vector<std::uint64_t> trace_pc_;

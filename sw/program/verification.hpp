@@ -19,6 +19,8 @@ class Verification {
     if (++mismatches_ == 1)
       first_ = what() + ": got " + std::to_string(got) + ", expected " + std::to_string(expected);
   }
+  // Counts `n` elements found correct by the caller's own (vectorised) comparison.
+  void passed(std::uint64_t n) { checked_ += n; }
   // Something wrong that is not one element (a count, a shape).
   void fail(const std::string& message) {
     ++checked_;

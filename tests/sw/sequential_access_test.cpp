@@ -31,10 +31,15 @@ void check_within_bounds(const RunOutcome& o, const std::string& where) {
   const Bound* lower = find_bound(o, "time_lower");
   ASSERT_NE(lower, nullptr);
   EXPECT_GE(cycles, lower->value) << where;
-  if (const Bound* exact = find_bound(o, "time_exact")) EXPECT_EQ(cycles, exact->value) << where;
-  if (const Bound* exact = find_bound(o, "congestion_exact"))
+  if (const Bound* exact = find_bound(o, "time_exact")) {
+    EXPECT_EQ(cycles, exact->value) << where;
+  }
+  if (const Bound* exact = find_bound(o, "congestion_exact")) {
     EXPECT_EQ(static_cast<double>(o.result.counters.stages), exact->value) << where;
-  if (const Bound* upper = find_bound(o, "time_upper")) EXPECT_LE(cycles, upper->value) << where;
+  }
+  if (const Bound* upper = find_bound(o, "time_upper")) {
+    EXPECT_LE(cycles, upper->value) << where;
+  }
   // Seed 002 Lemma 1 holds for any round-structured program under round robin.
   const double rounds = static_cast<double>(o.result.counters.dispatches) /
                         static_cast<double>(o.machine.warps());
