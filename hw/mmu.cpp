@@ -97,6 +97,7 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
     const std::size_t base = slot * width;
     const Address* lane_cells = index + base;
     if (unit.all_active()) {
+#pragma GCC unroll 8
       for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
     } else {
       for (unsigned lane = 0; lane < width; ++lane)

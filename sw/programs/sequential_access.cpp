@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "hw/errors.hpp"
@@ -14,6 +15,18 @@ enum class Pattern { contiguous, stride };
 
 // What a thread writes to cell a (so that the result can be checked cell by cell).
 Word written_value(Address a) { return ~data_pattern(a); }
+
+// The per-lane loops live outside the coroutine: GCC optimises (vectorises) them only there.
+void lane_addresses(Address base, std::span<const Address> offset, std::span<Address> out) {
+  for (std::size_t lane = 0; lane < out.size(); ++lane) out[lane] = base + offset[lane];
+}
+
+bool all_match_pattern(std::span<const Word> got, std::span<const Address> addresses) {
+  Word differences = 0;
+  for (std::size_t lane = 0; lane < got.size(); ++lane)
+    differences |= got[lane] ^ data_pattern(addresses[lane]);
+  return differences == 0;
+}
 
 class SequentialAccess final : public WarpProgram {
  public:
@@ -49,14 +62,10 @@ class SequentialAccess final : public WarpProgram {
     std::vector<Address> offset(w);
     for (unsigned lane = 0; lane < w; ++lane) offset[lane] = lane * (contiguous ? 1 : rounds_);
     for (std::uint64_t t = 0; t < rounds_; ++t) {
-      const Address base = first + t * round_step;
-      for (unsigned lane = 0; lane < w; ++lane) addresses[lane] = base + offset[lane];
+      lane_addresses(first + t * round_step, offset, addresses);
       if (reading) {
         const auto got = co_await warp.read(addresses);
-        Word differences = 0;  // an OR-reduction the compiler vectorises
-        for (unsigned lane = 0; lane < w; ++lane)
-          differences |= got[lane] ^ data_pattern(addresses[lane]);
-        if (differences == 0) {
+        if (all_match_pattern(got, addresses)) {
           verification().passed(w);
         } else {
           for (unsigned lane = 0; lane < w; ++lane)

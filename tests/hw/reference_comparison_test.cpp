@@ -5,6 +5,7 @@
 #include <random>
 
 #include "support/replay_kernel.hpp"
+#include "support/temp_dir.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -95,6 +96,45 @@ TEST_P(ReferenceComparison, RandomTracesMatchTheReferenceMachine) {
 
 INSTANTIATE_TEST_SUITE_P(Policies, ReferenceComparison,
                          ::testing::Values("round_robin", "lowest_ready", "oldest_ready"));
+
+}  // namespace
+}  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+// Temporal decoupling and tracing change how often the kernel runs, never the results.
+TEST(Decoupling, QuantumAndTracingLeaveTheResultsAlone) {
+  TempDir dir;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const Shape s{seed % 2 ? "dmm" : "umm", 4, 5, 6, 4};
+    std::mt19937_64 rng(seed);
+    const RefProgram program = random_program(rng, s);
+    MachineConfig m;
+    m.model = s.model;
+    m.width = s.width;
+    m.latency = s.latency;
+    m.threads = std::uint64_t{s.width} * s.warps;
+    m.barrier_latency = 2;
+    m.memory_words = std::uint64_t{s.width} * s.rows;
+    const Replayed reference = replay(m, program);
+    for (const Cycle quantum : {Cycle{0}, Cycle{1}, Cycle{7}}) {
+      SimulationOptions options;
+      options.quantum = quantum;
+      const Replayed got = replay(m, program, options);
+      EXPECT_EQ(got.result.cycles(), reference.result.cycles()) << "quantum " << quantum;
+      EXPECT_EQ(got.memory, reference.memory);
+      EXPECT_EQ(got.reads, reference.reads);
+    }
+    SimulationOptions traced;
+    traced.vcd_base = (dir / ("run" + std::to_string(seed))).string();
+    const Replayed got = replay(m, program, traced);
+    EXPECT_EQ(got.result.cycles(), reference.result.cycles());
+    EXPECT_EQ(got.result.counters.stages, reference.result.counters.stages);
+    EXPECT_EQ(got.memory, reference.memory);
+    EXPECT_TRUE(std::filesystem::exists(traced.vcd_base + ".vcd"));
+  }
+}
 
 }  // namespace
 }  // namespace mmsim::test
