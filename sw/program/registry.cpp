@@ -2,6 +2,7 @@
 
 #include "sw/programs/sequential_access.hpp"
 #include "sw/programs/trace.hpp"
+#include "sw/programs/transpose_umm_rotating.hpp"
 
 namespace mmsim {
 
@@ -10,6 +11,7 @@ const std::vector<ProgramInfo>& programs() {
       trace_program(),
       contiguous_access_program(),
       stride_access_program(),
+      transpose_umm_rotating_program(),
   };
   return all;
 }
