@@ -1,5 +1,6 @@
 #include "hw/dispatch_policy.hpp"
 
+#include "hw/adversarial_policy.hpp"
 #include "hw/lowest_ready_policy.hpp"
 #include "hw/oldest_ready_policy.hpp"
 #include "hw/random_ready_policy.hpp"
@@ -14,6 +15,9 @@ const std::vector<PolicyInfo>& dispatch_policies() {
       {"lowest_ready", false, "asynchronous: the ready unit with the lowest number"},
       {"oldest_ready", false, "asynchronous: the unit ready for the longest time"},
       {"random", false, "asynchronous: a ready unit drawn uniformly (machine.seed)"},
+      {"adversarial", false,
+       "asynchronous, laggard last: the ready unit that has issued the most instructions"
+       " (ties: the highest number), so the units with the most work left wait longest"},
   };
   return policies;
 }
@@ -24,6 +28,7 @@ std::unique_ptr<DispatchPolicy> make_dispatch_policy(std::string_view name,
   if (name == "lowest_ready") return std::make_unique<LowestReadyPolicy>(context);
   if (name == "oldest_ready") return std::make_unique<OldestReadyPolicy>(context);
   if (name == "random") return std::make_unique<RandomReadyPolicy>(context);
+  if (name == "adversarial") return std::make_unique<AdversarialPolicy>(context);
   return nullptr;
 }
 

@@ -95,7 +95,8 @@ TEST_P(ReferenceComparison, RandomTracesMatchTheReferenceMachine) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, ReferenceComparison,
-                         ::testing::Values("round_robin", "lowest_ready", "oldest_ready"));
+                         ::testing::Values("round_robin", "lowest_ready", "oldest_ready",
+                                           "adversarial"));
 
 }  // namespace
 }  // namespace mmsim::test

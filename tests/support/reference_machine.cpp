@@ -40,6 +40,7 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
   result.reads.resize(n);
 
   std::vector<std::size_t> pc(n, 0);
+  std::vector<std::uint64_t> issued(n, 0);  // memory instructions sent and syncthreads reached
   std::vector<Cycle> free_at(n, 0);  // the warp may issue its next instruction from here
   std::vector<bool> at_barrier(n, false), done(n, false);
   std::vector<Word> registers;
@@ -65,6 +66,7 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
         } else if (code[pc[u]].kind == RefInstruction::sync) {
           at_barrier[u] = true;
           ++pc[u];
+          ++issued[u];
           last_event = std::max(last_event, free_at[u]);
           changed = true;
         }
@@ -103,6 +105,15 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
     } else if (c.dispatch == "oldest_ready") {
       for (std::size_t u = 0; u < n; ++u)
         if (ready(u) && (chosen == n || free_at[u] < free_at[chosen])) chosen = u;
+    } else if (c.dispatch == "adversarial") {
+      // The laggard (fewest instructions issued, then the lowest number) goes only alone; the
+      // others oldest first (then the lowest number).
+      std::size_t laggard = n;
+      for (std::size_t u = 0; u < n; ++u)
+        if (ready(u) && (laggard == n || issued[u] < issued[laggard])) laggard = u;
+      for (std::size_t u = 0; u < n; ++u)
+        if (ready(u) && u != laggard && (chosen == n || free_at[u] < free_at[chosen])) chosen = u;
+      if (chosen == n) chosen = laggard;
     } else {
       throw std::runtime_error("reference: unknown policy " + c.dispatch);
     }
@@ -110,6 +121,7 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
 
     const std::size_t u = chosen;
     const RefInstruction& in = program.warps[u][pc[u]++];
+    ++issued[u];
     const std::uint64_t k = stages_of(c, in.addresses);
     // All groups of a dispatch complete before any later dispatch's: apply it now, reads first.
     if (in.kind == RefInstruction::read) {

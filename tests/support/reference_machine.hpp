@@ -24,7 +24,7 @@ struct RefConfig {
   std::string model = "dmm";  // dmm, umm, bpram
   unsigned width = 4;
   unsigned latency = 1;
-  std::string dispatch = "round_robin";  // round_robin, lowest_ready, oldest_ready
+  std::string dispatch = "round_robin";  // round_robin, lowest_ready, oldest_ready, adversarial
   Cycle barrier_latency = 0;
   Cycle compute_latency = 0;
   bool lowest_lane_wins = false;
