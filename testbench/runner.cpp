@@ -62,7 +62,7 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
     return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
   };
   if (!tb.threads_given) {
-    m.threads = program.default_threads(m.width);
+    m.threads = program.default_threads(m);
     if (m.threads == 0)
       throw InputError(tb.locate("machine"), "machine: missing required key 'threads' (program " +
                                                  tb.program + " has no thread count of its own)");

@@ -16,8 +16,9 @@ namespace mmsim {
 
 class WarpProgram : public Kernel {
  public:
-  // Threads the program uses when machine.threads is not given; 0: the testbench must say.
-  virtual std::uint64_t default_threads(unsigned /*width*/) const { return 0; }
+  // Threads the program uses when machine.threads is not given (`machine` has every other
+  // parameter); 0: the testbench must say.
+  virtual std::uint64_t default_threads(const MachineConfig& /*machine*/) const { return 0; }
   // Called once the machine is known: checks that the parameters fit it (throw ParamError or
   // ConfigError) and sizes the data.
   virtual void configure(const MachineConfig& /*machine*/) {}

@@ -10,8 +10,8 @@ class TraceProgram final : public WarpProgram {
   TraceProgram(TraceListing listing, bool address_init)
       : listing_(std::move(listing)), address_init_(address_init) {}
 
-  std::uint64_t default_threads(unsigned width) const override {
-    return listing_.warps.size() * std::uint64_t{width};
+  std::uint64_t default_threads(const MachineConfig& machine) const override {
+    return listing_.warps.size() * std::uint64_t{machine.width};
   }
 
   void configure(const MachineConfig& machine) override {

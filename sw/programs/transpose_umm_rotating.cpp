@@ -16,7 +16,8 @@ class TransposeUmmRotating final : public WarpProgram {
   }
 
   // One warp per pair of blocks {A[i][j], A[j][i]} (i <= j): the work of the whole matrix.
-  std::uint64_t default_threads(unsigned width) const override {
+  std::uint64_t default_threads(const MachineConfig& machine) const override {
+    const unsigned width = machine.width;
     if (side_ % width != 0) return width;  // configure() reports the real problem
     const std::uint64_t blocks = side_ / width;
     return width * (blocks * (blocks + 1) / 2);
