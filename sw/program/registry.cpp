@@ -1,6 +1,8 @@
 #include "sw/program/registry.hpp"
 
+#include "sw/programs/prefix_sums.hpp"
 #include "sw/programs/sequential_access.hpp"
+#include "sw/programs/sums.hpp"
 #include "sw/programs/trace.hpp"
 #include "sw/programs/transpose_umm_rotating.hpp"
 
@@ -12,6 +14,16 @@ const std::vector<ProgramInfo>& programs() {
       contiguous_access_program(),
       stride_access_program(),
       transpose_umm_rotating_program(),
+      sum_simple_program(),
+      sum_one_warp_program(),
+      sum_tree_program(),
+      sum_simple_tree_program(),
+      sum_hybrid_program(),
+      prefix_simple_program(),
+      prefix_one_warp_program(),
+      prefix_tree_program(),
+      prefix_simple_tree_program(),
+      prefix_hybrid_program(),
   };
   return all;
 }

@@ -1,0 +1,69 @@
+#include "sw/program/input_values.hpp"
+
+#include <charconv>
+#include <fstream>
+
+#include "hw/random.hpp"
+
+namespace mmsim {
+namespace {
+
+std::vector<Word> read_values(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError({file.string(), 0, 0}, "cannot open the input file");
+  std::vector<Word> values;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string_view content = std::string_view(line).substr(0, line.find('#'));
+    std::size_t i = 0;
+    while (i < content.size()) {
+      if (content[i] == ' ' || content[i] == '\t' || content[i] == ',' || content[i] == '\r') {
+        ++i;
+        continue;
+      }
+      const std::size_t end = std::min(content.find_first_of(" \t,\r", i), content.size());
+      Word value = 0;
+      const auto [ptr, ec] = std::from_chars(content.data() + i, content.data() + end, value);
+      if (ec != std::errc() || ptr != content.data() + end)
+        throw InputError({file.string(), number, static_cast<int>(i) + 1},
+                         "expected an integer, got '" + std::string(content.substr(i, end - i)) + "'");
+      values.push_back(value);
+      i = end;
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> input_value_params() {
+  return {
+      {"n", ParamType::integer, "number of inputs (0 with file: as many as the file holds)", "0"},
+      {"seed", ParamType::integer, "seed of the generator of the inputs (without file)", "1"},
+      {"file", ParamType::string, "text file of integers, instead of generated inputs", "\"\""},
+  };
+}
+
+std::vector<Word> input_values(const ParamValues& params, const std::filesystem::path& base_dir) {
+  const std::int64_t n = params.integer("n");
+  if (n < 0) throw ParamError("n", "n must be at least 1 (got " + std::to_string(n) + ")");
+  const std::string& file = params.string("file");
+  if (!file.empty()) {
+    std::vector<Word> values = read_values(base_dir / file);
+    if (values.empty()) throw ParamError("file", file + " holds no numbers");
+    if (n != 0 && static_cast<std::uint64_t>(n) != values.size())
+      throw ParamError("n", "n = " + std::to_string(n) + " but " + file + " holds " +
+                                std::to_string(values.size()) + " numbers");
+    return values;
+  }
+  if (n == 0) throw ParamError("n", "give n (the number of inputs) or params.file");
+  if (static_cast<std::uint64_t>(n) > kMaxMemoryWords)
+    throw ParamError("n", "n = " + std::to_string(n) + " exceeds the memory limit of 2^32 words");
+  Random random(static_cast<std::uint64_t>(params.integer("seed")));
+  std::vector<Word> values(static_cast<std::size_t>(n));
+  const auto span = static_cast<std::uint64_t>(2 * kInputMagnitude + 1);
+  for (Word& v : values) v = static_cast<Word>(uniform_below(random, span)) - kInputMagnitude;
+  return values;
+}
+
+}  // namespace mmsim

@@ -1,0 +1,26 @@
+// The n numbers a sum or prefix-sum program adds up: drawn from a seeded generator, or read
+// from a text file (params n, seed, file).
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "hw/types.hpp"
+#include "sw/program/params.hpp"
+
+namespace mmsim {
+
+// Values drawn uniformly from [-kInputMagnitude, kInputMagnitude]: sums of up to 2^40 of them
+// cannot overflow a word.
+inline constexpr Word kInputMagnitude = Word{1} << 20;
+
+// The parameters every sum and prefix-sum program takes.
+std::vector<ParamSpec> input_value_params();
+
+// params.file (relative to `base_dir`) holds integers separated by white space or commas ('#'
+// starts a comment); then n = 0 means "as many as the file holds". Otherwise n >= 1 values come
+// from a generator seeded with params.seed. Throws ParamError or InputError (at the file's line
+// and column).
+std::vector<Word> input_values(const ParamValues& params, const std::filesystem::path& base_dir);
+
+}  // namespace mmsim

@@ -1,0 +1,107 @@
+#include "sw/programs/reduction_program.hpp"
+
+#include "hw/errors.hpp"
+#include "sw/programs/reduction_counts.hpp"
+
+namespace mmsim {
+
+ReductionProgram::ReductionProgram(const ProgramArgs& args, std::string name,
+                                   std::string threads_formula)
+    : values_(input_values(args.params, args.base_dir)),
+      name_(std::move(name)),
+      threads_formula_(std::move(threads_formula)) {}
+
+std::uint64_t ReductionProgram::default_threads(const MachineConfig& machine) const {
+  // When n does not fit, configure() says why; until then, any valid machine will do.
+  return unfit(machine) ? machine.width : threads(machine);
+}
+
+void ReductionProgram::configure(const MachineConfig& machine) {
+  if (const auto why = unfit(machine)) throw ParamError("n", *why);
+  const std::uint64_t p = threads(machine);
+  if (machine.threads != p)
+    throw ConfigError("threads", name_ + " uses p = " + threads_formula_ + " = " +
+                                     std::to_string(p) + " threads (seed 001, Table 1), not " +
+                                     std::to_string(machine.threads) +
+                                     "; leave machine.threads out to get them");
+  w_ = machine.width;
+  l_ = machine.latency;
+  next_free_ = 0;
+  allocate(n());
+  layout();
+}
+
+void ReductionProgram::initialize(Mmu& memory) {
+  for (Address a = 0; a < n(); ++a) memory.poke(a, values_[a]);
+}
+
+Address ReductionProgram::allocate(std::uint64_t words) {
+  const Address at = next_free_;
+  next_free_ = (at + words + w_ - 1) / w_ * w_;
+  return at;
+}
+
+std::vector<Region> ReductionProgram::tree_layout(Region leaves) {
+  std::vector<Region> levels{leaves};
+  for (std::uint64_t size = leaves.size; size > 1;) {
+    size = (size + w_ - 1) / w_;
+    levels.push_back({allocate(size), size});
+  }
+  return levels;
+}
+
+std::vector<Bound> ReductionProgram::seed_bounds(const SeedFigures& f) const {
+  std::vector<Bound> out = {
+      {"time_order", "time units (Table 1, constant 1)", f.time_formula, f.time,
+       Bound::Kind::order, Bound::Measure::cycles, f.source},
+  };
+  if (!f.sync_order_formula.empty())
+    out.push_back({"syncthreads_order", "barrier steps (Table 1, constant 1)",
+                   f.sync_order_formula, f.sync_order, Bound::Kind::order,
+                   Bound::Measure::syncthreads, f.source});
+  const std::string r = std::to_string(simple_tree_halvings(w_));
+  out.push_back({"syncthreads_exact",
+                 f.uses_r ? "barrier steps the algorithm performs, r = ceil(log2(log2(w))) = " + r
+                          : "barrier steps the algorithm performs",
+                 f.sync_formula,
+                 static_cast<double>(f.syncs), Bound::Kind::exact, Bound::Measure::syncthreads,
+                 f.source});
+  return out;
+}
+
+void SumProgram::verify(const Mmu& memory) {
+  Word sum = 0;
+  for (const Word v : values()) sum += v;
+  verification().expect_equal(memory.peek(result_), sum, [this] {
+    return "the sum (m[" + std::to_string(result_) + "])";
+  });
+}
+
+void PrefixProgram::verify(const Mmu& memory) {
+  Word sum = 0;
+  for (Address i = 0; i < n(); ++i) {
+    sum += values()[i];
+    verification().expect_equal(memory.peek(i), sum,
+                                [i] { return "prefix sum m[" + std::to_string(i) + "]"; });
+  }
+}
+
+std::string not_a_power(std::uint64_t n, std::uint64_t base, const std::string& base_name) {
+  std::uint64_t below = 1;
+  while (below <= n / base) below *= base;
+  if (below == n) return {};
+  return "n = " + std::to_string(n) + " is not a power of " + base_name + "; " +
+         std::to_string(below) + " or " + std::to_string(below * base) + " would be";
+}
+
+std::optional<std::string> unfit_halving(std::uint64_t n, unsigned w, const std::string& algorithm) {
+  if (const std::string why = not_a_power(n, 2, "two"); !why.empty())
+    return why + " (" + algorithm + " halves the array)";
+  if (n < 2 * std::uint64_t{w})
+    return "n = " + std::to_string(n) + " is too small: " + algorithm +
+           "'s n/2 threads fill whole warps of w = " + std::to_string(w) + " only for n >= " +
+           std::to_string(2 * std::uint64_t{w}) + " (the one_warp programs take n <= w)";
+  return std::nullopt;
+}
+
+}  // namespace mmsim
