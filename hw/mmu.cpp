@@ -125,7 +125,8 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
 
 void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
   for (const Address a : warp.instruction().addresses)
-    if (a != kInactive) observer_->access(config_.id, a, kind, warp.index(), warp.pc(), completion);
+    if (a != kInactive)
+      observer_->access(config_.id, a, kind, warp.index(), warp.pc(), warp.barriers(), completion);
 }
 
 void Mmu::trace(sc_core::sc_trace_file* file) {

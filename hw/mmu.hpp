@@ -19,12 +19,13 @@ namespace mmsim {
 class Warp;
 class WarpUnit;
 
-// Sees every access when it takes effect (the race detector listens here).
+// Sees every access when it takes effect (the race detector listens here). `pc` is the warp's
+// instruction number, `epoch` the syncthreads it has executed before this access.
 class AccessObserver {
  public:
   virtual ~AccessObserver() = default;
   virtual void access(MemoryId memory, Address address, AccessKind kind, WarpId warp,
-                      std::uint64_t pc, Cycle completion) = 0;
+                      std::uint64_t pc, std::uint64_t epoch, Cycle completion) = 0;
 };
 
 class Mmu : public sc_core::sc_module {

@@ -10,7 +10,18 @@ std::string number(double value) {
   return fmt::format("{:.2f}", value);
 }
 
+std::string describe(const RaceDetector::Access& a) {
+  return fmt::format("warp {} {} (instruction {}, cycle {})", a.warp,
+                     a.kind == AccessKind::read ? "read" : "write", a.pc, a.cycle);
+}
+
 }  // namespace
+
+std::string format_race(const RaceDetector::Race& race) {
+  const std::string cell = race.memory == 0 ? fmt::format("m[{}]", race.address)
+                                            : fmt::format("memory {} m[{}]", race.memory, race.address);
+  return fmt::format("{}: {} and {}", cell, describe(race.first), describe(race.second));
+}
 
 std::string format_report(const RunOutcome& o) {
   const MachineConfig& m = o.machine;
@@ -59,6 +70,18 @@ std::string format_report(const RunOutcome& o) {
   for (const Expectation& e : o.expectations)
     line(fmt::format("  expect       {} = {}: {} ({})", e.figure, e.expected,
                      e.met() ? "met" : "NOT met", e.measured));
+  if (o.race_check) {
+    if (o.race_count == 0) {
+      line("  races        none (race_check)");
+    } else {
+      line(fmt::format("  races        {} pairs of accesses to one address by two warps, one a "
+                       "write at least, with no barrier between{}",
+                       o.race_count, o.race_count > kShownRaces ? fmt::format("; the first {}:", kShownRaces) : ":"));
+      for (std::size_t i = 0; i < o.races.size() && i < kShownRaces; ++i)
+        line("    " + format_race(o.races[i]));
+    }
+  }
+  for (const std::string& e : o.errors) line("  error        " + e);
   for (const std::string& w : o.warnings) line("  warning      " + w);
   line(fmt::format("  verified     {}", !o.verified ? "n/a (nothing to check)"
                                          : *o.verified ? "yes"

@@ -7,6 +7,11 @@
 
 namespace mmsim {
 
+// Races the report lists (the statistics JSON lists more).
+inline constexpr std::size_t kShownRaces = 10;
+
 std::string format_report(const RunOutcome& outcome);
+// "m[48]: warp 1 read (instruction 5, cycle 87) and warp 0 write (instruction 3, cycle 92)"
+std::string format_race(const RaceDetector::Race& race);
 
 }  // namespace mmsim

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include "hw/errors.hpp"
@@ -101,13 +102,47 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   return m;
 }
 
+// "0-3, 7": warp numbers as ranges, the first `shown` ranges and how many more.
+std::string warp_ranges(const std::vector<std::uint64_t>& warps, std::size_t shown) {
+  std::string out;
+  std::size_t ranges = 0;
+  for (std::size_t i = 0; i < warps.size();) {
+    std::size_t j = i;
+    while (j + 1 < warps.size() && warps[j + 1] == warps[j] + 1) ++j;
+    if (++ranges <= shown) {
+      if (!out.empty()) out += ", ";
+      out += std::to_string(warps[i]);
+      if (j > i) out.append(1, '-').append(std::to_string(warps[j]));
+    }
+    i = j + 1;
+  }
+  if (ranges > shown) out += " and " + std::to_string(ranges - shown) + " more ranges";
+  return out;
+}
+
+// Warps that executed different numbers of syncthreads: each count with its warps.
 std::string barrier_divergence(const std::vector<std::uint64_t>& barriers) {
-  if (barriers.empty()) return {};
-  const auto [low, high] = std::minmax_element(barriers.begin(), barriers.end());
-  if (*low == *high) return {};
-  const auto warp_of = [&](auto it) { return std::to_string(it - barriers.begin()); };
-  return "barrier divergence: warp " + warp_of(low) + " executed " + std::to_string(*low) +
-         " syncthreads, warp " + warp_of(high) + " executed " + std::to_string(*high);
+  std::map<std::uint64_t, std::vector<std::uint64_t>> warps_by_count;
+  for (std::size_t warp = 0; warp < barriers.size(); ++warp)
+    warps_by_count[barriers[warp]].push_back(warp);
+  if (warps_by_count.size() <= 1) return {};
+  std::string out = "barrier divergence: the warps executed different numbers of syncthreads:";
+  std::size_t shown = 0;
+  for (const auto& [count, warps] : warps_by_count) {
+    if (++shown > 8) {
+      out += "; and " + std::to_string(warps_by_count.size() - 8) + " more counts";
+      break;
+    }
+    out += (shown > 1 ? "; " : " ") + std::string(warps.size() == 1 ? "warp " : "warps ") +
+           warp_ranges(warps, 6) + " executed " + std::to_string(count);
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> memory_sizes(Machine& machine) {
+  std::vector<std::uint64_t> sizes;
+  for (MemoryId m = 0; m < machine.memory_count(); ++m) sizes.push_back(machine.memory(m).words());
+  return sizes;
 }
 
 }  // namespace
@@ -148,10 +183,25 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
   {
     Simulation simulation(o.machine, sim_options);
+    std::unique_ptr<RaceDetector> detector;
+    if (tb.race_check) {
+      detector = std::make_unique<RaceDetector>(memory_sizes(simulation.machine()), kListedRaces);
+      for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m)
+        simulation.memory(m).set_observer(detector.get());
+    }
     program->initialize(simulation.memory());
     o.result = simulation.run(*program);
     program->verify(simulation.memory());
+    if (detector) {
+      o.race_check = true;
+      o.race_count = detector->count();
+      o.races = detector->races();
+    }
   }
+  // Under race_check a divergence is an error: the barriers no longer separate what the
+  // program meant them to (the run still ends: a finished warp no longer holds a barrier).
+  if (const std::string divergence = barrier_divergence(o.result.warp_barriers); !divergence.empty())
+    (o.race_check ? o.errors : o.warnings).push_back(divergence);
 
   const Verification& v = program->verification();
   o.program_checked = v.applicable();
@@ -166,14 +216,12 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
       {"syncthreads", o.result.syncthreads}};
   for (const auto& [figure, expected] : tb.expect)
     o.expectations.push_back({figure, expected, figures.at(figure)});
-  if (o.program_checked || !o.expectations.empty()) {
+  if (o.program_checked || !o.expectations.empty() || o.race_check) {
     bool ok = !o.program_checked || v.passed();
     for (const Expectation& e : o.expectations) ok = ok && e.met();
-    o.verified = ok;
+    o.verified = ok && o.race_count == 0 && o.errors.empty();
   }
   o.bounds = program->bounds(o.machine, o.result);
-  if (const std::string divergence = barrier_divergence(o.result.warp_barriers); !divergence.empty())
-    o.warnings.push_back(divergence);
 
   if (vcd_file) {
     vcd_file->commit();

@@ -8,6 +8,7 @@
 
 #include "hw/simulation.hpp"
 #include "sw/program/bound.hpp"
+#include "testbench/race_detector.hpp"
 #include "testbench/testbench.hpp"
 
 namespace mmsim {
@@ -39,11 +40,19 @@ struct RunOutcome {
   std::string first_mismatch;
   std::vector<Expectation> expectations;
   std::vector<Bound> bounds;
+  // The race detector's findings (race_check): every race counted, the first ones listed.
+  bool race_check = false;
+  std::uint64_t race_count = 0;
+  std::vector<RaceDetector::Race> races;
   std::optional<bool> verified;  // none: nothing to verify
   std::vector<std::string> warnings;
+  std::vector<std::string> errors;  // what failed verification besides data and expectations
   std::string vcd_file;    // written, if any
   std::string stats_file;  // written, if any
 };
+
+// Races the race detector lists (all are counted).
+inline constexpr std::size_t kListedRaces = 100;
 
 // Throws InputError (an invalid testbench) or SimulationError (a program or the hardware failed).
 RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options = {});

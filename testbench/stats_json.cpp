@@ -49,6 +49,25 @@ nlohmann::json stats_json(const RunOutcome& o) {
   }
   stats["bounds"] = bounds;
   stats["warnings"] = o.warnings;
+  stats["errors"] = o.errors;
+  stats["race_check"] = o.race_check;
+  if (o.race_check) {
+    const auto access = [](const RaceDetector::Access& a) {
+      return json{{"warp", a.warp},
+                  {"kind", a.kind == AccessKind::read ? "read" : "write"},
+                  {"pc", a.pc},
+                  {"cycle", a.cycle}};
+    };
+    json listed = json::array();
+    for (const RaceDetector::Race& r : o.races)
+      listed.push_back({{"memory", r.memory},
+                        {"address", r.address},
+                        {"first", access(r.first)},
+                        {"second", access(r.second)}});
+    stats["races"] = {{"count", o.race_count}, {"listed", listed}};
+  } else {
+    stats["races"] = nullptr;
+  }
   return stats;
 }
 

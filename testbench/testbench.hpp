@@ -21,6 +21,7 @@ struct Testbench {
 
   MachineConfig machine;
   bool threads_given = false;  // else the program's own thread count
+  bool race_check = false;     // machine.race_check: run the race detector
   std::string program;
   ProgramArgs args;
 

@@ -29,7 +29,8 @@ std::string choice(const YamlSection& s, const std::string& key,
 
 void load_machine(const YamlSection& m, Testbench& tb) {
   m.allow({"model", "width", "latency", "threads", "super_warp", "dispatch", "seed",
-           "barrier_latency", "compute_latency", "write_conflict", "memory", "local_memory"});
+           "barrier_latency", "compute_latency", "write_conflict", "memory", "local_memory",
+           "race_check"});
   MachineConfig& c = tb.machine;
   c.model = choice(m, "model", names_of(machine_models(), [](const auto& x) { return x.name; }),
                    "machine model");
@@ -53,6 +54,7 @@ void load_machine(const YamlSection& m, Testbench& tb) {
   c.memory_words = static_cast<std::uint64_t>(
       m.optional_integer("memory", 1, static_cast<std::int64_t>(kMaxMemoryWords)).value_or(0));
   c.local_words = static_cast<std::uint64_t>(m.optional_integer("local_memory", 0, 1 << 20).value_or(0));
+  tb.race_check = m.optional_boolean("race_check").value_or(false);
   for (const std::string& key : m.keys()) tb.where["machine." + key] = m.where(key);
   tb.where["machine"] = m.where();
 }
