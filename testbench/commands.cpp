@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -12,11 +14,57 @@
 #include "sw/program/registry.hpp"
 #include "testbench/report.hpp"
 #include "testbench/runner.hpp"
+#include "testbench/suggest.hpp"
 
 namespace mmsim {
+namespace {
+
+// out.json -> out.<policy>.json (out -> out.<policy>).
+std::string for_policy(const std::string& path, const std::string& policy) {
+  if (path.empty()) return path;
+  const std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + "." + policy + p.extension().string())).string();
+}
+
+// The policies --policies names, "all" standing for every one.
+std::vector<std::string> policy_names(const std::vector<std::string>& given) {
+  std::vector<std::string> known;
+  for (const PolicyInfo& p : dispatch_policies()) known.push_back(p.name);
+  if (given.size() == 1 && given.front() == "all") return known;
+  for (const std::string& name : given)
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw InputError({"--policies", 0, 0},
+                       "unknown dispatch policy '" + name + "'" + suggestion(name, known) +
+                           " (or all)");
+  return given;
+}
+
+int run_policies(const RunCommand& command) {
+  const std::vector<std::string> names = policy_names(command.policies);
+  std::vector<RunOutcome> outcomes;
+  for (const std::string& policy : names) {
+    std::vector<std::string> overrides = command.overrides;
+    overrides.push_back("machine.dispatch=" + policy);
+    Testbench tb = load_testbench(command.testbench, overrides);
+    tb.vcd = for_policy(tb.vcd, policy);
+    tb.stats = for_policy(tb.stats, policy);
+    RunOptions options;
+    options.vcd = for_policy(command.vcd, policy);
+    options.stats = for_policy(command.stats, policy);
+    options.progress = isatty(STDERR_FILENO) != 0;
+    outcomes.push_back(run_testbench(tb, options));
+  }
+  std::cout << format_policy_table(outcomes);
+  const bool ok = std::all_of(outcomes.begin(), outcomes.end(),
+                              [](const RunOutcome& o) { return o.verified.value_or(true); });
+  return ok ? 0 : 1;
+}
+
+}  // namespace
 
 int run_command(const RunCommand& command) {
   try {
+    if (!command.policies.empty()) return run_policies(command);
     const Testbench tb = load_testbench(command.testbench, command.overrides);
     RunOptions options;
     options.vcd = command.vcd;

@@ -11,9 +11,13 @@ struct RunCommand {
   std::vector<std::string> overrides;
   std::string vcd;
   std::string stats;
+  // --policies: run once per dispatch policy ("all": every one) and print a table; each run's
+  // output files get the policy's name before their extension (out.json -> out.random.json).
+  std::vector<std::string> policies;
 };
 
-// Exit status: 0 verified (or nothing to verify), 1 verification failed, 2 invalid input.
+// Exit status: 0 verified (or nothing to verify), 1 verification failed (any run, with
+// --policies), 2 invalid input.
 int run_command(const RunCommand& command);
 // Prints the machine models, dispatch policies and programs (with their parameters).
 int list_command(const std::string& what);

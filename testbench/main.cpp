@@ -15,6 +15,11 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run_app->add_option("--vcd", run.vcd, "write a waveform (VCD) to this file");
   run_app->add_option("--stats", run.stats, "write the statistics (JSON) to this file");
+  run_app
+      ->add_option("--policies", run.policies,
+                   "run once per dispatch policy (all, or a comma-separated list) and print a "
+                   "table; output files get the policy's name before their extension")
+      ->delimiter(',');
 
   std::string what;
   CLI::App* list_app = app.add_subcommand("list", "list machine models, dispatch policies and programs");

@@ -23,6 +23,44 @@ std::string format_race(const RaceDetector::Race& race) {
   return fmt::format("{}: {} and {}", cell, describe(race.first), describe(race.second));
 }
 
+namespace {
+
+std::string verdict(const RunOutcome& o) {
+  return !o.verified ? "n/a" : *o.verified ? "yes" : "NO";
+}
+
+// Why a run failed: the first wrong element, an expectation, races, an error.
+std::string failure(const RunOutcome& o) {
+  if (o.mismatches > 0) return o.first_mismatch;
+  for (const Expectation& e : o.expectations)
+    if (!e.met()) return fmt::format("expect {} = {}: measured {}", e.figure, e.expected, e.measured);
+  if (o.race_count > 0) return fmt::format("{} races; the first: {}", o.race_count, format_race(o.races.front()));
+  return o.errors.empty() ? "" : o.errors.front();
+}
+
+}  // namespace
+
+std::string format_policy_table(const std::vector<RunOutcome>& outcomes) {
+  std::string out;
+  const RunOutcome& first = outcomes.front();
+  const MachineConfig& m = first.machine;
+  out += fmt::format("{}: {} on {}  w={}  l={}  p={}, one run per dispatch policy\n", first.name,
+                     first.program, m.model, m.width, m.latency, m.threads);
+  const bool races = first.race_check;
+  out += fmt::format("  {:<14}{:>12}{:>13}{:>12}{}{:>10}\n", "policy", "cycles", "syncthreads",
+                     "dispatches", races ? fmt::format("{:>8}", "races") : "", "verified");
+  for (const RunOutcome& o : outcomes)
+    out += fmt::format("  {:<14}{:>12}{:>13}{:>12}{}{:>10}\n", o.machine.dispatch, o.result.cycles(),
+                       o.result.syncthreads, o.result.counters.dispatches,
+                       races ? fmt::format("{:>8}", o.race_count) : "", verdict(o));
+  for (const RunOutcome& o : outcomes) {
+    if (const std::string why = failure(o); !why.empty())
+      out += fmt::format("  {}: {}\n", o.machine.dispatch, why);
+    for (const std::string& w : o.warnings) out += fmt::format("  {}: warning: {}\n", o.machine.dispatch, w);
+  }
+  return out;
+}
+
 std::string format_report(const RunOutcome& o) {
   const MachineConfig& m = o.machine;
   const RunResult& r = o.result;
