@@ -1,6 +1,7 @@
 #include "testbench/report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace mmsim {
 namespace {
@@ -29,13 +30,16 @@ std::string verdict(const RunOutcome& o) {
   return !o.verified ? "n/a" : *o.verified ? "yes" : "NO";
 }
 
-// Why a run failed: the first wrong element, an expectation, races, an error.
+// Why a run failed: the first wrong element, races, errors, unmet expectations.
 std::string failure(const RunOutcome& o) {
-  if (o.mismatches > 0) return o.first_mismatch;
+  std::vector<std::string> why;
+  if (o.mismatches > 0) why.push_back(o.first_mismatch);
+  if (o.race_count > 0)
+    why.push_back(fmt::format("{} races, the first: {}", o.race_count, format_race(o.races.front())));
+  why.insert(why.end(), o.errors.begin(), o.errors.end());
   for (const Expectation& e : o.expectations)
-    if (!e.met()) return fmt::format("expect {} = {}: measured {}", e.figure, e.expected, e.measured);
-  if (o.race_count > 0) return fmt::format("{} races; the first: {}", o.race_count, format_race(o.races.front()));
-  return o.errors.empty() ? "" : o.errors.front();
+    if (!e.met()) why.push_back(fmt::format("expect {} = {}: measured {}", e.figure, e.expected, e.measured));
+  return fmt::format("{}", fmt::join(why, "; "));
 }
 
 }  // namespace
