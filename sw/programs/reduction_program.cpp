@@ -101,6 +101,9 @@ std::optional<std::string> unfit_halving(std::uint64_t n, unsigned w, const std:
     return "n = " + std::to_string(n) + " is too small: " + algorithm +
            "'s n/2 threads fill whole warps of w = " + std::to_string(w) + " only for n >= " +
            std::to_string(2 * std::uint64_t{w}) + " (the one_warp programs take n <= w)";
+  if (n / 2 % w != 0)
+    return "n/2 = " + std::to_string(n / 2) + " threads do not fill whole warps of w = " +
+           std::to_string(w) + " (" + algorithm + " needs w to divide n/2)";
   return std::nullopt;
 }
 
