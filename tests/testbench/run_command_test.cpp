@@ -82,11 +82,55 @@ TEST(RunCommand, ReplaysACsvTrace) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
+TEST(RunCommand, PoliciesAllPrintsATableOfOneRunPerPolicy) {
+  const CommandResult r = mmsim("run " + kConfigs + "sum_simple.yaml --policies all");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("sum-simple: sum_simple on umm  w=32  l=32  p=8192, one run per dispatch "
+                       "policy\n  policy              cycles  syncthreads  dispatches   races  "
+                       "verified\n"),
+            std::string::npos)
+      << r.out;
+  for (const char* policy : {"round_robin", "lowest_ready", "oldest_ready", "random", "adversarial"})
+    EXPECT_NE(r.out.find(std::string("\n  ") + policy), std::string::npos) << policy;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 7);
+  EXPECT_NE(r.out.find("  adversarial           2736            8"), std::string::npos) << r.out;
+}
+
+TEST(RunCommand, PoliciesWritesOneStatisticsFilePerPolicy) {
+  TempDir dir;
+  const auto stats = dir / "s.json";
+  const CommandResult r = mmsim("run " + kConfigs + "sum_tree.yaml --policies random,adversarial --stats '" +
+                                stats.string() + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(stats));
+  for (const std::string policy : {"random", "adversarial"}) {
+    const auto json = nlohmann::json::parse(read_file(dir / ("s." + policy + ".json")));
+    EXPECT_EQ(json["dispatch"], policy);
+    EXPECT_EQ(json["syncthreads"], 3);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "s.round_robin.json"));
+}
+
+TEST(RunCommand, PoliciesFailsWhenOneRunFails) {
+  const CommandResult broken = mmsim("run " + kConfigs + "sum_simple.yaml --policies all "
+                                     "--set program.params.drop_sync=1");
+  EXPECT_EQ(broken.status, 1);
+  EXPECT_NE(broken.out.find("  round_robin: 4096 races, the first: m["), std::string::npos) << broken.out;
+  EXPECT_NE(broken.out.find("; expect syncthreads = 8: measured 7\n"), std::string::npos) << broken.out;
+  const CommandResult unknown = mmsim("run " + kConfigs + "sum_simple.yaml --policies round_robin,randon");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err, "mmsim: --policies: unknown dispatch policy 'randon' (did you mean 'random'?) "
+                         "(or all)\n");
+}
+
 TEST(RunCommand, ListShowsModelsPoliciesAndPrograms) {
   const CommandResult r = mmsim("list");
   EXPECT_EQ(r.status, 0);
   for (const char* name : {"dmm", "umm", "bpram", "round_robin", "lowest_ready", "oldest_ready",
-                           "random", "trace", "contiguous_access", "stride_access"})
+                           "random", "adversarial", "trace", "contiguous_access", "stride_access",
+                           "sum_simple", "sum_one_warp", "sum_tree", "sum_simple_tree",
+                           "sum_hybrid", "prefix_simple", "prefix_one_warp", "prefix_tree",
+                           "prefix_simple_tree", "prefix_hybrid"})
     EXPECT_NE(r.out.find(name), std::string::npos) << name;
   EXPECT_NE(r.out.find("      n            integer           required"), std::string::npos) << r.out;
 }
