@@ -16,8 +16,8 @@ const std::vector<PolicyInfo>& dispatch_policies() {
       {"oldest_ready", false, "asynchronous: the unit ready for the longest time"},
       {"random", false, "asynchronous: a ready unit drawn uniformly (machine.seed)"},
       {"adversarial", false,
-       "asynchronous, laggard last: the ready unit that has issued the most instructions"
-       " (ties: the highest number), so the units with the most work left wait longest"},
+       "asynchronous, laggard last: the ready unit that has issued the fewest instructions"
+       " (ties: the lowest number) goes only alone; the others oldest first"},
   };
   return policies;
 }
