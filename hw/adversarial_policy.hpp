@@ -22,13 +22,12 @@ namespace mmsim {
 class AdversarialPolicy final : public DispatchPolicy {
  public:
   explicit AdversarialPolicy(const PolicyContext& context)
-      : units_(context.units), issued_(context.units.size()), since_(context.units.size()) {}
+      : units_(context.units), issued_(context.units.size()) {}
 
   void ready(UnitId unit, Cycle since) override {
     std::uint64_t issued = 0;
     for (const Warp& warp : units_[unit]->warps()) issued += warp.pc();
     issued_[unit] = issued;
-    since_[unit] = since;
     by_progress_.emplace(issued, unit);
     by_age_.emplace(since, unit);
   }
@@ -49,7 +48,6 @@ class AdversarialPolicy final : public DispatchPolicy {
  private:
   const std::vector<WarpUnit*>& units_;
   std::vector<std::uint64_t> issued_;  // of each ready unit, when it got ready
-  std::vector<Cycle> since_;
   std::set<std::pair<std::uint64_t, UnitId>> by_progress_;
   std::set<std::pair<Cycle, UnitId>> by_age_;
 };

@@ -120,7 +120,17 @@ INSTANTIATE_TEST_SUITE_P(
                 "program: {name: stride_access, params: {n: 64}}\n",
                 ":1:10", "machine: missing required key 'threads'"},
         BadCase{"ExpectUnknownFigure", kGood + "expect: {cycle: 5}\n", ":12:10",
-                "unknown key 'cycle' in expect (did you mean 'cycles'?)"}),
+                "unknown key 'cycle' in expect (did you mean 'cycles'?)"},
+        BadCase{"SumOfAnNTheAlgorithmCannotTake",
+                "machine: {model: umm, width: 32, latency: 8}\n"
+                "program: {name: sum_simple_tree, params: {n: 1000}}\n",
+                ":2:46", "program.params.n: n = 1000 is not a power of two; 512 or 1024 would be"},
+        BadCase{"SumWithTooFewThreads",
+                "machine: {model: umm, width: 32, latency: 8, threads: 64}\n"
+                "program: {name: sum_hybrid, params: {n: 1024}}\n",
+                ":1:55", "machine.threads: sum_hybrid uses p = w*l = 256 threads"},
+        BadCase{"RaceCheckNotABoolean", edit("  threads: 8", "  threads: 8\n  race_check: yes please"),
+                ":7:15", "machine.race_check: expected true or false"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(BadInputFile, AMissingTestbenchIsReported) {
