@@ -1,0 +1,780 @@
+#include "sw/planning/edge_coloring.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <memory>
+#include <numeric>
+
+// Boost's matching verifier trips GCC 12's -Wmaybe-uninitialized inside its own header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/edge_coloring.hpp>
+#include <boost/graph/max_cardinality_matching.hpp>
+#pragma GCC diagnostic pop
+#include <fmt/format.h>
+
+#include "sw/planning/errors.hpp"
+
+namespace mmsim::planning {
+
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+// Largest multiplicity matrix matching_decomposition accepts (entries, 4 bytes each, several
+// arrays of this size).
+constexpr std::uint64_t kMaxMatrixEntries = std::uint64_t{1} << 26;
+
+void check_sizes(std::span<const std::uint32_t> u, std::span<const std::uint32_t> v) {
+    if (u.size() != v.size())
+        throw ColoringError(fmt::format("edge list ends differ in length: {} in U, {} in V",
+                                        u.size(), v.size()));
+    if (u.size() >= std::uint64_t{kNone})
+        throw ColoringError(fmt::format("{} edges: at most 2^32-1 edges are supported", u.size()));
+}
+
+std::uint32_t degree_of(std::uint32_t m, std::size_t edges) {
+    if (m == 0) {
+        if (edges != 0)
+            throw ColoringError(fmt::format("{} edges but no nodes (m = 0)", edges));
+        return 0;
+    }
+    if (edges % m != 0)
+        throw ColoringError(fmt::format(
+            "not regular: {} edges is not a multiple of the {} nodes per side", edges, m));
+    return static_cast<std::uint32_t>(edges / m);
+}
+
+// Row and column sums of the multiplicity matrix must all be D.
+void check_regular_from_matrix(std::uint32_t m, std::uint32_t degree,
+                               const std::vector<std::uint32_t>& count) {
+    std::vector<std::uint64_t> column(m, 0);
+    for (std::uint32_t a = 0; a < m; ++a) {
+        std::uint64_t row = 0;
+        const std::uint32_t* r = count.data() + std::size_t{a} * m;
+        for (std::uint32_t b = 0; b < m; ++b) {
+            row += r[b];
+            column[b] += r[b];
+        }
+        if (row != degree)
+            throw ColoringError(fmt::format(
+                "not regular: vertex {} of U has degree {}, expected {} (= edges / nodes)", a,
+                row, degree));
+    }
+    for (std::uint32_t b = 0; b < m; ++b)
+        if (column[b] != degree)
+            throw ColoringError(fmt::format(
+                "not regular: vertex {} of V has degree {}, expected {} (= edges / nodes)", b,
+                column[b], degree));
+}
+
+// ------------------------------------------------------------------------------------------
+// matching decomposition of the multiplicity matrix
+// ------------------------------------------------------------------------------------------
+
+struct ColorRange {
+    std::uint32_t start;
+    std::uint32_t length;
+};
+
+class MatrixDecomposition {
+public:
+    MatrixDecomposition(std::uint32_t m, std::uint32_t degree, std::vector<std::uint32_t> rem)
+        : m_(m),
+          degree_(degree),
+          rem_(std::move(rem)),
+          row_cols_(std::size_t{m} * m),
+          row_len_(m, 0),
+          pos_(std::size_t{m} * m),
+          mate_u_(m, kNone),
+          mate_v_(m, kNone),
+          seen_(m, 0),
+          parent_(m),
+          queue_(m) {
+        for (std::uint32_t a = 0; a < m; ++a)
+            for (std::uint32_t b = 0; b < m; ++b)
+                if (rem_[idx(a, b)] != 0) {
+                    pos_[idx(a, b)] = row_len_[a];
+                    row_cols_[idx(a, row_len_[a]++)] = b;
+                }
+        // greedy start, then augment what is left
+        for (std::uint32_t a = 0; a < m; ++a)
+            for (std::uint32_t k = 0; k < row_len_[a]; ++k) {
+                std::uint32_t b = row_cols_[idx(a, k)];
+                if (mate_v_[b] == kNone) {
+                    mate_u_[a] = b;
+                    mate_v_[b] = a;
+                    break;
+                }
+            }
+        for (std::uint32_t a = 0; a < m; ++a)
+            if (mate_u_[a] == kNone) augment(a);
+    }
+
+    // Peels matchings until the matrix is empty; calls emit(a, b, start, length) for every
+    // entry of every peeled matching, colours in increasing order per entry.
+    template <class Emit>
+    void run(Emit&& emit) {
+        std::uint32_t next = 0;
+        std::vector<std::uint32_t> freed;
+        freed.reserve(m_);
+        while (true) {
+            std::uint32_t weight = kNone;
+            for (std::uint32_t a = 0; a < m_; ++a)
+                weight = std::min(weight, rem_[idx(a, mate_u_[a])]);
+            for (std::uint32_t a = 0; a < m_; ++a) emit(a, mate_u_[a], next, weight);
+            next += weight;
+            if (next == degree_) return;
+            for (std::uint32_t a = 0; a < m_; ++a) {
+                const std::uint32_t b = mate_u_[a];
+                if ((rem_[idx(a, b)] -= weight) == 0) {
+                    remove_support(a, b);
+                    mate_u_[a] = kNone;
+                    mate_v_[b] = kNone;
+                    freed.push_back(a);
+                }
+            }
+            for (std::uint32_t a : freed) augment(a);
+            freed.clear();
+        }
+    }
+
+private:
+    std::size_t idx(std::uint32_t a, std::uint32_t b) const noexcept {
+        return std::size_t{a} * m_ + b;
+    }
+
+    void remove_support(std::uint32_t a, std::uint32_t b) {
+        const std::uint32_t p = pos_[idx(a, b)];
+        const std::uint32_t last = row_cols_[idx(a, --row_len_[a])];
+        row_cols_[idx(a, p)] = last;
+        pos_[idx(a, last)] = p;
+    }
+
+    // Breadth-first search for an augmenting path from the free U vertex `root`. The remaining
+    // matrix has equal row and column sums, so a perfect matching exists on its support and
+    // the search cannot fail.
+    void augment(std::uint32_t root) {
+        if (++stamp_ == 0) {
+            std::fill(seen_.begin(), seen_.end(), 0);
+            stamp_ = 1;
+        }
+        std::uint32_t head = 0, tail = 0;
+        queue_[tail++] = root;
+        while (head < tail) {
+            const std::uint32_t x = queue_[head++];
+            const std::uint32_t* cols = row_cols_.data() + idx(x, 0);
+            const std::uint32_t len = row_len_[x];
+            for (std::uint32_t k = 0; k < len; ++k) {
+                std::uint32_t b = cols[k];
+                if (seen_[b] == stamp_) continue;
+                seen_[b] = stamp_;
+                parent_[b] = x;
+                if (mate_v_[b] == kNone) {
+                    while (true) {  // flip the path back to the root
+                        const std::uint32_t px = parent_[b];
+                        const std::uint32_t nb = mate_u_[px];
+                        mate_u_[px] = b;
+                        mate_v_[b] = px;
+                        if (px == root) return;
+                        b = nb;
+                    }
+                }
+                queue_[tail++] = mate_v_[b];
+            }
+        }
+        throw ColoringError("internal error: no augmenting path in a regular multiplicity matrix");
+    }
+
+    std::uint32_t m_;
+    std::uint32_t degree_;
+    std::vector<std::uint32_t> rem_;
+    std::vector<std::uint32_t> row_cols_;  // per row a, its columns b with rem > 0 (first row_len_)
+    std::vector<std::uint32_t> row_len_;
+    std::vector<std::uint32_t> pos_;  // position of b in row a's list
+    std::vector<std::uint32_t> mate_u_, mate_v_;
+    std::vector<std::uint32_t> seen_;
+    std::uint32_t stamp_ = 0;
+    std::vector<std::uint32_t> parent_;
+    std::vector<std::uint32_t> queue_;
+};
+
+void color_by_matching_decomposition(std::uint32_t m, std::span<const std::uint32_t> u,
+                                     std::span<const std::uint32_t> v, EdgeColoring& out) {
+    const std::size_t edges = u.size();
+    const std::uint32_t degree = degree_of(m, edges);
+    if (std::uint64_t{m} * m > kMaxMatrixEntries)
+        throw ColoringError(fmt::format(
+            "matching_decomposition: {} nodes per side make a {}x{} multiplicity matrix, more "
+            "than the {} entries supported; use euler_split",
+            m, m, m, kMaxMatrixEntries));
+    out.colors = degree;
+    out.color.resize(edges);
+    if (edges == 0) return;
+
+    // Bucketing: the multiplicity matrix by a counting pass (range checked on the way).
+    const std::size_t entries = std::size_t{m} * m;
+    std::vector<std::uint32_t> count(entries, 0);
+    for (std::size_t e = 0; e < edges; ++e) {
+        const std::uint32_t a = u[e], b = v[e];
+        if (a >= m || b >= m) [[unlikely]]
+            throw ColoringError(fmt::format("edge {} joins ({}, {}): ends must be below m = {}",
+                                            e, a, b, m));
+        ++count[std::size_t{a} * m + b];
+    }
+    check_regular_from_matrix(m, degree, count);
+
+    // Colour ranges per entry, in CSR form. An entry with multiplicity k gets at most k ranges
+    // (each at least one colour), so the offsets are the prefix sums of the counts; the array is
+    // left uninitialised and only the slots used are touched.
+    std::vector<std::uint32_t> offset(entries);
+    {
+        std::uint32_t acc = 0;
+        for (std::size_t i = 0; i < entries; ++i) {
+            offset[i] = acc;
+            acc += count[i];
+        }
+    }
+    auto ranges = std::make_unique_for_overwrite<ColorRange[]>(edges);
+    std::vector<std::uint32_t> fill(offset);
+
+    MatrixDecomposition decomposition(m, degree, count);
+    decomposition.run([&](std::uint32_t a, std::uint32_t b, std::uint32_t start, std::uint32_t length) {
+        ranges[fill[std::size_t{a} * m + b]++] = ColorRange{start, length};
+    });
+
+    // Hand the colours back to the edges: per entry a cursor (range index, colours used).
+    struct Cursor {
+        std::uint32_t range;
+        std::uint32_t used;
+    };
+    std::vector<Cursor> cursor(entries);
+    for (std::size_t i = 0; i < entries; ++i) cursor[i] = Cursor{offset[i], 0};
+    std::uint32_t* color = out.color.data();
+    const ColorRange* r = ranges.get();
+    for (std::size_t e = 0; e < edges; ++e) {
+        Cursor& c = cursor[std::size_t{u[e]} * m + v[e]];
+        const ColorRange range = r[c.range];
+        color[e] = range.start + c.used;
+        if (++c.used == range.length) {
+            ++c.range;
+            c.used = 0;
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// recursive Euler splitting
+// ------------------------------------------------------------------------------------------
+
+class EulerSplitColorer {
+public:
+    EulerSplitColorer(std::uint32_t m, std::span<const std::uint32_t> u,
+                      std::span<const std::uint32_t> v, const ColoringOptions& options,
+                      std::uint32_t* color)
+        : m_(m),
+          u_(u.data()),
+          v_(v.data()),
+          edges_(u.size()),
+          options_(options),
+          color_(color),
+          ids_(edges_),
+          tmp_(edges_),
+          adj_u_(edges_),
+          adj_v_(edges_),
+          state_(edges_, 0),
+          fill_u_(m),
+          fill_v_(m),
+          pair_stamp_(m, 0),
+          pair_edge_(m),
+          mate_v_(m),
+          mate_edge_(m),
+          dist_(m),
+          iter_(m),
+          stack_(m),
+          queue_(m) {}
+
+    void run(std::uint32_t degree) {
+        std::iota(ids_.begin(), ids_.end(), 0u);
+        solve(0, edges_, degree, 0);
+    }
+
+private:
+    static constexpr std::uint8_t kUnused = 0, kHalf0 = 1, kHalf1 = 2;
+
+    void solve(std::size_t lo, std::size_t hi, std::uint32_t degree, std::uint32_t first_color) {
+        while (degree > 0) {
+            if (degree == 1) {
+                for (std::size_t k = lo; k < hi; ++k) color_[ids_[k]] = first_color;
+                return;
+            }
+            if (degree % 2 == 1) {
+                remove_perfect_matching(lo, hi, degree);  // moved to [hi - m, hi)
+                for (std::size_t k = hi - m_; k < hi; ++k)
+                    color_[ids_[k]] = first_color + degree - 1;
+                hi -= m_;
+                --degree;
+                continue;
+            }
+            split(lo, hi, degree);
+            const std::size_t mid = lo + (hi - lo) / 2;
+            solve(lo, mid, degree / 2, first_color);
+            lo = mid;
+            first_color += degree / 2;
+            degree /= 2;
+        }
+    }
+
+    // Adjacency of the segment: vertex a of U owns adj_u_[a*D, (a+1)*D) (local to the segment,
+    // which is regular), likewise V.
+    void build_adjacency(std::size_t lo, std::size_t hi, std::uint32_t degree, bool with_v) {
+        std::fill(fill_u_.begin(), fill_u_.end(), 0u);
+        std::uint32_t* au = adj_u_.data() + lo;
+        if (with_v) {
+            std::fill(fill_v_.begin(), fill_v_.end(), 0u);
+            std::uint32_t* av = adj_v_.data() + lo;
+            for (std::size_t k = lo; k < hi; ++k) {
+                const std::uint32_t e = ids_[k];
+                const std::uint32_t a = u_[e], b = v_[e];
+                au[std::size_t{a} * degree + fill_u_[a]++] = e;
+                av[std::size_t{b} * degree + fill_v_[b]++] = e;
+                state_[e] = kUnused;
+            }
+        } else {
+            for (std::size_t k = lo; k < hi; ++k) {
+                const std::uint32_t e = ids_[k];
+                const std::uint32_t a = u_[e];
+                au[std::size_t{a} * degree + fill_u_[a]++] = e;
+                state_[e] = kUnused;
+            }
+        }
+    }
+
+    std::uint32_t next_stamp() {
+        if (++stamp_ == 0) {
+            std::fill(pair_stamp_.begin(), pair_stamp_.end(), 0u);
+            stamp_ = 1;
+        }
+        return stamp_;
+    }
+
+    // Splits the D-regular segment (D even) into two D/2-regular halves: [lo, mid) and [mid, hi).
+    void split(std::size_t lo, std::size_t hi, std::uint32_t degree) {
+        build_adjacency(lo, hi, degree, true);
+        const std::uint32_t* au = adj_u_.data() + lo;
+        const std::uint32_t* av = adj_v_.data() + lo;
+        std::uint8_t* state = state_.data();
+
+        if (options_.pair_parallel_edges) {
+            // Two parallel edges (a, b): one to each half keeps both a and b balanced.
+            for (std::uint32_t a = 0; a < m_; ++a) {
+                const std::uint32_t stamp = next_stamp();
+                const std::uint32_t* list = au + std::size_t{a} * degree;
+                for (std::uint32_t k = 0; k < degree; ++k) {
+                    const std::uint32_t e = list[k];
+                    const std::uint32_t b = v_[e];
+                    if (pair_stamp_[b] == stamp) {
+                        state[pair_edge_[b]] = kHalf0;
+                        state[e] = kHalf1;
+                        pair_stamp_[b] = 0;
+                    } else {
+                        pair_stamp_[b] = stamp;
+                        pair_edge_[b] = e;
+                    }
+                }
+            }
+        }
+
+        // What is left has even degree everywhere: walk closed trails, giving edges walked from
+        // U to V to half 0 and edges walked from V to U to half 1. Every pass through a vertex
+        // uses one edge of each half, so both halves stay regular.
+        std::uint32_t* ptr_u = fill_u_.data();  // reuse as walk pointers
+        std::uint32_t* ptr_v = fill_v_.data();
+        std::fill(fill_u_.begin(), fill_u_.end(), 0u);
+        std::fill(fill_v_.begin(), fill_v_.end(), 0u);
+        for (std::uint32_t start = 0; start < m_; ++start) {
+            std::uint32_t x = start;
+            while (true) {
+                const std::uint32_t* lu = au + std::size_t{x} * degree;
+                std::uint32_t p = ptr_u[x];
+                while (p < degree && state[lu[p]] != kUnused) ++p;
+                if (p == degree) {
+                    ptr_u[x] = p;
+                    break;  // back at `start` with nothing left there
+                }
+                const std::uint32_t e = lu[p];
+                ptr_u[x] = p + 1;
+                state[e] = kHalf0;
+                const std::uint32_t y = v_[e];
+                const std::uint32_t* lv = av + std::size_t{y} * degree;
+                std::uint32_t q = ptr_v[y];
+                while (state[lv[q]] != kUnused) ++q;  // exists: y has even unused degree
+                const std::uint32_t f = lv[q];
+                ptr_v[y] = q + 1;
+                state[f] = kHalf1;
+                x = u_[f];
+            }
+        }
+
+        const std::size_t mid = lo + (hi - lo) / 2;
+        std::size_t p0 = lo, p1 = mid;
+        for (std::size_t k = lo; k < hi; ++k) {
+            const std::uint32_t e = ids_[k];
+            if (state[e] == kHalf0)
+                tmp_[p0++] = e;
+            else
+                tmp_[p1++] = e;
+        }
+        assert(p0 == mid && p1 == hi);
+        std::copy(tmp_.begin() + static_cast<std::ptrdiff_t>(lo),
+                  tmp_.begin() + static_cast<std::ptrdiff_t>(hi),
+                  ids_.begin() + static_cast<std::ptrdiff_t>(lo));
+    }
+
+    // Finds a perfect matching of the D-regular segment and moves its m edges to [hi - m, hi).
+    void remove_perfect_matching(std::size_t lo, std::size_t hi, std::uint32_t degree) {
+        build_adjacency(lo, hi, degree, false);
+        if (options_.odd_matching == OddDegreeMatching::boost_edmonds)
+            match_boost(lo, hi, degree);
+        else
+            match_hopcroft_karp(lo, degree);
+        for (std::uint32_t a = 0; a < m_; ++a) state_[mate_edge_[a]] = kHalf1;
+        std::size_t p0 = lo, p1 = hi - m_;
+        for (std::size_t k = lo; k < hi; ++k) {
+            const std::uint32_t e = ids_[k];
+            if (state_[e] == kHalf1)
+                tmp_[p1++] = e;
+            else
+                tmp_[p0++] = e;
+        }
+        assert(p0 == hi - m_ && p1 == hi);
+        std::copy(tmp_.begin() + static_cast<std::ptrdiff_t>(lo),
+                  tmp_.begin() + static_cast<std::ptrdiff_t>(hi),
+                  ids_.begin() + static_cast<std::ptrdiff_t>(lo));
+    }
+
+    void match_boost(std::size_t lo, std::size_t hi, std::uint32_t degree) {
+        using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+        using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+        Graph g(2 * std::size_t{m_});
+        for (std::size_t k = lo; k < hi; ++k) {
+            const std::uint32_t e = ids_[k];
+            boost::add_edge(u_[e], std::size_t{m_} + v_[e], g);
+        }
+        std::vector<Vertex> mate(2 * std::size_t{m_});
+        boost::edmonds_maximum_cardinality_matching(g, mate.data());
+        const std::uint32_t* au = adj_u_.data() + lo;
+        for (std::uint32_t a = 0; a < m_; ++a) {
+            if (mate[a] == boost::graph_traits<Graph>::null_vertex())
+                throw ColoringError("internal error: Edmonds matching of a regular graph is not perfect");
+            const auto b = static_cast<std::uint32_t>(mate[a] - m_);
+            const std::uint32_t* list = au + std::size_t{a} * degree;
+            const std::uint32_t* it =
+                std::find_if(list, list + degree, [&](std::uint32_t e) { return v_[e] == b; });
+            mate_edge_[a] = *it;
+        }
+    }
+
+    // Hopcroft-Karp on the segment's U adjacency. mate_edge_[a] = the matched edge of a.
+    void match_hopcroft_karp(std::size_t lo, std::uint32_t degree) {
+        constexpr std::uint32_t kInf = kNone;
+        const std::uint32_t* au = adj_u_.data() + lo;
+        std::fill(mate_v_.begin(), mate_v_.end(), kNone);
+        std::fill(mate_edge_.begin(), mate_edge_.end(), kNone);
+        std::uint32_t matched = 0;
+        for (std::uint32_t a = 0; a < m_; ++a) {  // greedy start
+            const std::uint32_t* list = au + std::size_t{a} * degree;
+            for (std::uint32_t k = 0; k < degree; ++k) {
+                const std::uint32_t b = v_[list[k]];
+                if (mate_v_[b] == kNone) {
+                    mate_v_[b] = a;
+                    mate_edge_[a] = list[k];
+                    ++matched;
+                    break;
+                }
+            }
+        }
+        while (matched < m_) {
+            // BFS layers from the free vertices of U
+            std::uint32_t head = 0, tail = 0;
+            for (std::uint32_t a = 0; a < m_; ++a) {
+                if (mate_edge_[a] == kNone) {
+                    dist_[a] = 0;
+                    queue_[tail++] = a;
+                } else {
+                    dist_[a] = kInf;
+                }
+            }
+            bool found = false;
+            while (head < tail) {
+                const std::uint32_t a = queue_[head++];
+                const std::uint32_t* list = au + std::size_t{a} * degree;
+                for (std::uint32_t k = 0; k < degree; ++k) {
+                    const std::uint32_t a2 = mate_v_[v_[list[k]]];
+                    if (a2 == kNone)
+                        found = true;
+                    else if (dist_[a2] == kInf) {
+                        dist_[a2] = dist_[a] + 1;
+                        if (!found) queue_[tail++] = a2;
+                    }
+                }
+            }
+            if (!found)
+                throw ColoringError("internal error: no augmenting path in a regular graph");
+            // DFS along the layers, iteratively
+            std::fill(iter_.begin(), iter_.end(), 0u);
+            const std::uint32_t matched_before = matched;
+            for (std::uint32_t root = 0; root < m_; ++root) {
+                if (mate_edge_[root] != kNone) continue;
+                std::uint32_t depth = 0;
+                stack_[depth++] = root;
+                while (depth > 0) {
+                    const std::uint32_t a = stack_[depth - 1];
+                    if (iter_[a] == degree) {
+                        dist_[a] = kInf;
+                        --depth;
+                        continue;
+                    }
+                    const std::uint32_t e = au[std::size_t{a} * degree + iter_[a]++];
+                    const std::uint32_t a2 = mate_v_[v_[e]];
+                    if (a2 == kNone) {
+                        for (std::uint32_t i = depth; i-- > 0;) {
+                            const std::uint32_t x = stack_[i];
+                            const std::uint32_t ex = au[std::size_t{x} * degree + iter_[x] - 1];
+                            mate_edge_[x] = ex;
+                            mate_v_[v_[ex]] = x;
+                        }
+                        ++matched;
+                        break;
+                    }
+                    if (dist_[a2] != kInf && dist_[a2] == dist_[a] + 1) stack_[depth++] = a2;
+                }
+            }
+            if (matched == matched_before)
+                throw ColoringError("internal error: Hopcroft-Karp phase augmented nothing");
+        }
+    }
+
+    std::uint32_t m_;
+    const std::uint32_t* u_;
+    const std::uint32_t* v_;
+    std::size_t edges_;
+    ColoringOptions options_;
+    std::uint32_t* color_;
+    std::vector<std::uint32_t> ids_, tmp_, adj_u_, adj_v_;
+    std::vector<std::uint8_t> state_;
+    std::vector<std::uint32_t> fill_u_, fill_v_;
+    std::vector<std::uint32_t> pair_stamp_, pair_edge_;
+    std::uint32_t stamp_ = 0;
+    std::vector<std::uint32_t> mate_v_, mate_edge_, dist_, iter_, stack_, queue_;
+};
+
+void color_by_euler_split(std::uint32_t m, std::span<const std::uint32_t> u,
+                          std::span<const std::uint32_t> v, const ColoringOptions& options,
+                          EdgeColoring& out) {
+    const std::uint32_t degree = regular_degree(m, u, v);
+    out.colors = degree;
+    out.color.resize(u.size());
+    if (u.empty()) return;
+    EulerSplitColorer colorer(m, u, v, options, out.color.data());
+    colorer.run(degree);
+}
+
+}  // namespace
+
+std::string_view to_string(ColoringAlgorithm algorithm) {
+    switch (algorithm) {
+        case ColoringAlgorithm::automatic: return "automatic";
+        case ColoringAlgorithm::matching_decomposition: return "matching_decomposition";
+        case ColoringAlgorithm::euler_split: return "euler_split";
+    }
+    return "?";
+}
+
+ColoringAlgorithm parse_coloring_algorithm(std::string_view name) {
+    for (auto a : {ColoringAlgorithm::automatic, ColoringAlgorithm::matching_decomposition,
+                   ColoringAlgorithm::euler_split})
+        if (name == to_string(a)) return a;
+    throw ColoringError(fmt::format(
+        "unknown colouring algorithm '{}': expected automatic, matching_decomposition or "
+        "euler_split",
+        name));
+}
+
+std::uint32_t regular_degree(std::uint32_t m, std::span<const std::uint32_t> u,
+                             std::span<const std::uint32_t> v) {
+    check_sizes(u, v);
+    const std::uint32_t degree = degree_of(m, u.size());
+    std::vector<std::uint32_t> du(m, 0), dv(m, 0);
+    for (std::size_t e = 0; e < u.size(); ++e) {
+        const std::uint32_t a = u[e], b = v[e];
+        if (a >= m || b >= m) [[unlikely]]
+            throw ColoringError(fmt::format("edge {} joins ({}, {}): ends must be below m = {}",
+                                            e, a, b, m));
+        ++du[a];
+        ++dv[b];
+    }
+    for (std::uint32_t a = 0; a < m; ++a)
+        if (du[a] != degree)
+            throw ColoringError(fmt::format(
+                "not regular: vertex {} of U has degree {}, expected {} (= edges / nodes)", a,
+                du[a], degree));
+    for (std::uint32_t b = 0; b < m; ++b)
+        if (dv[b] != degree)
+            throw ColoringError(fmt::format(
+                "not regular: vertex {} of V has degree {}, expected {} (= edges / nodes)", b,
+                dv[b], degree));
+    return degree;
+}
+
+ColoringAlgorithm choose_coloring_algorithm(std::uint32_t m, std::uint64_t degree) {
+    // Cost model, constants from bench_planning on the 2-core development machine:
+    //   matching_decomposition ~ a*E + b*(peels)*m with peels <= min(m^2, E) ~ m^2 for dense,
+    //   euler_split            ~ c*E*log2(D).
+    // With E = m*D the decomposition's peel term m^3 beats E*log2(D) = m*D*log2(D) when
+    // m^2 <= k * D * log2(D); measured crossover k ~ 4 (see README.md in this folder).
+    if (std::uint64_t{m} * m > kMaxMatrixEntries) return ColoringAlgorithm::euler_split;
+    if (degree <= 1) return ColoringAlgorithm::euler_split;
+    std::uint64_t log2d = 0;
+    while ((std::uint64_t{1} << (log2d + 1)) <= degree) ++log2d;
+    const std::uint64_t m2 = std::uint64_t{m} * m;
+    return m2 <= 4 * degree * std::max<std::uint64_t>(log2d, 1)
+               ? ColoringAlgorithm::matching_decomposition
+               : ColoringAlgorithm::euler_split;
+}
+
+EdgeColoring color_edges(std::uint32_t m, std::span<const std::uint32_t> u,
+                         std::span<const std::uint32_t> v, const ColoringOptions& options) {
+    check_sizes(u, v);
+    EdgeColoring out;
+    ColoringAlgorithm algorithm = options.algorithm;
+    if (algorithm == ColoringAlgorithm::automatic)
+        algorithm = choose_coloring_algorithm(m, m == 0 ? 0 : u.size() / m);
+    out.algorithm = algorithm;
+    if (algorithm == ColoringAlgorithm::matching_decomposition)
+        color_by_matching_decomposition(m, u, v, out);
+    else
+        color_by_euler_split(m, u, v, options, out);
+#ifndef NDEBUG
+    if (auto check = verify_coloring(m, u, v, out.color, out.colors); !check)
+        throw ColoringError("internal error: " + std::string(to_string(algorithm)) +
+                            " produced an invalid colouring: " + check.error);
+#endif
+    return out;
+}
+
+EdgeColoring color_edges(const BipartiteMultigraph& graph, const ColoringOptions& options) {
+    return color_edges(graph.nodes_per_side, graph.u, graph.v, options);
+}
+
+EdgeColoring color_edges(const BipartiteMultigraph& graph, ColoringAlgorithm algorithm) {
+    ColoringOptions options;
+    options.algorithm = algorithm;
+    return color_edges(graph, options);
+}
+
+ColoringCheck verify_coloring(std::uint32_t m, std::span<const std::uint32_t> u,
+                              std::span<const std::uint32_t> v,
+                              std::span<const std::uint32_t> color, std::uint32_t colors) {
+    auto fail = [](std::string message) { return ColoringCheck{false, std::move(message)}; };
+    if (u.size() != v.size() || color.size() != u.size())
+        return fail(fmt::format("sizes differ: {} U ends, {} V ends, {} colours", u.size(),
+                                v.size(), color.size()));
+    const std::uint64_t edges = u.size();
+    if (edges != std::uint64_t{m} * colors)
+        return fail(fmt::format(
+            "{} edges cannot be {} perfect matchings of {} nodes per side (need {} edges)", edges,
+            colors, m, std::uint64_t{m} * colors));
+    // first edge seen per (colour, vertex); with E = m*colours and no slot used twice, every
+    // slot is used exactly once, i.e. every class is a perfect matching on both sides.
+    std::vector<std::uint32_t> at_u(edges, kNone), at_v(edges, kNone);
+    for (std::uint64_t e = 0; e < edges; ++e) {
+        const std::uint32_t a = u[e], b = v[e], c = color[e];
+        if (a >= m || b >= m)
+            return fail(fmt::format("edge {} joins ({}, {}), outside {} nodes per side", e, a, b, m));
+        if (c >= colors)
+            return fail(fmt::format("edge {} has colour {}, expected fewer than {} colours", e, c,
+                                    colors));
+        std::uint32_t& su = at_u[std::uint64_t{c} * m + a];
+        if (su != kNone)
+            return fail(fmt::format("colour {} is not a matching: edges {} and {} share vertex {} of U",
+                                    c, su, e, a));
+        su = static_cast<std::uint32_t>(e);
+        std::uint32_t& sv = at_v[std::uint64_t{c} * m + b];
+        if (sv != kNone)
+            return fail(fmt::format("colour {} is not a matching: edges {} and {} share vertex {} of V",
+                                    c, sv, e, b));
+        sv = static_cast<std::uint32_t>(e);
+    }
+    return {};
+}
+
+ColoringCheck verify_coloring(const BipartiteMultigraph& graph, const EdgeColoring& coloring) {
+    return verify_coloring(graph.nodes_per_side, graph.u, graph.v, coloring.color,
+                           coloring.colors);
+}
+
+ColoringCheck boost_verify_color_class(const BipartiteMultigraph& graph,
+                                       std::span<const std::uint32_t> color, std::uint32_t c) {
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+    const std::uint32_t m = graph.nodes_per_side;
+    if (color.size() != graph.edge_count())
+        return {false, "colour array size differs from the edge count"};
+    Graph g(2 * std::size_t{m});
+    const Vertex none = boost::graph_traits<Graph>::null_vertex();
+    std::vector<Vertex> mate(2 * std::size_t{m}, none);
+    for (std::size_t e = 0; e < graph.edge_count(); ++e) {
+        if (color[e] != c) continue;
+        const Vertex a = graph.u[e], b = std::size_t{m} + graph.v[e];
+        boost::add_edge(a, b, g);
+        if (mate[a] != none || mate[b] != none)
+            return {false, fmt::format("colour {}: edge {} touches a vertex already matched", c, e)};
+        mate[a] = b;
+        mate[b] = a;
+    }
+    for (std::size_t x = 0; x < mate.size(); ++x)
+        if (mate[x] == none)
+            return {false, fmt::format("colour {}: vertex {} of {} is unmatched (not perfect)", c,
+                                       x < m ? x : x - m, x < m ? "U" : "V")};
+    const bool maximum = boost::maximum_cardinality_matching_verifier<
+        Graph, Vertex*, boost::property_map<Graph, boost::vertex_index_t>::type>::
+        verify_matching(g, mate.data(), boost::get(boost::vertex_index, g));
+    if (!maximum)
+        return {false, fmt::format("colour {}: Boost's verifier rejects the matching", c)};
+    return {};
+}
+
+MisraGriesColoring color_edges_boost_misra_gries(const BipartiteMultigraph& graph) {
+    struct EdgeProps {
+        std::uint32_t id;
+        std::uint32_t color;
+    };
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
+                                        boost::no_property, EdgeProps>;
+    const std::uint32_t m = graph.nodes_per_side;
+    check_sizes(graph.u, graph.v);
+    Graph g(2 * std::size_t{m});
+    for (std::size_t e = 0; e < graph.edge_count(); ++e) {
+        if (graph.u[e] >= m || graph.v[e] >= m)
+            throw ColoringError(fmt::format("edge {} joins ({}, {}): ends must be below m = {}", e,
+                                            graph.u[e], graph.v[e], m));
+        boost::add_edge(graph.u[e], std::size_t{m} + graph.v[e],
+                        EdgeProps{static_cast<std::uint32_t>(e), kNone}, g);
+    }
+    MisraGriesColoring out;
+    out.colors = boost::edge_coloring(g, boost::get(&EdgeProps::color, g));
+    out.color.assign(graph.edge_count(), kNone);
+    for (auto [it, end] = boost::edges(g); it != end; ++it) out.color[g[*it].id] = g[*it].color;
+    for (std::uint32_t c : out.color) {
+        if (c == kNone)
+            ++out.uncolored;
+        else
+            out.colors_used = std::max(out.colors_used, c + 1);
+    }
+    return out;
+}
+
+}  // namespace mmsim::planning
