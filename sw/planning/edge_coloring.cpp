@@ -1,7 +1,11 @@
 #include "sw/planning/edge_coloring.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cassert>
+#include <cstdlib>
+#include <new>
+#include <type_traits>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -14,6 +18,7 @@
 #include <boost/graph/max_cardinality_matching.hpp>
 #pragma GCC diagnostic pop
 #include <fmt/format.h>
+#include <sys/mman.h>
 
 #include "sw/planning/errors.hpp"
 
@@ -74,9 +79,38 @@ void check_regular_from_matrix(std::uint32_t m, std::uint32_t degree,
 // matching decomposition of the multiplicity matrix
 // ------------------------------------------------------------------------------------------
 
-struct ColorRange {
-    std::uint32_t start;
-    std::uint32_t length;
+// An uninitialised array for large temporaries: no zeroing pass, and on Linux backed by
+// transparent huge pages where the kernel allows (first-touch page faults of 4 KiB pages cost
+// more than the work on a 2^24-edge graph).
+template <class T>
+class LargeBuffer {
+public:
+    explicit LargeBuffer(std::size_t n) : size_(n) {
+        const std::size_t bytes = std::max<std::size_t>(n * sizeof(T), 1);
+        constexpr std::size_t kHuge = std::size_t{2} << 20;
+        void* p = nullptr;
+        if (bytes >= kHuge) {
+            if (posix_memalign(&p, kHuge, (bytes + kHuge - 1) / kHuge * kHuge) != 0) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+            madvise(p, (bytes + kHuge - 1) / kHuge * kHuge, MADV_HUGEPAGE);
+#endif
+        } else {
+            p = std::malloc(bytes);
+            if (!p) throw std::bad_alloc();
+        }
+        data_ = static_cast<T*>(p);
+    }
+    ~LargeBuffer() { std::free(data_); }
+    LargeBuffer(const LargeBuffer&) = delete;
+    LargeBuffer& operator=(const LargeBuffer&) = delete;
+    T* data() noexcept { return data_; }
+    const T* data() const noexcept { return data_; }
+    T& operator[](std::size_t i) noexcept { return data_[i]; }
+    std::size_t size() const noexcept { return size_; }
+
+private:
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
 };
 
 class MatrixDecomposition {
@@ -113,18 +147,19 @@ public:
             if (mate_u_[a] == kNone) augment(a);
     }
 
-    // Peels matchings until the matrix is empty; calls emit(a, b, start, length) for every
-    // entry of every peeled matching, colours in increasing order per entry.
-    template <class Emit>
-    void run(Emit&& emit) {
+    // Peels matchings until the matrix is empty; calls on_peel(start, length, mate) for every
+    // peeled matching (mate[a] = the column matched to row a), colours in increasing order.
+    template <class OnPeel>
+    void run(OnPeel&& on_peel) {
         std::uint32_t next = 0;
-        std::vector<std::uint32_t> freed;
+        std::vector<std::uint32_t> freed, freed_v;
         freed.reserve(m_);
+        freed_v.reserve(m_);
         while (true) {
             std::uint32_t weight = kNone;
             for (std::uint32_t a = 0; a < m_; ++a)
                 weight = std::min(weight, rem_[idx(a, mate_u_[a])]);
-            for (std::uint32_t a = 0; a < m_; ++a) emit(a, mate_u_[a], next, weight);
+            on_peel(next, weight, mate_u_.data());
             next += weight;
             if (next == degree_) return;
             for (std::uint32_t a = 0; a < m_; ++a) {
@@ -134,14 +169,47 @@ public:
                     mate_u_[a] = kNone;
                     mate_v_[b] = kNone;
                     freed.push_back(a);
+                    freed_v.push_back(b);
                 }
             }
-            for (std::uint32_t a : freed) augment(a);
+            for (std::uint32_t a : freed)
+                if (!short_augment(a, freed_v)) augment(a);
             freed.clear();
+            freed_v.clear();
         }
     }
 
 private:
+    // Tries the shortest repairs first when few vertices are free (the usual case while the
+    // matrix is dense: one entry drops to zero per peel): a directly to a free b, or
+    // a -> b2 = mate(a2), a2 -> b for some row a2 (a length-3 path), by direct lookups in the
+    // matrix instead of a breadth-first search. With many free vertices the search is better.
+    bool short_augment(std::uint32_t a, const std::vector<std::uint32_t>& free_v) {
+        constexpr std::size_t kFewFree = 4;
+        if (free_v.size() > kFewFree) return false;
+        for (std::uint32_t b : free_v) {
+            if (mate_v_[b] == kNone && rem_[idx(a, b)] != 0) {
+                mate_u_[a] = b;
+                mate_v_[b] = a;
+                return true;
+            }
+        }
+        const std::uint32_t* row_a = rem_.data() + idx(a, 0);
+        for (std::uint32_t b : free_v) {
+            if (mate_v_[b] != kNone) continue;
+            for (std::uint32_t a2 = 0; a2 < m_; ++a2) {
+                const std::uint32_t b2 = mate_u_[a2];
+                if (b2 == kNone || rem_[idx(a2, b)] == 0 || row_a[b2] == 0) continue;
+                mate_u_[a] = b2;
+                mate_v_[b2] = a;
+                mate_u_[a2] = b;
+                mate_v_[b] = a2;
+                return true;
+            }
+        }
+        return false;
+    }
+
     std::size_t idx(std::uint32_t a, std::uint32_t b) const noexcept {
         return std::size_t{a} * m_ + b;
     }
@@ -201,8 +269,112 @@ private:
     std::vector<std::uint32_t> queue_;
 };
 
-void color_by_matching_decomposition(std::uint32_t m, std::span<const std::uint32_t> u,
-                                     std::span<const std::uint32_t> v, EdgeColoring& out) {
+// Peels the multiplicity matrix `count` and gives every edge its colour.
+template <class Slot>
+void hand_out_colors(std::uint32_t m, std::uint32_t degree, std::span<const std::uint32_t> u,
+                     std::span<const std::uint32_t> v, std::vector<std::uint32_t> count,
+                     std::uint32_t* color) {
+    const std::size_t edges = u.size();
+    const std::size_t entries = std::size_t{m} * m;
+    // Per entry, the peels that matched it, in order (CSR). An entry with multiplicity k is
+    // matched by at most k peels (each gives it at least one colour), so the offsets are the
+    // prefix sums of the counts; the array is left uninitialised and only used slots are touched.
+    std::vector<std::uint32_t> offset(entries);
+    {
+        std::uint32_t acc = 0;
+        for (std::size_t i = 0; i < entries; ++i) {
+            offset[i] = acc;
+            acc += count[i];
+        }
+    }
+    LargeBuffer<Slot> peels_of(edges);
+    std::vector<std::uint32_t> fill(offset);
+    std::vector<std::uint32_t> peel_start, peel_length;
+
+    // The writes below and the reads of the hand-back pass go to m*m streams, one per entry:
+    // with many entries (w = 256: 65536) they miss the caches, so they are prefetched ahead.
+    constexpr std::size_t kPrefetchEntries = 16384;
+    const bool prefetch = entries >= kPrefetchEntries;
+    {
+        MatrixDecomposition decomposition(m, degree, std::move(count));
+        Slot* slots = peels_of.data();
+        decomposition.run([&](std::uint32_t start, std::uint32_t length, const std::uint32_t* mate) {
+            const auto peel = static_cast<std::uint32_t>(peel_start.size());
+            peel_start.push_back(start);
+            peel_length.push_back(length);
+            constexpr std::uint32_t kAhead = 8;
+            for (std::uint32_t a = 0; a < m; ++a) {
+                if (prefetch && a + kAhead < m)
+                    __builtin_prefetch(&slots[fill[std::size_t{a + kAhead} * m + mate[a + kAhead]]], 1);
+                slots[fill[std::size_t{a} * m + mate[a]]++] = static_cast<Slot>(peel);
+            }
+        });
+    }
+
+    const Slot* slots = peels_of.data();
+    const std::uint32_t* pstart = peel_start.data();
+    const std::uint32_t* plength = peel_length.data();
+
+    if (prefetch) {
+        // Many entries, short colour ranges (w = 256: 1.6 colours per peel and entry): expand
+        // every entry's colours into a CSR array by one sequential pass, then each edge takes
+        // the next colour of its entry: one random read, prefetched in two levels (the cursor of
+        // edge e + 2A, then the colour it points to for edge e + A).
+        LargeBuffer<std::uint32_t> expanded(edges);
+        for (std::size_t i = 0; i < entries; ++i) {
+            std::uint32_t* out = expanded.data() + offset[i];
+            for (std::uint32_t k = offset[i]; k < fill[i]; ++k) {
+                const Slot peel = slots[k];
+                const std::uint32_t first = pstart[peel], last = first + plength[peel];
+                for (std::uint32_t c = first; c < last; ++c) *out++ = c;
+            }
+        }
+        std::vector<std::uint32_t>& next = offset;  // per entry: its next colour's index
+        const std::uint32_t* x = expanded.data();
+        constexpr std::size_t kAhead = 16;
+        auto hand_back = [&](std::size_t first, std::size_t last, auto with_prefetch) {
+            for (std::size_t e = first; e < last; ++e) {
+                if constexpr (decltype(with_prefetch)::value) {
+                    __builtin_prefetch(&next[std::size_t{u[e + 2 * kAhead]} * m + v[e + 2 * kAhead]]);
+                    __builtin_prefetch(&x[next[std::size_t{u[e + kAhead]} * m + v[e + kAhead]]]);
+                }
+                color[e] = x[next[std::size_t{u[e]} * m + v[e]]++];
+            }
+        };
+        if (edges > 2 * kAhead) {
+            hand_back(0, edges - 2 * kAhead, std::true_type{});
+            hand_back(edges - 2 * kAhead, edges, std::false_type{});
+        } else {
+            hand_back(0, edges, std::false_type{});
+        }
+        return;
+    }
+
+    // Few entries (w = 32: 1024), long colour ranges: per entry a cursor holding the next colour,
+    // the end of the current peel's range and the slot of the entry's next peel (advanced
+    // lazily, so the common case is one load and one store, all in the caches).
+    struct Cursor {
+        std::uint32_t next;
+        std::uint32_t end;
+        std::uint32_t slot;
+    };
+    std::vector<Cursor> cursor(entries);
+    for (std::size_t i = 0; i < entries; ++i) cursor[i] = Cursor{0, 0, offset[i]};
+    for (std::size_t e = 0; e < edges; ++e) {
+        Cursor& c = cursor[std::size_t{u[e]} * m + v[e]];
+        if (c.next == c.end) {
+            const std::uint32_t peel = slots[c.slot++];
+            c.next = pstart[peel];
+            c.end = c.next + plength[peel];
+        }
+        color[e] = c.next++;
+    }
+}
+
+// Colours by matching decomposition into `color` (E entries); returns D.
+std::uint32_t color_by_matching_decomposition(std::uint32_t m, std::span<const std::uint32_t> u,
+                                              std::span<const std::uint32_t> v,
+                                              std::uint32_t* color) {
     const std::size_t edges = u.size();
     const std::uint32_t degree = degree_of(m, edges);
     if (std::uint64_t{m} * m > kMaxMatrixEntries)
@@ -210,9 +382,7 @@ void color_by_matching_decomposition(std::uint32_t m, std::span<const std::uint3
             "matching_decomposition: {} nodes per side make a {}x{} multiplicity matrix, more "
             "than the {} entries supported; use euler_split",
             m, m, m, kMaxMatrixEntries));
-    out.colors = degree;
-    out.color.resize(edges);
-    if (edges == 0) return;
+    if (edges == 0) return degree;
 
     // Bucketing: the multiplicity matrix by a counting pass (range checked on the way).
     const std::size_t entries = std::size_t{m} * m;
@@ -226,43 +396,13 @@ void color_by_matching_decomposition(std::uint32_t m, std::span<const std::uint3
     }
     check_regular_from_matrix(m, degree, count);
 
-    // Colour ranges per entry, in CSR form. An entry with multiplicity k gets at most k ranges
-    // (each at least one colour), so the offsets are the prefix sums of the counts; the array is
-    // left uninitialised and only the slots used are touched.
-    std::vector<std::uint32_t> offset(entries);
-    {
-        std::uint32_t acc = 0;
-        for (std::size_t i = 0; i < entries; ++i) {
-            offset[i] = acc;
-            acc += count[i];
-        }
-    }
-    auto ranges = std::make_unique_for_overwrite<ColorRange[]>(edges);
-    std::vector<std::uint32_t> fill(offset);
-
-    MatrixDecomposition decomposition(m, degree, count);
-    decomposition.run([&](std::uint32_t a, std::uint32_t b, std::uint32_t start, std::uint32_t length) {
-        ranges[fill[std::size_t{a} * m + b]++] = ColorRange{start, length};
-    });
-
-    // Hand the colours back to the edges: per entry a cursor (range index, colours used).
-    struct Cursor {
-        std::uint32_t range;
-        std::uint32_t used;
-    };
-    std::vector<Cursor> cursor(entries);
-    for (std::size_t i = 0; i < entries; ++i) cursor[i] = Cursor{offset[i], 0};
-    std::uint32_t* color = out.color.data();
-    const ColorRange* r = ranges.get();
-    for (std::size_t e = 0; e < edges; ++e) {
-        Cursor& c = cursor[std::size_t{u[e]} * m + v[e]];
-        const ColorRange range = r[c.range];
-        color[e] = range.start + c.used;
-        if (++c.used == range.length) {
-            ++c.range;
-            c.used = 0;
-        }
-    }
+    // Peel indices are below D (every peel gives at least one colour): 16 bits suffice up to
+    // D = 2^16, halving the footprint of the per-entry lists.
+    if (degree <= 65536)
+        hand_out_colors<std::uint16_t>(m, degree, u, v, std::move(count), color);
+    else
+        hand_out_colors<std::uint32_t>(m, degree, u, v, std::move(count), color);
+    return degree;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -275,16 +415,18 @@ public:
                       std::span<const std::uint32_t> v, const ColoringOptions& options,
                       std::uint32_t* color)
         : m_(m),
-          u_(u.data()),
-          v_(v.data()),
           edges_(u.size()),
           options_(options),
           color_(color),
-          ids_(edges_),
-          tmp_(edges_),
+          eu_(u.begin(), u.end()),
+          ev_(v.begin(), v.end()),
+          eid_(edges_),
+          tu_(edges_),
+          tv_(edges_),
+          tid_(edges_),
           adj_u_(edges_),
           adj_v_(edges_),
-          state_(edges_, 0),
+          state_(edges_),
           fill_u_(m),
           fill_v_(m),
           pair_stamp_(m, 0),
@@ -294,26 +436,33 @@ public:
           dist_(m),
           iter_(m),
           stack_(m),
-          queue_(m) {}
-
-    void run(std::uint32_t degree) {
-        std::iota(ids_.begin(), ids_.end(), 0u);
-        solve(0, edges_, degree, 0);
+          queue_(m) {
+        std::iota(eid_.begin(), eid_.end(), 0u);
     }
+
+    void run(std::uint32_t degree) { solve(0, edges_, degree, 0); }
 
 private:
     static constexpr std::uint8_t kUnused = 0, kHalf0 = 1, kHalf1 = 2;
 
+    // One adjacency entry: the edge (index local to the segment) and its other end.
+    struct Adj {
+        std::uint32_t edge;
+        std::uint32_t other;
+    };
+
+    // The edges of a segment [lo, hi) sit at positions lo..hi-1 of eu_/ev_/eid_ (their ends and
+    // original id travel with them), so the deeper the recursion the smaller the working set.
     void solve(std::size_t lo, std::size_t hi, std::uint32_t degree, std::uint32_t first_color) {
         while (degree > 0) {
             if (degree == 1) {
-                for (std::size_t k = lo; k < hi; ++k) color_[ids_[k]] = first_color;
+                for (std::size_t k = lo; k < hi; ++k) color_[eid_[k]] = first_color;
                 return;
             }
             if (degree % 2 == 1) {
                 remove_perfect_matching(lo, hi, degree);  // moved to [hi - m, hi)
                 for (std::size_t k = hi - m_; k < hi; ++k)
-                    color_[ids_[k]] = first_color + degree - 1;
+                    color_[eid_[k]] = first_color + degree - 1;
                 hi -= m_;
                 --degree;
                 continue;
@@ -327,27 +476,28 @@ private:
         }
     }
 
-    // Adjacency of the segment: vertex a of U owns adj_u_[a*D, (a+1)*D) (local to the segment,
-    // which is regular), likewise V.
+    // Adjacency of the segment: vertex a of U owns adj_u_[lo + a*D, lo + (a+1)*D) (the segment
+    // is D-regular), likewise V; state_[lo + k] is reset.
     void build_adjacency(std::size_t lo, std::size_t hi, std::uint32_t degree, bool with_v) {
+        const std::size_t n = hi - lo;
+        const std::uint32_t* su = eu_.data() + lo;
+        const std::uint32_t* sv = ev_.data() + lo;
+        Adj* au = adj_u_.data() + lo;
         std::fill(fill_u_.begin(), fill_u_.end(), 0u);
-        std::uint32_t* au = adj_u_.data() + lo;
+        std::fill(state_.begin() + static_cast<std::ptrdiff_t>(lo),
+                  state_.begin() + static_cast<std::ptrdiff_t>(hi), kUnused);
         if (with_v) {
+            Adj* av = adj_v_.data() + lo;
             std::fill(fill_v_.begin(), fill_v_.end(), 0u);
-            std::uint32_t* av = adj_v_.data() + lo;
-            for (std::size_t k = lo; k < hi; ++k) {
-                const std::uint32_t e = ids_[k];
-                const std::uint32_t a = u_[e], b = v_[e];
-                au[std::size_t{a} * degree + fill_u_[a]++] = e;
-                av[std::size_t{b} * degree + fill_v_[b]++] = e;
-                state_[e] = kUnused;
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::uint32_t a = su[k], b = sv[k];
+                au[std::size_t{a} * degree + fill_u_[a]++] = Adj{static_cast<std::uint32_t>(k), b};
+                av[std::size_t{b} * degree + fill_v_[b]++] = Adj{static_cast<std::uint32_t>(k), a};
             }
         } else {
-            for (std::size_t k = lo; k < hi; ++k) {
-                const std::uint32_t e = ids_[k];
-                const std::uint32_t a = u_[e];
-                au[std::size_t{a} * degree + fill_u_[a]++] = e;
-                state_[e] = kUnused;
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::uint32_t a = su[k];
+                au[std::size_t{a} * degree + fill_u_[a]++] = Adj{static_cast<std::uint32_t>(k), sv[k]};
             }
         }
     }
@@ -360,28 +510,44 @@ private:
         return stamp_;
     }
 
+    // Moves the edges marked `first_state` to [lo, lo + first_count) and the others after them.
+    void partition(std::size_t lo, std::size_t hi, std::uint8_t first_state, std::size_t first_count) {
+        const std::uint8_t* st = state_.data() + lo;
+        std::size_t p0 = lo, p1 = lo + first_count;
+        for (std::size_t k = lo; k < hi; ++k) {
+            const std::size_t to = st[k - lo] == first_state ? p0++ : p1++;
+            tu_[to] = eu_[k];
+            tv_[to] = ev_[k];
+            tid_[to] = eid_[k];
+        }
+        assert(p0 == lo + first_count && p1 == hi);
+        const auto b = static_cast<std::ptrdiff_t>(lo), e = static_cast<std::ptrdiff_t>(hi);
+        std::copy(tu_.begin() + b, tu_.begin() + e, eu_.begin() + b);
+        std::copy(tv_.begin() + b, tv_.begin() + e, ev_.begin() + b);
+        std::copy(tid_.begin() + b, tid_.begin() + e, eid_.begin() + b);
+    }
+
     // Splits the D-regular segment (D even) into two D/2-regular halves: [lo, mid) and [mid, hi).
     void split(std::size_t lo, std::size_t hi, std::uint32_t degree) {
         build_adjacency(lo, hi, degree, true);
-        const std::uint32_t* au = adj_u_.data() + lo;
-        const std::uint32_t* av = adj_v_.data() + lo;
-        std::uint8_t* state = state_.data();
+        const Adj* au = adj_u_.data() + lo;
+        const Adj* av = adj_v_.data() + lo;
+        std::uint8_t* st = state_.data() + lo;
 
         if (options_.pair_parallel_edges) {
             // Two parallel edges (a, b): one to each half keeps both a and b balanced.
             for (std::uint32_t a = 0; a < m_; ++a) {
                 const std::uint32_t stamp = next_stamp();
-                const std::uint32_t* list = au + std::size_t{a} * degree;
-                for (std::uint32_t k = 0; k < degree; ++k) {
-                    const std::uint32_t e = list[k];
-                    const std::uint32_t b = v_[e];
+                const Adj* list = au + std::size_t{a} * degree;
+                for (std::uint32_t j = 0; j < degree; ++j) {
+                    const std::uint32_t b = list[j].other;
                     if (pair_stamp_[b] == stamp) {
-                        state[pair_edge_[b]] = kHalf0;
-                        state[e] = kHalf1;
+                        st[pair_edge_[b]] = kHalf0;
+                        st[list[j].edge] = kHalf1;
                         pair_stamp_[b] = 0;
                     } else {
                         pair_stamp_[b] = stamp;
-                        pair_edge_[b] = e;
+                        pair_edge_[b] = list[j].edge;
                     }
                 }
             }
@@ -390,47 +556,32 @@ private:
         // What is left has even degree everywhere: walk closed trails, giving edges walked from
         // U to V to half 0 and edges walked from V to U to half 1. Every pass through a vertex
         // uses one edge of each half, so both halves stay regular.
-        std::uint32_t* ptr_u = fill_u_.data();  // reuse as walk pointers
+        std::uint32_t* ptr_u = fill_u_.data();  // reused as walk pointers
         std::uint32_t* ptr_v = fill_v_.data();
         std::fill(fill_u_.begin(), fill_u_.end(), 0u);
         std::fill(fill_v_.begin(), fill_v_.end(), 0u);
         for (std::uint32_t start = 0; start < m_; ++start) {
             std::uint32_t x = start;
             while (true) {
-                const std::uint32_t* lu = au + std::size_t{x} * degree;
+                const Adj* lu = au + std::size_t{x} * degree;
                 std::uint32_t p = ptr_u[x];
-                while (p < degree && state[lu[p]] != kUnused) ++p;
+                while (p < degree && st[lu[p].edge] != kUnused) ++p;
                 if (p == degree) {
                     ptr_u[x] = p;
                     break;  // back at `start` with nothing left there
                 }
-                const std::uint32_t e = lu[p];
                 ptr_u[x] = p + 1;
-                state[e] = kHalf0;
-                const std::uint32_t y = v_[e];
-                const std::uint32_t* lv = av + std::size_t{y} * degree;
+                st[lu[p].edge] = kHalf0;
+                const std::uint32_t y = lu[p].other;
+                const Adj* lv = av + std::size_t{y} * degree;
                 std::uint32_t q = ptr_v[y];
-                while (state[lv[q]] != kUnused) ++q;  // exists: y has even unused degree
-                const std::uint32_t f = lv[q];
+                while (st[lv[q].edge] != kUnused) ++q;  // exists: y has even unused degree
                 ptr_v[y] = q + 1;
-                state[f] = kHalf1;
-                x = u_[f];
+                st[lv[q].edge] = kHalf1;
+                x = lv[q].other;
             }
         }
-
-        const std::size_t mid = lo + (hi - lo) / 2;
-        std::size_t p0 = lo, p1 = mid;
-        for (std::size_t k = lo; k < hi; ++k) {
-            const std::uint32_t e = ids_[k];
-            if (state[e] == kHalf0)
-                tmp_[p0++] = e;
-            else
-                tmp_[p1++] = e;
-        }
-        assert(p0 == mid && p1 == hi);
-        std::copy(tmp_.begin() + static_cast<std::ptrdiff_t>(lo),
-                  tmp_.begin() + static_cast<std::ptrdiff_t>(hi),
-                  ids_.begin() + static_cast<std::ptrdiff_t>(lo));
+        partition(lo, hi, kHalf0, (hi - lo) / 2);
     }
 
     // Finds a perfect matching of the D-regular segment and moves its m edges to [hi - m, hi).
@@ -440,57 +591,43 @@ private:
             match_boost(lo, hi, degree);
         else
             match_hopcroft_karp(lo, degree);
-        for (std::uint32_t a = 0; a < m_; ++a) state_[mate_edge_[a]] = kHalf1;
-        std::size_t p0 = lo, p1 = hi - m_;
-        for (std::size_t k = lo; k < hi; ++k) {
-            const std::uint32_t e = ids_[k];
-            if (state_[e] == kHalf1)
-                tmp_[p1++] = e;
-            else
-                tmp_[p0++] = e;
-        }
-        assert(p0 == hi - m_ && p1 == hi);
-        std::copy(tmp_.begin() + static_cast<std::ptrdiff_t>(lo),
-                  tmp_.begin() + static_cast<std::ptrdiff_t>(hi),
-                  ids_.begin() + static_cast<std::ptrdiff_t>(lo));
+        std::uint8_t* st = state_.data() + lo;
+        for (std::uint32_t a = 0; a < m_; ++a) st[mate_edge_[a]] = kHalf1;
+        partition(lo, hi, kUnused, hi - lo - m_);
     }
 
     void match_boost(std::size_t lo, std::size_t hi, std::uint32_t degree) {
         using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
         using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
         Graph g(2 * std::size_t{m_});
-        for (std::size_t k = lo; k < hi; ++k) {
-            const std::uint32_t e = ids_[k];
-            boost::add_edge(u_[e], std::size_t{m_} + v_[e], g);
-        }
+        for (std::size_t k = lo; k < hi; ++k) boost::add_edge(eu_[k], std::size_t{m_} + ev_[k], g);
         std::vector<Vertex> mate(2 * std::size_t{m_});
         boost::edmonds_maximum_cardinality_matching(g, mate.data());
-        const std::uint32_t* au = adj_u_.data() + lo;
+        const Adj* au = adj_u_.data() + lo;
         for (std::uint32_t a = 0; a < m_; ++a) {
             if (mate[a] == boost::graph_traits<Graph>::null_vertex())
                 throw ColoringError("internal error: Edmonds matching of a regular graph is not perfect");
             const auto b = static_cast<std::uint32_t>(mate[a] - m_);
-            const std::uint32_t* list = au + std::size_t{a} * degree;
-            const std::uint32_t* it =
-                std::find_if(list, list + degree, [&](std::uint32_t e) { return v_[e] == b; });
-            mate_edge_[a] = *it;
+            const Adj* list = au + std::size_t{a} * degree;
+            const Adj* it = std::find_if(list, list + degree, [&](const Adj& x) { return x.other == b; });
+            mate_edge_[a] = it->edge;
         }
     }
 
-    // Hopcroft-Karp on the segment's U adjacency. mate_edge_[a] = the matched edge of a.
+    // Hopcroft-Karp on the segment's U adjacency. mate_edge_[a] = the matched (local) edge of a.
     void match_hopcroft_karp(std::size_t lo, std::uint32_t degree) {
         constexpr std::uint32_t kInf = kNone;
-        const std::uint32_t* au = adj_u_.data() + lo;
+        const Adj* au = adj_u_.data() + lo;
         std::fill(mate_v_.begin(), mate_v_.end(), kNone);
         std::fill(mate_edge_.begin(), mate_edge_.end(), kNone);
         std::uint32_t matched = 0;
         for (std::uint32_t a = 0; a < m_; ++a) {  // greedy start
-            const std::uint32_t* list = au + std::size_t{a} * degree;
-            for (std::uint32_t k = 0; k < degree; ++k) {
-                const std::uint32_t b = v_[list[k]];
+            const Adj* list = au + std::size_t{a} * degree;
+            for (std::uint32_t j = 0; j < degree; ++j) {
+                const std::uint32_t b = list[j].other;
                 if (mate_v_[b] == kNone) {
                     mate_v_[b] = a;
-                    mate_edge_[a] = list[k];
+                    mate_edge_[a] = list[j].edge;
                     ++matched;
                     break;
                 }
@@ -510,9 +647,9 @@ private:
             bool found = false;
             while (head < tail) {
                 const std::uint32_t a = queue_[head++];
-                const std::uint32_t* list = au + std::size_t{a} * degree;
-                for (std::uint32_t k = 0; k < degree; ++k) {
-                    const std::uint32_t a2 = mate_v_[v_[list[k]]];
+                const Adj* list = au + std::size_t{a} * degree;
+                for (std::uint32_t j = 0; j < degree; ++j) {
+                    const std::uint32_t a2 = mate_v_[list[j].other];
                     if (a2 == kNone)
                         found = true;
                     else if (dist_[a2] == kInf) {
@@ -537,14 +674,14 @@ private:
                         --depth;
                         continue;
                     }
-                    const std::uint32_t e = au[std::size_t{a} * degree + iter_[a]++];
-                    const std::uint32_t a2 = mate_v_[v_[e]];
+                    const Adj& entry = au[std::size_t{a} * degree + iter_[a]++];
+                    const std::uint32_t a2 = mate_v_[entry.other];
                     if (a2 == kNone) {
                         for (std::uint32_t i = depth; i-- > 0;) {
                             const std::uint32_t x = stack_[i];
-                            const std::uint32_t ex = au[std::size_t{x} * degree + iter_[x] - 1];
-                            mate_edge_[x] = ex;
-                            mate_v_[v_[ex]] = x;
+                            const Adj& ex = au[std::size_t{x} * degree + iter_[x] - 1];
+                            mate_edge_[x] = ex.edge;
+                            mate_v_[ex.other] = x;
                         }
                         ++matched;
                         break;
@@ -558,12 +695,11 @@ private:
     }
 
     std::uint32_t m_;
-    const std::uint32_t* u_;
-    const std::uint32_t* v_;
     std::size_t edges_;
     ColoringOptions options_;
     std::uint32_t* color_;
-    std::vector<std::uint32_t> ids_, tmp_, adj_u_, adj_v_;
+    std::vector<std::uint32_t> eu_, ev_, eid_, tu_, tv_, tid_;
+    std::vector<Adj> adj_u_, adj_v_;
     std::vector<std::uint8_t> state_;
     std::vector<std::uint32_t> fill_u_, fill_v_;
     std::vector<std::uint32_t> pair_stamp_, pair_edge_;
@@ -571,15 +707,14 @@ private:
     std::vector<std::uint32_t> mate_v_, mate_edge_, dist_, iter_, stack_, queue_;
 };
 
-void color_by_euler_split(std::uint32_t m, std::span<const std::uint32_t> u,
-                          std::span<const std::uint32_t> v, const ColoringOptions& options,
-                          EdgeColoring& out) {
+std::uint32_t color_by_euler_split(std::uint32_t m, std::span<const std::uint32_t> u,
+                                   std::span<const std::uint32_t> v, const ColoringOptions& options,
+                                   std::uint32_t* color) {
     const std::uint32_t degree = regular_degree(m, u, v);
-    out.colors = degree;
-    out.color.resize(u.size());
-    if (u.empty()) return;
-    EulerSplitColorer colorer(m, u, v, options, out.color.data());
+    if (u.empty()) return degree;
+    EulerSplitColorer colorer(m, u, v, options, color);
     colorer.run(degree);
+    return degree;
 }
 
 }  // namespace
@@ -645,23 +780,38 @@ ColoringAlgorithm choose_coloring_algorithm(std::uint32_t m, std::uint64_t degre
                : ColoringAlgorithm::euler_split;
 }
 
-EdgeColoring color_edges(std::uint32_t m, std::span<const std::uint32_t> u,
-                         std::span<const std::uint32_t> v, const ColoringOptions& options) {
+ColoringSummary color_edges_into(std::uint32_t m, std::span<const std::uint32_t> u,
+                                 std::span<const std::uint32_t> v, std::span<std::uint32_t> color,
+                                 const ColoringOptions& options) {
     check_sizes(u, v);
-    EdgeColoring out;
+    if (color.size() != u.size())
+        throw ColoringError(fmt::format("the colour buffer holds {} entries for {} edges",
+                                        color.size(), u.size()));
+    ColoringSummary out;
     ColoringAlgorithm algorithm = options.algorithm;
     if (algorithm == ColoringAlgorithm::automatic)
         algorithm = choose_coloring_algorithm(m, m == 0 ? 0 : u.size() / m);
     out.algorithm = algorithm;
     if (algorithm == ColoringAlgorithm::matching_decomposition)
-        color_by_matching_decomposition(m, u, v, out);
+        out.colors = color_by_matching_decomposition(m, u, v, color.data());
     else
-        color_by_euler_split(m, u, v, options, out);
+        out.colors = color_by_euler_split(m, u, v, options, color.data());
 #ifndef NDEBUG
-    if (auto check = verify_coloring(m, u, v, out.color, out.colors); !check)
+    if (auto check = verify_coloring(m, u, v, color, out.colors); !check)
         throw ColoringError("internal error: " + std::string(to_string(algorithm)) +
                             " produced an invalid colouring: " + check.error);
 #endif
+    return out;
+}
+
+EdgeColoring color_edges(std::uint32_t m, std::span<const std::uint32_t> u,
+                         std::span<const std::uint32_t> v, const ColoringOptions& options) {
+    check_sizes(u, v);
+    EdgeColoring out;
+    out.color.resize(u.size());
+    const ColoringSummary summary = color_edges_into(m, u, v, out.color, options);
+    out.colors = summary.colors;
+    out.algorithm = summary.algorithm;
     return out;
 }
 

@@ -81,6 +81,16 @@ ColoringAlgorithm choose_coloring_algorithm(std::uint32_t m, std::uint64_t degre
 EdgeColoring color_edges(std::uint32_t m, std::span<const std::uint32_t> u,
                          std::span<const std::uint32_t> v, const ColoringOptions& options = {});
 EdgeColoring color_edges(const BipartiteMultigraph& graph, const ColoringOptions& options = {});
+
+struct ColoringSummary {
+    std::uint32_t colors = 0;
+    ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;  ///< the one that ran
+};
+/// The same, writing color[e] into a caller-owned buffer of E entries (lets a caller that colours
+/// repeatedly reuse its output memory instead of paying fresh page faults each time).
+ColoringSummary color_edges_into(std::uint32_t m, std::span<const std::uint32_t> u,
+                                 std::span<const std::uint32_t> v, std::span<std::uint32_t> color,
+                                 const ColoringOptions& options = {});
 EdgeColoring color_edges(const BipartiteMultigraph& graph, ColoringAlgorithm algorithm);
 
 struct ColoringCheck {
