@@ -72,6 +72,22 @@ BipartiteMultigraph umm_graph_of(std::uint32_t r, std::uint64_t seed) {
     return g;
 }
 
+// A simple D-regular bipartite graph: u -> (u + k*s) mod m for k < D, s a stride spreading the
+// neighbours, edges listed in a shuffled order.
+BipartiteMultigraph simple_regular(std::uint32_t m, std::uint32_t degree) {
+    const Permutation order = random_permutation(std::uint64_t{m} * degree, m + degree);
+    BipartiteMultigraph g(m);
+    g.u.resize(order.size());
+    g.v.resize(order.size());
+    std::uint64_t e = 0;
+    for (std::uint32_t a = 0; a < m; ++a)
+        for (std::uint32_t k = 0; k < degree; ++k, ++e) {
+            g.u[order[e]] = a;
+            g.v[order[e]] = static_cast<std::uint32_t>((a * 7 + k) % m);
+        }
+    return g;
+}
+
 Stats bench_coloring(const BipartiteMultigraph& g, ColoringOptions options, int runs,
                      ColoringAlgorithm* chosen = nullptr) {
     EdgeColoring last;
@@ -243,8 +259,8 @@ int main(int argc, char** argv) {
         fmt::print("\nCrossover grid (E = m * D random regular multigraphs; times in ms, "
                    "MD = matching_decomposition, ES = euler_split, auto's pick marked *):\n");
         fmt::print("  {:>6} {:>8} {:>10} {:>10} {:>10}\n", "m", "D", "MD", "ES", "winner");
-        for (std::uint32_t m : {8u, 16u, 32u, 64u, 128u, 256u, 512u, 1024u}) {
-            for (std::uint32_t degree : {16u, 64u, 256u, 1024u, 4096u, 16384u}) {
+        for (std::uint32_t m : {8u, 32u, 128u, 256u, 512u, 1024u, 2048u, 4096u}) {
+            for (std::uint32_t degree : {4u, 16u, 64u, 256u, 1024u, 4096u, 16384u}) {
                 const std::uint64_t edges = std::uint64_t{m} * degree;
                 if (edges > (1u << 22) || edges < 4096) continue;
                 const BipartiteMultigraph g = dmm_graph_of(edges, m, m + degree);
@@ -271,10 +287,17 @@ int main(int argc, char** argv) {
         misra_gries_in_child("DMM graph n = 2^12, w = 32", dmm_graph_of(1u << 12, 32, 9), limit);
         misra_gries_in_child("UMM graph n = 2^12, 64/side", umm_graph_of(64, 10), limit);
         misra_gries_in_child("UMM graph n = 2^16, 256/side", umm_graph_of(256, 11), limit);
+        fmt::print("  simple graphs (no parallel edges: what Misra-Gries is meant for):\n");
+        misra_gries_in_child("simple circulant, 256/side", simple_regular(256, 16), limit);
+        misra_gries_in_child("simple circulant, 1024/side", simple_regular(1024, 32), limit);
+        misra_gries_in_child("simple circulant, 256/side", simple_regular(256, 128), limit);
         fmt::print("  (ours on the same small inputs:)\n");
         for (auto [name, g] : {std::pair<const char*, BipartiteMultigraph>{"DMM graph n = 2^12, w = 32", dmm_graph_of(1u << 12, 32, 9)},
                                {"UMM graph n = 2^12, 64/side", umm_graph_of(64, 10)},
-                               {"UMM graph n = 2^16, 256/side", umm_graph_of(256, 11)}}) {
+                               {"UMM graph n = 2^16, 256/side", umm_graph_of(256, 11)},
+                               {"simple circulant, 256/side", simple_regular(256, 16)},
+                               {"simple circulant, 1024/side", simple_regular(1024, 32)},
+                               {"simple circulant, 256/side", simple_regular(256, 128)}}) {
             ColoringAlgorithm chosen{};
             const Stats s = bench_coloring(g, {}, runs, &chosen);
             fmt::print("  {:<44} automatic ({}): {:.5f} s, exactly {} colours\n", name,

@@ -765,19 +765,21 @@ std::uint32_t regular_degree(std::uint32_t m, std::span<const std::uint32_t> u,
 }
 
 ColoringAlgorithm choose_coloring_algorithm(std::uint32_t m, std::uint64_t degree) {
-    // Cost model, constants from bench_planning on the 2-core development machine:
-    //   matching_decomposition ~ a*E + b*(peels)*m with peels <= min(m^2, E) ~ m^2 for dense,
-    //   euler_split            ~ c*E*log2(D).
-    // With E = m*D the decomposition's peel term m^3 beats E*log2(D) = m*D*log2(D) when
-    // m^2 <= k * D * log2(D); measured crossover k ~ 4 (see README.md in this folder).
+    // Measured with mmsim_bench_planning (crossover section) on the 2-core development VM,
+    // random regular multigraphs, times in ms (MD = matching_decomposition, ES = euler_split):
+    //   m = 256:  D = 16: MD 0.57 / ES 0.30;  D = 64: 1.4 / 2.5;   D = 1024: 13 / 62
+    //   m = 1024: D = 64: MD 13 / ES 9.3;     D = 256: 56 / 77;    D = 1024: 298 / 342;
+    //             D = 16384: 1543 / 8685
+    //   m = 2048: D = 512: MD 439 / ES 340;   D = 2048: 2300 / 1580; D = 8192: 5193 / 11765
+    //   m = 4096: D = 1024: MD 3333 / ES 2658; D = 4096: 17600 / 8900
+    // MD costs ~E plus ~D peels of O(m) with augmenting paths that get dearer as the support
+    // thins out and as the m x m matrix outgrows the caches (m > 1024: > 16 MB of working
+    // arrays); ES costs ~E log2 D. Rule fitted to these points:
+    //   m <= 1024: MD if 8 D >= m;   m > 1024: MD if D >= 4 m;   otherwise ES.
     if (std::uint64_t{m} * m > kMaxMatrixEntries) return ColoringAlgorithm::euler_split;
-    if (degree <= 1) return ColoringAlgorithm::euler_split;
-    std::uint64_t log2d = 0;
-    while ((std::uint64_t{1} << (log2d + 1)) <= degree) ++log2d;
-    const std::uint64_t m2 = std::uint64_t{m} * m;
-    return m2 <= 4 * degree * std::max<std::uint64_t>(log2d, 1)
-               ? ColoringAlgorithm::matching_decomposition
-               : ColoringAlgorithm::euler_split;
+    if (degree <= 1) return ColoringAlgorithm::euler_split;  // nothing to decompose
+    const bool md = m <= 1024 ? 8 * degree >= m : degree >= 4 * std::uint64_t{m};
+    return md ? ColoringAlgorithm::matching_decomposition : ColoringAlgorithm::euler_split;
 }
 
 ColoringSummary color_edges_into(std::uint32_t m, std::span<const std::uint32_t> u,

@@ -9,13 +9,14 @@
 //    matchings off its support with weight = the smallest multiplicity on the matching
 //    (Birkhoff-von Neumann), repairing the matching by augmenting paths only where an entry
 //    dropped to zero; each peel gives a range of colours to m entries, handed back to the edges
-//    by a counting pass. Cost: two passes over the edges + O(m^2) peels of O(m) each, whatever D.
-//    For few nodes with many parallel edges (the DMM graph: m = w, E = n).
+//    by a counting pass. Cost: two passes over the edges + at most min(D, m^2) peels of O(m)
+//    each. For few nodes with many parallel edges (the DMM graph: m = w, E = n).
 //  * euler_split: D even -> split every vertex's edges into two halves (parallel edges paired
 //    directly, the rest by walking Euler circuits) and recurse into two D/2-regular graphs;
 //    D odd -> remove one perfect matching (Hopcroft-Karp) first. Cost O(E log D).
-//    For many nodes (the UMM graph: m = sqrt(n) nodes per side).
-//  * automatic picks one by shape (see choose_coloring_algorithm).
+//    For many nodes and comparatively low degree (UMM graphs from m = sqrt(n) = 2048 on).
+//  * automatic picks one by shape, by a rule fitted to measurements (choose_coloring_algorithm;
+//    sw/planning/README.md).
 #pragma once
 
 #include <cstdint>

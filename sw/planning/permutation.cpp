@@ -58,6 +58,19 @@ bool parse_u64(std::string_view s, std::uint64_t& out) {
 template <class Where, class Line>
 void check_permutation(std::span<const std::uint64_t> p, std::uint64_t n, const std::string& file,
                        Where where, Line line) {
+    if (p.size() == n) {  // fast path: one bit per destination
+        std::vector<std::uint64_t> seen((n + 63) / 64, 0);
+        bool ok = true;
+        for (std::uint64_t d : p) {
+            if (d >= n || (seen[d / 64] >> (d % 64) & 1u)) {
+                ok = false;
+                break;
+            }
+            seen[d / 64] |= std::uint64_t{1} << (d % 64);
+        }
+        if (ok) return;
+    }
+    // Something is wrong: find the first problem, remembering where each destination was seen.
     std::vector<std::uint64_t> first(n, kUnset);
     for (std::uint64_t i = 0; i < p.size(); ++i) {
         if (p[i] >= n)
@@ -178,10 +191,11 @@ void validate_permutation(std::span<const std::uint64_t> p, std::uint64_t n) {
 }
 
 bool is_permutation(std::span<const std::uint64_t> p) noexcept {
-    std::vector<bool> seen(p.size(), false);
+    const std::uint64_t n = p.size();
+    std::vector<std::uint64_t> seen((n + 63) / 64, 0);
     for (std::uint64_t d : p) {
-        if (d >= p.size() || seen[d]) return false;
-        seen[d] = true;
+        if (d >= n || (seen[d / 64] >> (d % 64) & 1u)) return false;
+        seen[d / 64] |= std::uint64_t{1} << (d % 64);
     }
     return true;
 }
