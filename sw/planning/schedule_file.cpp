@@ -148,7 +148,7 @@ struct Header {
     std::uint64_t w = 0;
 };
 
-Header read_header(Reader& r, std::span<const std::uint64_t> p) {
+Header read_header(Reader& r, std::span<const std::uint64_t> p, std::uint64_t expected_w) {
     r.expect_line("'mmsim-schedule <version>'");
     if (r.tokens().size() != 2 || r.tokens()[0] != "mmsim-schedule")
         r.fail(fmt::format("expected 'mmsim-schedule {}' as the first line, got '{}'",
@@ -168,6 +168,8 @@ Header read_header(Reader& r, std::span<const std::uint64_t> p) {
         r.fail(fmt::format("n = {} but the permutation has {} elements", h.n, p.size()));
     h.w = r.keyed_number("w");
     if (h.w == 0) r.fail("w must be at least 1");
+    if (expected_w != 0 && h.w != expected_w)
+        r.fail(fmt::format("w = {} but the machine has width w = {}", h.w, expected_w));
     r.expect_line("'checksum <16 hex digits>'");
     if (r.tokens().size() != 2 || r.tokens()[0] != "checksum")
         r.fail(fmt::format("expected 'checksum <16 hex digits>', got '{}'", r.joined()));
@@ -404,34 +406,36 @@ void save_schedule(const std::filesystem::path& path, const UmmPlan& plan,
 }
 
 DmmPlan read_dmm_schedule(std::istream& in, const std::string& name,
-                          std::span<const std::uint64_t> p) {
+                          std::span<const std::uint64_t> p, std::uint64_t expected_w) {
     Reader r(in, name);
-    const Header h = read_header(r, p);
+    const Header h = read_header(r, p, expected_w);
     if (h.kind != "dmm") r.fail_at(h.kind_line, "expected 'kind dmm', the file holds a umm schedule");
     return read_dmm_body(r, h, p);
 }
 
 UmmPlan read_umm_schedule(std::istream& in, const std::string& name,
-                          std::span<const std::uint64_t> p) {
+                          std::span<const std::uint64_t> p, std::uint64_t expected_w) {
     Reader r(in, name);
-    const Header h = read_header(r, p);
+    const Header h = read_header(r, p, expected_w);
     if (h.kind != "umm") r.fail_at(h.kind_line, "expected 'kind umm', the file holds a dmm schedule");
     return read_umm_body(r, h, p);
 }
 
 std::variant<DmmPlan, UmmPlan> read_schedule(std::istream& in, const std::string& name,
-                                             std::span<const std::uint64_t> p) {
+                                             std::span<const std::uint64_t> p,
+                                             std::uint64_t expected_w) {
     Reader r(in, name);
-    const Header h = read_header(r, p);
+    const Header h = read_header(r, p, expected_w);
     if (h.kind == "dmm") return read_dmm_body(r, h, p);
     return read_umm_body(r, h, p);
 }
 
 std::variant<DmmPlan, UmmPlan> load_schedule(const std::filesystem::path& path,
-                                             std::span<const std::uint64_t> p) {
+                                             std::span<const std::uint64_t> p,
+                                             std::uint64_t expected_w) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ScheduleError("cannot open schedule file", path.string());
-    return read_schedule(in, path.string(), p);
+    return read_schedule(in, path.string(), p, expected_w);
 }
 
 }  // namespace mmsim::planning

@@ -29,15 +29,18 @@ void save_schedule(const std::filesystem::path& path, const UmmPlan& plan,
 /// expected) on the first problem: syntax, wrong kind/n/w/checksum, a source that does not go
 /// where P says, a source scheduled twice or never, a DMM colour step with a bank conflict, a
 /// UMM row that is not a permutation or a plan that does not realise P.
-/// `name` is the file name used in the errors.
+/// `name` is the file name used in the errors; `expected_w` (0: any) is the width of the machine
+/// the schedule is meant for.
 DmmPlan read_dmm_schedule(std::istream& in, const std::string& name,
-                          std::span<const std::uint64_t> p);
+                          std::span<const std::uint64_t> p, std::uint64_t expected_w = 0);
 UmmPlan read_umm_schedule(std::istream& in, const std::string& name,
-                          std::span<const std::uint64_t> p);
+                          std::span<const std::uint64_t> p, std::uint64_t expected_w = 0);
 /// Reads either kind (the header says which).
 std::variant<DmmPlan, UmmPlan> read_schedule(std::istream& in, const std::string& name,
-                                             std::span<const std::uint64_t> p);
+                                             std::span<const std::uint64_t> p,
+                                             std::uint64_t expected_w = 0);
 std::variant<DmmPlan, UmmPlan> load_schedule(const std::filesystem::path& path,
-                                             std::span<const std::uint64_t> p);
+                                             std::span<const std::uint64_t> p,
+                                             std::uint64_t expected_w = 0);
 
 }  // namespace mmsim::planning

@@ -208,6 +208,18 @@ TEST_F(TamperedDmm, HeaderMismatches) {
         EXPECT_EQ(e.message(), "colors = 4, expected n / w = 2");
     }
     {
+        std::istringstream in(join(lines));
+        try {
+            read_schedule(in, "sched.txt", p, 8);  // meant for a machine of width 8
+            ADD_FAILURE();
+        } catch (const ScheduleError& e) {
+            EXPECT_EQ(e.line(), 4u);
+            EXPECT_EQ(e.message(), "w = 4 but the machine has width w = 8");
+        }
+        std::istringstream ok(join(lines));
+        EXPECT_NO_THROW(read_schedule(ok, "sched.txt", p, 4));
+    }
+    {
         const Permutation other = random_permutation(16, 1);
         const ScheduleError e = read_error(join(lines), other);
         EXPECT_EQ(e.line(), 5u);
