@@ -172,6 +172,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
     o.verified = ok;
   }
   o.bounds = program->bounds(o.machine, o.result);
+  o.figures = program->figures();
   if (const std::string divergence = barrier_divergence(o.result.warp_barriers); !divergence.empty())
     o.warnings.push_back(divergence);
 

@@ -8,6 +8,7 @@
 
 #include "hw/simulation.hpp"
 #include "sw/program/bound.hpp"
+#include "sw/program/warp_program.hpp"
 #include "testbench/testbench.hpp"
 
 namespace mmsim {
@@ -39,6 +40,7 @@ struct RunOutcome {
   std::string first_mismatch;
   std::vector<Expectation> expectations;
   std::vector<Bound> bounds;
+  std::vector<ProgramFigure> figures;  // what the program measured about itself
   std::optional<bool> verified;  // none: nothing to verify
   std::vector<std::string> warnings;
   std::string vcd_file;    // written, if any

@@ -1,5 +1,6 @@
 #include "sw/program/registry.hpp"
 
+#include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/sequential_access.hpp"
 #include "sw/programs/trace.hpp"
 #include "sw/programs/transpose_umm_rotating.hpp"
@@ -12,6 +13,9 @@ const std::vector<ProgramInfo>& programs() {
       contiguous_access_program(),
       stride_access_program(),
       transpose_umm_rotating_program(),
+      permute_straightforward_program(),
+      permute_dmm_conflict_free_program(),
+      permute_umm_program(),
   };
   return all;
 }

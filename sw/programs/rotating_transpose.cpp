@@ -11,7 +11,7 @@ RotatingTranspose::RotatingTranspose(std::uint64_t side, unsigned width)
 
 std::uint64_t RotatingTranspose::stages() const {
   const std::uint64_t blocks = side_ / width_;
-  return 2 * width_ * blocks * blocks + 2 * width_ * (blocks * (blocks - 1) / 2);
+  return 2 * width_ * blocks * blocks + 4 * width_ * (blocks * (blocks - 1) / 2);
 }
 
 Task RotatingTranspose::run(Warp& warp, Address base, std::uint64_t pair) const {

@@ -23,7 +23,7 @@ class RotatingTranspose {
   std::uint64_t pairs() const { return pairs_.size(); }
   // Transposes block pair `pair` of the matrix at `base` (needs w words of local memory per PE).
   Task run(Warp& warp, Address base, std::uint64_t pair) const;
-  // Stages on the UMM (and on the DMM): 2w per block, 2w more per swapped pair.
+  // Stages on the UMM (and on the DMM): 2w per block (w reads, w writes), 4w per swapped pair.
   std::uint64_t stages() const;
 
  private:

@@ -64,7 +64,7 @@ class TransposeUmmRotating final : public WarpProgram {
     if (m.model == "dmm" || m.model == "umm" || m.model == "bpram")
       out.push_back({"congestion_exact",
                      "every warp access stays in one address group and w banks: 2w per block, "
-                     "2w per swap",
+                     "4w per swapped pair",
                      "4n/w - 2*sqrt(n)", static_cast<double>(transpose_->stages()),
                      Bound::Kind::exact, Bound::Measure::stages, "seed 000, Lemma 3"});
     return out;
