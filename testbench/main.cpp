@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "testbench/commands.hpp"
+#include "testbench/plan_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"mmsim - cycle-accurate simulator of the memory machine models of GPUs"};
@@ -25,6 +26,30 @@ int main(int argc, char** argv) {
   CLI::App* list_app = app.add_subcommand("list", "list machine models, dispatch policies and programs");
   list_app->add_option("what", what, "models, policies or programs (default: all)");
 
+  mmsim::PlanCommand plan;
+  CLI::App* plan_app =
+      app.add_subcommand("plan", "plan an offline permutation and write its schedule");
+  plan_app->add_option("--n", plan.n, "array size")->required();
+  plan_app->add_option("--width", plan.width, "machine width w")->required();
+  plan_app->add_option("--permutation", plan.permutation,
+                       "random[:seed] | bit_reversal | transpose | stride[:s] | identity | FILE "
+                       "(one destination per line)");
+  plan_app->add_option("--seed", plan.seed, "seed of a random permutation");
+  plan_app->add_option("--machine", plan.machine, "dmm (Theorem 6) or umm (Theorem 8)");
+  plan_app->add_option("--algorithm", plan.algorithm,
+                       "edge colouring: automatic | matching_decomposition | euler_split");
+  plan_app->add_option("--out", plan.out, "write the schedule to this file");
+  plan_app->add_option("--stats", plan.stats, "write statistics (JSON) to this file");
+
+  mmsim::SweepCommand sweep;
+  CLI::App* sweep_app = app.add_subcommand("sweep", "run a testbench over cases and a grid of values");
+  sweep_app->add_option("sweep", sweep.sweep, "sweep YAML file")->required();
+  sweep_app->add_option("--set", sweep.overrides, "override a value in every run: key.path=value")
+      ->allow_extra_args(false);
+  sweep_app->add_option("--markdown", sweep.markdown, "write the table (markdown) to this file");
+  sweep_app->add_option("--csv", sweep.csv, "write the table (CSV) to this file");
+  sweep_app->add_option("--json", sweep.json, "write every run's statistics (JSON) to this file");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -38,5 +63,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (*run_app) return mmsim::run_command(run);
+  if (*plan_app) return mmsim::plan_command(plan);
+  if (*sweep_app) {
+    sweep.command_line = "mmsim sweep " + sweep.sweep;
+    return mmsim::sweep_command(sweep);
+  }
   return mmsim::list_command(what);
 }

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
+
 namespace mmsim {
 namespace {
 
 std::string number(double value) {
-  if (value == static_cast<double>(static_cast<long long>(value))) return fmt::format("{}", static_cast<long long>(value));
-  return fmt::format("{:.2f}", value);
+  if (value == static_cast<double>(static_cast<long long>(value)))
+    return fmt::format("{}", static_cast<long long>(value));
+  return std::abs(value) >= 100 ? fmt::format("{:.1f}", value) : fmt::format("{:.4g}", value);
 }
 
 std::string describe(const RaceDetector::Access& a) {
@@ -89,6 +92,10 @@ std::string format_report(const RunOutcome& o) {
   line(fmt::format("  syncthreads  {}", r.syncthreads));
   const double rate = r.seconds > 0 ? static_cast<double>(r.counters.dispatches) / r.seconds : 0;
   line(fmt::format("  wall time    {:.3f} s  ({:.2f} M dispatches/s)", r.seconds, rate / 1e6));
+
+  for (const ProgramFigure& f : o.figures)
+    line(fmt::format("  {:<12} {} {}", f.key, number(f.value), f.unit) +
+         (f.label.empty() ? "" : "  (" + f.label + ")"));
 
   if (!o.bounds.empty()) {
     line("");

@@ -222,6 +222,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
     o.verified = ok && o.race_count == 0 && o.errors.empty();
   }
   o.bounds = program->bounds(o.machine, o.result);
+  o.figures = program->figures();
 
   if (vcd_file) {
     vcd_file->commit();

@@ -8,6 +8,7 @@
 
 #include "hw/simulation.hpp"
 #include "sw/program/bound.hpp"
+#include "sw/program/warp_program.hpp"
 #include "testbench/race_detector.hpp"
 #include "testbench/testbench.hpp"
 
@@ -44,6 +45,7 @@ struct RunOutcome {
   bool race_check = false;
   std::uint64_t race_count = 0;
   std::vector<RaceDetector::Race> races;
+  std::vector<ProgramFigure> figures;  // what the program measured about itself
   std::optional<bool> verified;  // none: nothing to verify
   std::vector<std::string> warnings;
   std::vector<std::string> errors;  // what failed verification besides data and expectations

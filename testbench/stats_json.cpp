@@ -48,6 +48,9 @@ nlohmann::json stats_json(const RunOutcome& o) {
                      {"source", b.source}};
   }
   stats["bounds"] = bounds;
+  json figures = json::object();
+  for (const ProgramFigure& f : o.figures) figures[f.key] = f.value;
+  stats["program_figures"] = figures;
   stats["warnings"] = o.warnings;
   stats["errors"] = o.errors;
   stats["race_check"] = o.race_check;

@@ -202,7 +202,7 @@ SourceLocation Testbench::locate(const std::string& key) const {
 
 Testbench load_testbench(const std::filesystem::path& file,
                          const std::vector<std::string>& overrides) {
-  YamlInput input(file);
+  YamlInput input(file, "testbench");
   for (const std::string& assignment : overrides) input.override_value(assignment);
   const YamlSection root(input, input.root(), "");
   root.allow({"name", "description", "machine", "program", "outputs", "expect"});

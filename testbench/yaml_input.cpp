@@ -87,14 +87,15 @@ std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
   return node.Scalar();
 }
 
-YamlInput::YamlInput(std::filesystem::path file) : file_(std::move(file)) {
+YamlInput::YamlInput(std::filesystem::path file, std::string kind)
+    : file_(std::move(file)), kind_(std::move(kind)) {
   std::ifstream in(file_);
   if (std::filesystem::is_directory(file_))
-    throw InputError({file_.string(), 0, 0}, "expected a testbench file, got a folder");
+    throw InputError({file_.string(), 0, 0}, "expected a " + kind_ + " file, got a folder");
   if (!in) {
     const bool exists = std::filesystem::exists(file_);
     throw InputError({file_.string(), 0, 0},
-                     exists ? "cannot read the testbench file" : "no such testbench file");
+                     exists ? "cannot read the " + kind_ + " file" : "no such " + kind_ + " file");
   }
   try {
     root_ = YAML::Load(in);
@@ -104,8 +105,7 @@ YamlInput::YamlInput(std::filesystem::path file) : file_(std::move(file)) {
   }
   if (!root_.IsMap())
     throw InputError({file_.string(), 1, 1},
-                     "expected a testbench (a mapping with machine: and program:), got " +
-                         yaml_describe(root_));
+                     "expected a " + kind_ + " (a mapping), got " + yaml_describe(root_));
 }
 
 void YamlInput::override_value(const std::string& assignment) {
@@ -145,7 +145,7 @@ std::string YamlSection::child(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
 
-std::string YamlSection::name() const { return path_.empty() ? "testbench" : path_; }
+std::string YamlSection::name() const { return path_.empty() ? input_->kind() : path_; }
 
 SourceLocation YamlSection::where(const std::string& key) const {
   const YAML::Node value = node_[key];

@@ -18,19 +18,22 @@ namespace mmsim {
 
 class YamlInput {
  public:
-  // Loads `file`; throws InputError when it is missing, unreadable or not valid YAML.
-  explicit YamlInput(std::filesystem::path file);
+  // Loads `file`, a `kind` of input ("testbench", "sweep"); throws InputError when it is
+  // missing, unreadable or not valid YAML.
+  YamlInput(std::filesystem::path file, std::string kind);
 
   // Applies "key.path=value" (value in YAML syntax) on top of the file.
   void override_value(const std::string& assignment);
 
   const std::filesystem::path& file() const { return file_; }
+  const std::string& kind() const { return kind_; }
   YAML::Node root() const { return root_; }
   // Where the node found at `path` (dotted) comes from.
   SourceLocation where(const YAML::Node& node, const std::string& path) const;
 
  private:
   std::filesystem::path file_;
+  std::string kind_;
   YAML::Node root_;
   std::vector<std::pair<std::string, std::string>> overrides_;  // path, option text
 };
@@ -42,7 +45,7 @@ class YamlSection {
   YamlSection(const YamlInput& input, YAML::Node node, std::string path);
 
   const std::string& path() const { return path_; }
-  std::string name() const;  // for messages: the path, or "testbench"
+  std::string name() const;  // for messages: the path, or the input's kind
   std::string child(const std::string& key) const;
   SourceLocation where() const { return input_->where(node_, path_); }
   SourceLocation where(const std::string& key) const;

@@ -1,5 +1,6 @@
 #include "sw/program/registry.hpp"
 
+#include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
 #include "sw/programs/sequential_access.hpp"
 #include "sw/programs/sums.hpp"
@@ -14,6 +15,9 @@ const std::vector<ProgramInfo>& programs() {
       contiguous_access_program(),
       stride_access_program(),
       transpose_umm_rotating_program(),
+      permute_straightforward_program(),
+      permute_dmm_conflict_free_program(),
+      permute_umm_program(),
       sum_simple_program(),
       sum_one_warp_program(),
       sum_tree_program(),

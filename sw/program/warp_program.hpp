@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "hw/kernel.hpp"
@@ -13,6 +14,14 @@
 #include "sw/program/verification.hpp"
 
 namespace mmsim {
+
+// A figure a program measures about itself (planning time, ...), shown beside the run's.
+struct ProgramFigure {
+  std::string key;    // stable JSON key
+  std::string label;  // for the report
+  double value;
+  std::string unit;
+};
 
 class WarpProgram : public Kernel {
  public:
@@ -32,6 +41,8 @@ class WarpProgram : public Kernel {
   // are in `verification()` already.
   virtual void verify(const Mmu& /*memory*/) {}
   Verification& verification() { return verification_; }
+  // What the program measured about itself (offline planning time, ...).
+  virtual std::vector<ProgramFigure> figures() const { return {}; }
   // The seeds' figures for this run, to show next to what was measured.
   virtual std::vector<Bound> bounds(const MachineConfig& /*machine*/,
                                     const RunResult& /*result*/) const {

@@ -1,10 +1,12 @@
 #include "sw/programs/transpose_umm_rotating.hpp"
 
+#include <optional>
 #include <vector>
 
 #include "hw/errors.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/square_matrix.hpp"
+#include "sw/programs/rotating_transpose.hpp"
 
 namespace mmsim {
 namespace {
@@ -28,9 +30,7 @@ class TransposeUmmRotating final : public WarpProgram {
     if (side_ % w_ != 0)
       throw ParamError("n", "sqrt(n) = " + std::to_string(side_) + " must be a multiple of w = " +
                                 std::to_string(w_) + " (the matrix is cut into w x w blocks)");
-    blocks_ = side_ / w_;
-    for (std::uint64_t i = 0; i < blocks_; ++i)
-      for (std::uint64_t j = i; j < blocks_; ++j) pairs_.emplace_back(i, j);
+    transpose_.emplace(side_, w_);
   }
 
   std::uint64_t memory_words() const override { return n_; }
@@ -41,27 +41,8 @@ class TransposeUmmRotating final : public WarpProgram {
   }
 
   Task run(Warp& warp) override {
-    std::vector<Address> addresses(w_);
-    std::vector<Address> partner(w_);
-    std::vector<Word> values(w_);
-    for (std::uint64_t k = warp.index(); k < pairs_.size(); k += warp.count()) {
-      const auto [i, j] = pairs_[k];
-      co_await transpose_block(warp, i, j, addresses, values);
-      if (i == j) continue;
-      co_await transpose_block(warp, j, i, addresses, values);
-      // Swap A[i][j] and A[j][i] row by row: each access is one address group.
-      for (std::uint64_t r = 0; r < w_; ++r) {
-        for (unsigned lane = 0; lane < w_; ++lane) {
-          addresses[lane] = cell(i, j, r, lane);
-          partner[lane] = cell(j, i, r, lane);
-        }
-        const auto upper = co_await warp.read(addresses);
-        values.assign(upper.begin(), upper.end());
-        const auto lower = co_await warp.read(partner);
-        co_await warp.write(addresses, lower);
-        co_await warp.write(partner, values);
-      }
-    }
+    for (std::uint64_t k = warp.index(); k < transpose_->pairs(); k += warp.count())
+      co_await transpose_->run(warp, 0, k);
   }
 
   void verify(const Mmu& memory) override {
@@ -77,50 +58,24 @@ class TransposeUmmRotating final : public WarpProgram {
     const double w = m.width;
     const double l = m.latency;
     const double p = static_cast<double>(m.threads);
-    const double side = static_cast<double>(side_);
     std::vector<Bound> out = {
-        {"time_order", "transpose on the UMM with w words of local memory per PE",
-         "n/w + n*l/p", n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
-         "seed 000, Lemma 3"},
+        {"time_order", "transpose on the UMM with w words of local memory per PE", "n/w + n*l/p",
+         n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles, "seed 000, Lemma 3"},
     };
-    if (m.model == "umm")
+    if (m.model == "dmm" || m.model == "umm" || m.model == "bpram")
       out.push_back({"congestion_exact",
-                     "every warp access stays in one address group: 2w per block, 4w per swapped pair",
-                     "4n/w - 2*sqrt(n)", 4 * n / w - 2 * side, Bound::Kind::exact,
-                     Bound::Measure::stages, "seed 000, Lemma 3"});
+                     "every warp access stays in one address group and w banks: 2w per block, "
+                     "4w per swapped pair",
+                     "4n/w - 2*sqrt(n)", static_cast<double>(transpose_->stages()),
+                     Bound::Kind::exact, Bound::Measure::stages, "seed 000, Lemma 3"});
     return out;
   }
 
  private:
-  // Address of element (row r, column c) of block A[bi][bj].
-  Address cell(std::uint64_t bi, std::uint64_t bj, std::uint64_t r, std::uint64_t c) const {
-    return (bi * w_ + r) * side_ + bj * w_ + c;
-  }
-
-  // The rotating technique on block A[bi][bj], in place, through the PEs' local memories.
-  Task transpose_block(Warp& warp, std::uint64_t bi, std::uint64_t bj,
-                       std::vector<Address>& addresses, std::vector<Word>& values) {
-    const unsigned w = w_;
-    for (unsigned t = 0; t < w; ++t) {
-      for (unsigned lane = 0; lane < w; ++lane) addresses[lane] = cell(bi, bj, t, (t + lane) % w);
-      const auto got = co_await warp.read(addresses);
-      for (unsigned lane = 0; lane < w; ++lane) warp.local(lane)[t] = got[lane];
-    }
-    for (unsigned t = 0; t < w; ++t) {
-      for (unsigned lane = 0; lane < w; ++lane) {
-        const unsigned column = (t + w - lane) % w;
-        addresses[lane] = cell(bi, bj, t, column);
-        values[lane] = warp.local(lane)[column];
-      }
-      co_await warp.write(addresses, values);
-    }
-  }
-
   std::uint64_t n_;
   std::uint64_t side_;
   unsigned w_ = 1;
-  std::uint64_t blocks_ = 0;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> pairs_;
+  std::optional<RotatingTranspose> transpose_;
 };
 
 }  // namespace

@@ -130,7 +130,7 @@ double table1_time(const RunOutcome& o) { return find_bound(o, "time_order")->va
 
 // The constants, stated: measured cycles / (n/w + l*log2(n)) lies in [1, C] with C as below,
 // for every policy (the adversarial one included), w in {4, 32}, l in {2, 32, 400} and n up to
-// 2^14 (configs/seed001_table1.md shows the same for w = 32, l = 32 and 400, n up to 2^20). A
+// 2^14 (configs/sweeps/seed001_table1.md shows the same for w = 32, l = 32 and 400, n up to 2^20). A
 // step of Simple reads twice and writes once: C is about 3 (Simple-Tree's tree a little more).
 // The prefix sums access each element 12 to 20 times (a strided read costs the UMM two address
 // groups) and their latency chains are as many times l log n. Hybrid's prefix sums transpose

@@ -1,0 +1,47 @@
+#include "sw/programs/permutation_program.hpp"
+
+#include "sw/program/data_pattern.hpp"
+
+namespace mmsim {
+
+PermutationProgram::PermutationProgram(const ProgramArgs& args) : n_(args.params.count("n")) {
+  const auto seed = static_cast<std::uint64_t>(args.params.integer("seed"));
+  planning::PermutationSpec spec = planning_input(
+      "permutation", [&] { return planning::parse_permutation_spec(args.params.string("permutation"), seed); });
+  if (spec.kind == planning::PermutationSpec::Kind::file) spec.path = (args.base_dir / spec.path).string();
+  p_ = planning_input("permutation", [&] { return planning::make_permutation(spec, n_); });
+  if (args.params.has("schedule") && !args.params.string("schedule").empty())
+    schedule_ = args.base_dir / args.params.string("schedule");
+}
+
+std::vector<ParamSpec> PermutationProgram::params(std::vector<ParamSpec> extra) {
+  std::vector<ParamSpec> specs = {
+      {"n", ParamType::integer, "array size in words", std::nullopt},
+      {"permutation", ParamType::string,
+       "random[:seed], bit_reversal, transpose, stride[:s], identity, or a file (one destination "
+       "per line, relative to the testbench)",
+       "random"},
+      {"seed", ParamType::integer, "seed of a random permutation", "1"},
+  };
+  specs.insert(specs.end(), extra.begin(), extra.end());
+  return specs;
+}
+
+void PermutationProgram::initialize(Mmu& memory) {
+  for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+}
+
+void PermutationProgram::verify(const Mmu& memory) {
+  for (Address i = 0; i < n_; ++i)
+    verification().expect_equal(memory.peek(result_ + p_[i]), data_pattern(i), [&] {
+      return "the word from a[" + std::to_string(i) + "] at P(" + std::to_string(i) + ") = " +
+             std::to_string(p_[i]);
+    });
+}
+
+std::vector<ProgramFigure> PermutationProgram::figures() const {
+  if (!plan_seconds_) return {};
+  return {{"plan_seconds", "offline planning, not simulated", *plan_seconds_, "s"}};
+}
+
+}  // namespace mmsim

@@ -1,0 +1,84 @@
+// What the permutation programs (seed 000 sections V and VI) share: the permutation P of [0, n)
+// from params.permutation, an array a of n words at address 0 holding a recognisable pattern,
+// and the check, element by element, that afterwards the result array holds old a[i] at P(i).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "sw/planning/errors.hpp"
+#include "sw/planning/permutation.hpp"
+#include "sw/program/registry.hpp"
+
+namespace mmsim {
+
+class PermutationProgram : public WarpProgram {
+ public:
+  // Reads n, permutation and seed; throws InputError / ParamError for a bad permutation.
+  explicit PermutationProgram(const ProgramArgs& args);
+
+  void initialize(Mmu& memory) override;
+  void verify(const Mmu& memory) override;
+  std::vector<ProgramFigure> figures() const override;
+
+  // The parameters every permutation program takes, followed by `extra`.
+  static std::vector<ParamSpec> params(std::vector<ParamSpec> extra = {});
+
+ protected:
+  // Runs `plan` (a function returning the plan), timing it as the program's planning time.
+  template <class Plan>
+  auto timed(Plan&& plan) {
+    const auto start = std::chrono::steady_clock::now();
+    auto result = plan();
+    plan_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+  // The stages of warps writing destination d(i) for i = k*w .. k*w+w-1, k = 0 .. n/w-1, by the
+  // definitions (DMM: distinct addresses per bank; UMM: distinct rows; BPRAM: one), or nothing
+  // for other models.
+  template <class Destination>
+  std::optional<std::uint64_t> scatter_stages(const MachineConfig& m, Destination&& d) const;
+
+  std::uint64_t n_;
+  planning::Permutation p_;
+  std::filesystem::path schedule_;  // empty: plan here
+  Address result_ = 0;              // base of the array that holds the result
+  std::optional<double> plan_seconds_;
+};
+
+template <class Destination>
+std::optional<std::uint64_t> PermutationProgram::scatter_stages(const MachineConfig& m,
+                                                                Destination&& d) const {
+  if (m.model != "dmm" && m.model != "umm" && m.model != "bpram") return std::nullopt;
+  if (m.model == "bpram") return n_ / m.width;
+  std::uint64_t total = 0;
+  for (std::uint64_t first = 0; first < n_; first += m.width) {
+    std::map<std::uint64_t, std::uint64_t> per_bank;
+    std::set<std::uint64_t> rows;
+    std::uint64_t k = 0;
+    for (std::uint64_t i = first; i < first + m.width; ++i) {
+      k = std::max(k, ++per_bank[d(i) % m.width]);
+      rows.insert(d(i) / m.width);
+    }
+    total += m.model == "dmm" ? k : rows.size();
+  }
+  return total;
+}
+
+// Runs f, turning the planners' errors into located input errors (file and line when they come
+// from a file, else the parameter `param`).
+template <class F>
+auto planning_input(const std::string& param, F&& f) {
+  try {
+    return f();
+  } catch (const planning::PlanningError& e) {
+    if (!e.file().empty())
+      throw InputError({e.file(), static_cast<int>(e.line()), 0}, e.message());
+    throw ParamError(param, e.message());
+  }
+}
+
+}  // namespace mmsim
