@@ -41,6 +41,42 @@ class AddressMap {
   Divider divider_;
 };
 
+// A permutation of the banks of each row written as one inline function `Map::bank_of(row,
+// column)`: locate() is then a tight loop with no call per address. A new variant is one small
+// class deriving from RowPermutation<itself> (and a line in address_maps.cpp).
+template <class Map>
+class RowPermutation : public AddressMap {
+ public:
+  using AddressMap::AddressMap;
+
+  unsigned bank(std::uint32_t row, std::uint32_t column) const final {
+    return static_cast<const Map&>(*this).bank_of(row, column);
+  }
+
+  void locate(std::span<const Address> addresses, std::span<Address> cells) const final {
+    const Map& map = static_cast<const Map&>(*this);
+    const Divider& d = divider();
+    const auto run = [&](auto row_of) {
+      const std::size_t n = addresses.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        const Address a = addresses[i];
+        // Inactive lanes compute a harmless row 0 and are masked afterwards (no branch).
+        const bool active = a != kInactive;
+        const std::uint32_t row = active ? row_of(a) : 0;
+        const auto column = static_cast<std::uint32_t>(a - Address{row} * d.divisor());
+        const Address cell = a - column + map.bank_of(row, column);
+        cells[i] = active ? cell : kInactive;
+      }
+    };
+    if (d.power_of_two())
+      run([shift = std::countr_zero(d.divisor())](Address a) {
+        return static_cast<std::uint32_t>(a >> shift);
+      });
+    else
+      run([&d](Address a) { return d.quotient(a); });
+  }
+};
+
 // Address i in bank i mod w (DMM, UMM, BPRAM).
 class InterleavedMap final : public AddressMap {
  public:
