@@ -2,6 +2,7 @@
 
 #include "sw/programs/sequential_access.hpp"
 #include "sw/programs/trace.hpp"
+#include "sw/programs/transpose.hpp"
 
 namespace mmsim {
 
@@ -10,6 +11,8 @@ const std::vector<ProgramInfo>& programs() {
       trace_program(),
       contiguous_access_program(),
       stride_access_program(),
+      transpose_naive_program(),
+      transpose_diagonal_program(),
   };
   return all;
 }
