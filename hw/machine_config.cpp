@@ -25,7 +25,7 @@ void validate_address_map(const MachineConfig& c, const MachineModel& model) {
                                          std::to_string(c.width) + ")");
   const bool rsu_given = !c.rsu_shifts.empty() || c.rsu_seed;
   if (rsu_given && map != "random_shift")
-    throw ConfigError("rsu", "the random shift unit exists only with address_map random_shift "
+    throw ConfigError(c.rsu_seed ? "rsu.seed" : "rsu.shifts", "the random shift unit exists only with address_map random_shift "
                              "(model rsdmm, or dmm/sdmm with address_map: random_shift); this "
                              "machine maps addresses " + map);
   for (std::size_t j = 0; j < c.rsu_shifts.size(); ++j)
