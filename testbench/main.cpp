@@ -16,9 +16,26 @@ int main(int argc, char** argv) {
   run_app->add_option("--vcd", run.vcd, "write a waveform (VCD) to this file");
   run_app->add_option("--stats", run.stats, "write the statistics (JSON) to this file");
 
+  mmsim::CongestionCommand congestion;
+  CLI::App* congestion_app = app.add_subcommand(
+      "congestion", "the congestion experiment of seed 002 (section VI, Table II)");
+  congestion_app->add_option("--width", congestion.widths, "widths w: a list such as 16,32,64")
+      ->capture_default_str();
+  congestion_app->add_option("--super-warp", congestion.super_warps, "super warp sizes s: a list such as 1-10")
+      ->capture_default_str();
+  congestion_app->add_option("--array", congestion.arrays, "array sizes n: a list such as 1024,2^20")
+      ->capture_default_str();
+  congestion_app->add_option("--rounds", congestion.rounds, "rounds per cell")->capture_default_str();
+  congestion_app->add_option("--seed", congestion.seed, "seed of every random choice")->capture_default_str();
+  congestion_app->add_option("--map", congestion.map, "address map (mmsim list maps)")->capture_default_str();
+  congestion_app->add_option("--threads", congestion.threads, "worker threads (0: one per core)")
+      ->capture_default_str();
+  congestion_app->add_option("--csv", congestion.csv, "write the cells as CSV to this file");
+  congestion_app->add_option("--json", congestion.json, "write the cells as JSON to this file");
+
   std::string what;
-  CLI::App* list_app = app.add_subcommand("list", "list machine models, dispatch policies and programs");
-  list_app->add_option("what", what, "models, policies or programs (default: all)");
+  CLI::App* list_app = app.add_subcommand("list", "list machine models, address maps, dispatch policies and programs");
+  list_app->add_option("what", what, "models, maps, policies or programs (default: all)");
 
   try {
     app.parse(argc, argv);
@@ -33,5 +50,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (*run_app) return mmsim::run_command(run);
+  if (*congestion_app) return mmsim::congestion_command(congestion);
   return mmsim::list_command(what);
 }

@@ -1,0 +1,282 @@
+#include "testbench/congestion_experiment.hpp"
+
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "hw/address_maps.hpp"
+#include "hw/errors.hpp"
+#include "hw/machine_models.hpp"
+#include "sw/program/input_error.hpp"
+#include "testbench/suggest.hpp"
+
+namespace mmsim {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// The seed of one chunk of one cell: every input mixed in, so that chunks and cells draw
+// independent streams.
+std::uint64_t chunk_seed(std::uint64_t seed, unsigned w, unsigned s, std::uint64_t n,
+                         std::uint64_t chunk) {
+  std::uint64_t state = seed;
+  for (const std::uint64_t x : {std::uint64_t{w}, std::uint64_t{s}, n, chunk}) {
+    state ^= splitmix64(state) + x;
+  }
+  return splitmix64(state);
+}
+
+// Uniform addresses in [0, n), n <= 2^32: eight xoshiro128+ generators side by side (one
+// vector each step), and Lemire's multiply-shift of each 32-bit draw, rejecting the few draws
+// that would bias it (none when n is a power of two).
+class AddressSource {
+ public:
+  AddressSource(std::uint64_t n, std::uint64_t seed)
+      : n_(n), threshold_(n == kAll ? 0 : (std::uint64_t{1} << 32) % n), spare_(seed) {
+    std::uint64_t state = seed;
+    for (Lanes* s : {&s0_, &s1_, &s2_, &s3_})
+      for (int k = 0; k < 8; ++k) (*s)[k] = static_cast<std::uint32_t>(splitmix64(state) >> 32) | 1;
+  }
+
+  void fill(std::span<Address> out) {
+    const std::size_t size = out.size();
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) emit(next(), out.data() + i);
+    if (i < size) {
+      Address rest[8];
+      emit(next(), rest);
+      std::copy(rest, rest + (size - i), out.data() + i);
+    }
+  }
+
+ private:
+  using Lanes = std::uint32_t __attribute__((vector_size(32)));
+  using Wide = std::uint64_t __attribute__((vector_size(32)));
+  static constexpr std::uint64_t kAll = std::uint64_t{1} << 32;
+
+  Lanes next() {
+    const Lanes r = s0_ + s3_;
+    const Lanes t = s1_ << 9;
+    s2_ ^= s0_;
+    s3_ ^= s1_;
+    s1_ ^= s2_;
+    s0_ ^= s3_;
+    s2_ ^= t;
+    s3_ = (s3_ << 11) | (s3_ >> 21);
+    return r;
+  }
+
+  void emit(Lanes r, Address* out) {
+    constexpr Wide low = {0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull};
+    const Wide n = {n_, n_, n_, n_};
+    for (int half = 0; half < 2; ++half) {
+      const Wide x = half == 0 ? __builtin_convertvector(__builtin_shufflevector(r, r, 0, 1, 2, 3), Wide)
+                               : __builtin_convertvector(__builtin_shufflevector(r, r, 4, 5, 6, 7), Wide);
+      // Both factors below 2^32 (one multiply instruction); n = 2^32 takes the draw as it is.
+      const Wide product = n_ == kAll ? x << 32 : (x & low) * (n & low);
+      const Wide address = product >> 32;
+      std::memcpy(out + 4 * half, &address, sizeof address);
+      if (threshold_ != 0)
+        for (int k = 0; k < 4; ++k)
+          if ((product[k] & 0xFFFFFFFFull) < threshold_) out[4 * half + k] = redraw();
+    }
+  }
+
+  // An accepted draw from the spare generator, for the rare rejected lane.
+  Address redraw() {
+    while (true) {
+      const std::uint64_t product = (splitmix64(spare_) >> 32) * n_;
+      if ((product & 0xFFFFFFFFull) >= threshold_) return product >> 32;
+    }
+  }
+
+  std::uint64_t n_;
+  std::uint64_t threshold_;
+  std::uint64_t spare_;
+  Lanes s0_, s1_, s2_, s3_;
+};
+
+struct Sums {
+  std::uint64_t sum = 0;
+  std::uint64_t squares = 0;
+};
+
+struct CellTask {
+  unsigned w;
+  unsigned s;
+  std::uint64_t n;
+};
+
+MachineConfig cell_machine(const CongestionSpec& spec, const CellTask& cell) {
+  MachineConfig c;
+  c.model = spec.map == "random_shift" ? "rsdmm" : "sdmm";
+  c.width = cell.w;
+  c.super_warp = cell.s;
+  c.threads = std::uint64_t{cell.w} * cell.s;
+  c.memory_words = cell.n;
+  c.address_map = spec.map;
+  return c;
+}
+
+Sums run_chunk(const CongestionSpec& spec, const CellTask& cell, std::uint64_t chunk,
+               std::uint64_t rounds) {
+  const std::uint64_t seed = chunk_seed(spec.seed, cell.w, cell.s, cell.n, chunk);
+  MachineConfig machine = cell_machine(spec, cell);
+  if (spec.map == "random_shift") machine.rsu_seed = seed;  // a fresh table per chunk
+  std::vector<MemorySpec> memories = find_machine_model(machine.model)->memories(machine);
+  const AddressMap& map = *memories.front().map;
+  StageSplitter& packing = *memories.front().splitter;
+
+  const std::size_t lanes = std::size_t{cell.w} * cell.s;
+  // The map writes each lane's cell over its address (it works lane by lane).
+  std::vector<Address> lane(lanes);
+  const bool identity = map.identity();
+  AddressSource source(cell.n, seed ^ 0x5851F42D4C957F2Dull);
+  Sums sums;
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    source.fill(lane);
+    if (!identity) map.locate(lane, lane);
+    const std::uint64_t y = packing.stages(lane);
+    sums.sum += y;
+    sums.squares += y * y;
+  }
+  return sums;
+}
+
+[[noreturn]] void bad_option(const std::string& option, const std::string& message) {
+  throw InputError({option, 0, 0}, message);
+}
+
+void check(const CongestionSpec& spec) {
+  if (!find_address_map(spec.map)) {
+    std::vector<std::string> names;
+    for (const AddressMapInfo& map : address_maps()) names.push_back(map.name);
+    bad_option("--map", "unknown address map '" + spec.map + "'" + suggestion(spec.map, names));
+  }
+  if (spec.widths.empty()) bad_option("--width", "expected at least one width");
+  if (spec.super_warps.empty()) bad_option("--super-warp", "expected at least one super warp size");
+  if (spec.arrays.empty()) bad_option("--array", "expected at least one array size");
+  if (spec.rounds < 1) bad_option("--rounds", "expected at least one round");
+  for (const unsigned s : spec.super_warps)
+    if (s < 1) bad_option("--super-warp", "the super warp size s must be at least 1 (got " +
+                                              std::to_string(s) + ")");
+  for (const unsigned w : spec.widths) {
+    if (w < 1) bad_option("--width", "the width w must be at least 1 (got 0)");
+    for (const std::uint64_t n : spec.arrays) {
+      if (n < w)
+        bad_option("--array", "the array of n = " + std::to_string(n) +
+                                  " words is smaller than w = " + std::to_string(w));
+      if (n > kMaxMemoryWords)
+        bad_option("--array", "the array of n = " + std::to_string(n) +
+                                  " words exceeds the limit of 2^32 words");
+      for (const unsigned s : spec.super_warps) {
+        try {
+          validate(cell_machine(spec, {w, s, n}));
+        } catch (const ConfigError& e) {
+          const std::string option = e.key() == "address_map" ? "--map"
+                                     : e.key() == "width"     ? "--width"
+                                                              : "--super-warp";
+          bad_option(option, e.what());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+double analytic_ratio(unsigned width, unsigned super_warp) {
+  const double log_w = std::log2(static_cast<double>(width));
+  const double log_s = std::log2(static_cast<double>(super_warp));
+  return 2 * (log_s + 1) * log_w / (super_warp * (std::log2(log_w) + 1));
+}
+
+std::vector<CongestionCell> run_congestion(
+    const CongestionSpec& spec,
+    const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  check(spec);
+  std::vector<CellTask> cells;
+  for (const std::uint64_t n : spec.arrays)
+    for (const unsigned s : spec.super_warps)
+      for (const unsigned w : spec.widths) cells.push_back({w, s, n});
+
+  const std::uint64_t chunks = (spec.rounds + kChunkRounds - 1) / kChunkRounds;
+  const std::uint64_t tasks = cells.size() * chunks;
+  std::vector<Sums> results(tasks);
+  // Largest cells first, so that no thread is left with a long one at the end.
+  std::vector<std::uint64_t> order(tasks);
+  for (std::uint64_t t = 0; t < tasks; ++t) order[t] = t;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+    const CellTask& x = cells[a / chunks];
+    const CellTask& y = cells[b / chunks];
+    return std::uint64_t{x.w} * x.s > std::uint64_t{y.w} * y.s;
+  });
+
+  std::atomic<std::uint64_t> next{0};
+  std::mutex mutex;
+  std::uint64_t done = 0;
+  std::exception_ptr failure;
+  const auto worker = [&] {
+    try {
+      for (std::uint64_t i = next++; i < tasks; i = next++) {
+        const std::uint64_t task = order[i];
+        const std::uint64_t chunk = task % chunks;
+        const std::uint64_t rounds = std::min(kChunkRounds, spec.rounds - chunk * kChunkRounds);
+        results[task] = run_chunk(spec, cells[task / chunks], chunk, rounds);
+        const std::lock_guard<std::mutex> lock(mutex);
+        ++done;
+        if (progress) progress(done, tasks);
+      }
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      failure = std::current_exception();
+      next = tasks;
+    }
+  };
+  const unsigned threads =
+      spec.threads ? spec.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::min<std::uint64_t>(threads, tasks); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& thread : pool) thread.join();
+  if (failure) std::rethrow_exception(failure);
+
+  std::vector<CongestionCell> out;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    Sums total;
+    for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+      total.sum += results[c * chunks + chunk].sum;
+      total.squares += results[c * chunks + chunk].squares;
+    }
+    const double rounds = static_cast<double>(spec.rounds);
+    const double s = cells[c].s;
+    const double mean = static_cast<double>(total.sum) / rounds;
+    // Sample variance from exact integer sums (no loss of precision in the sums themselves).
+    const double variance =
+        spec.rounds > 1 ? std::max(0.0, (static_cast<double>(total.squares) - mean * static_cast<double>(total.sum)) /
+                                            (rounds - 1))
+                        : 0.0;
+    CongestionCell cell;
+    cell.width = cells[c].w;
+    cell.super_warp = cells[c].s;
+    cell.array = cells[c].n;
+    cell.rounds = spec.rounds;
+    cell.congestion = mean;
+    cell.ratio = mean / s;
+    cell.standard_error = std::sqrt(variance / rounds) / s;
+    cell.analytic = analytic_ratio(cells[c].w, cells[c].s);
+    out.push_back(cell);
+  }
+  return out;
+}
+
+}  // namespace mmsim
