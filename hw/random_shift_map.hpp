@@ -16,9 +16,13 @@ class RandomShiftMap final : public RowPermutation<RandomShiftMap> {
   RandomShiftMap(unsigned width, std::vector<std::uint16_t> shifts)
       : RowPermutation(width), shifts_(std::move(shifts)) {}
 
-  unsigned bank_of(std::uint32_t row, std::uint32_t column) const {
-    const std::uint32_t b = column + shifts_[row];
-    return b >= width() ? b - width() : b;  // both terms are below w: one conditional subtract
+  template <bool kPowerOfTwo>
+  auto rule() const {
+    return [table = shifts_.data(), w = Address{width()}](Address row, Address column) {
+      const Address b = column + table[row];
+      if constexpr (kPowerOfTwo) return b & (w - 1);
+      return b >= w ? b - w : b;  // both terms below w: one conditional subtract
+    };
   }
   std::string name() const override { return "random_shift"; }
 

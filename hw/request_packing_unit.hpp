@@ -27,8 +27,8 @@ class RequestPackingUnit final : public StageSplitter {
   // The definition, with a hash set to merge requests; optionally records each lane's rank in
   // its bank (its stage group).
   unsigned pack(std::span<const Address> cells, std::span<std::uint32_t> groups);
-  // Small memories: mark every cell sent, then count the marks column by column (bank b is
-  // column b of the row-major cell array).
+  // Small memories (at most 255 rows): mark every cell sent, then count the marks column by
+  // column (bank b is column b of the row-major cell array).
   unsigned count_columns(std::span<const Address> cells);
   // Other memories: count requests per bank, then the distinct addresses of the busiest banks
   // only (duplicates among a bank's few requests are rare).
@@ -41,9 +41,9 @@ class RequestPackingUnit final : public StageSplitter {
   std::vector<std::uint32_t> bank_count_;
   std::vector<std::uint32_t> bank_stamp_;
   std::uint32_t stamp_ = 0;
-  std::vector<std::uint8_t> marked_;     // count_columns: one byte per cell, zero between calls
-  std::vector<std::uint64_t> bank_list_;
-  std::vector<std::uint32_t> next_lane_;
+  std::vector<std::uint8_t> marked_;        // count_columns: one byte per cell, zero between calls
+  std::vector<std::uint8_t> column_count_;  // count_columns: per bank
+  std::vector<std::uint8_t> in_bank_;     // count_busiest: 1 for the lanes of one bank
   std::vector<Address> busiest_;         // count_busiest: the addresses sent to one bank
 };
 

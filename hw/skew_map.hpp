@@ -11,9 +11,13 @@ class SkewMap final : public RowPermutation<SkewMap> {
  public:
   using RowPermutation::RowPermutation;
 
-  unsigned bank_of(std::uint32_t row, std::uint32_t column) const {
-    const std::uint32_t b = column + divider().remainder(row);
-    return b >= width() ? b - width() : b;
+  template <bool kPowerOfTwo>
+  auto rule() const {
+    return [d = divider()](Address row, Address column) {
+      if constexpr (kPowerOfTwo) return (column + row) & (d.divisor() - 1);
+      const Address b = column + d.remainder(row);
+      return b >= d.divisor() ? b - d.divisor() : b;
+    };
   }
   std::string name() const override { return "skew"; }
 };

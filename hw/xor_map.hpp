@@ -10,8 +10,9 @@ class XorMap final : public RowPermutation<XorMap> {
  public:
   using RowPermutation::RowPermutation;
 
-  unsigned bank_of(std::uint32_t row, std::uint32_t column) const {
-    return column ^ (row & (width() - 1));
+  template <bool>
+  auto rule() const {
+    return [mask = Address{width()} - 1](Address row, Address column) { return (column ^ row) & mask; };
   }
   std::string name() const override { return "xor"; }
 };

@@ -41,20 +41,21 @@ std::uint64_t chunk_seed(std::uint64_t seed, unsigned w, unsigned s, std::uint64
 class AddressSource {
  public:
   AddressSource(std::uint64_t n, std::uint64_t seed)
-      : n_(n), threshold_(n == kAll ? 0 : (std::uint64_t{1} << 32) % n), spare_(seed) {
+      : n_(n), threshold_(kAll % n), spare_(seed) {
     std::uint64_t state = seed;
-    for (Lanes* s : {&s0_, &s1_, &s2_, &s3_})
-      for (int k = 0; k < 8; ++k) (*s)[k] = static_cast<std::uint32_t>(splitmix64(state) >> 32) | 1;
+    for (Lanes& word : state_.s)
+      for (int k = 0; k < 8; ++k) word[k] = static_cast<std::uint32_t>(splitmix64(state) >> 32) | 1;
   }
 
   void fill(std::span<Address> out) {
-    const std::size_t size = out.size();
-    std::size_t i = 0;
-    for (; i + 8 <= size; i += 8) emit(next(), out.data() + i);
-    if (i < size) {
-      Address rest[8];
-      emit(next(), rest);
-      std::copy(rest, rest + (size - i), out.data() + i);
+    constexpr Wide low = {0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull};
+    const Wide n = {n_, n_, n_, n_};
+    if (std::has_single_bit(n_)) {
+      // (x * 2^k) >> 32 is a shift.
+      const auto shift = static_cast<std::uint64_t>(32 - std::countr_zero(n_));
+      fill(out, [shift](Wide x) { return x >> shift; });
+    } else {
+      fill(out, [n, low](Wide x) { return ((x & low) * (n & low)) >> 32; });
     }
   }
 
@@ -62,33 +63,48 @@ class AddressSource {
   using Lanes = std::uint32_t __attribute__((vector_size(32)));
   using Wide = std::uint64_t __attribute__((vector_size(32)));
   static constexpr std::uint64_t kAll = std::uint64_t{1} << 32;
+  struct State {
+    Lanes s[4];
+  };
 
-  Lanes next() {
-    const Lanes r = s0_ + s3_;
-    const Lanes t = s1_ << 9;
-    s2_ ^= s0_;
-    s3_ ^= s1_;
-    s1_ ^= s2_;
-    s0_ ^= s3_;
-    s2_ ^= t;
-    s3_ = (s3_ << 11) | (s3_ >> 21);
+  static Lanes next(State& x) {
+    const Lanes r = x.s[0] + x.s[3];
+    const Lanes t = x.s[1] << 9;
+    x.s[2] ^= x.s[0];
+    x.s[3] ^= x.s[1];
+    x.s[1] ^= x.s[2];
+    x.s[0] ^= x.s[3];
+    x.s[2] ^= t;
+    x.s[3] = (x.s[3] << 11) | (x.s[3] >> 21);
     return r;
   }
 
-  void emit(Lanes r, Address* out) {
-    constexpr Wide low = {0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull};
-    const Wide n = {n_, n_, n_, n_};
-    for (int half = 0; half < 2; ++half) {
-      const Wide x = half == 0 ? __builtin_convertvector(__builtin_shufflevector(r, r, 0, 1, 2, 3), Wide)
-                               : __builtin_convertvector(__builtin_shufflevector(r, r, 4, 5, 6, 7), Wide);
-      // Both factors below 2^32 (one multiply instruction); n = 2^32 takes the draw as it is.
-      const Wide product = n_ == kAll ? x << 32 : (x & low) * (n & low);
-      const Wide address = product >> 32;
-      std::memcpy(out + 4 * half, &address, sizeof address);
-      if (threshold_ != 0)
-        for (int k = 0; k < 4; ++k)
-          if ((product[k] & 0xFFFFFFFFull) < threshold_) out[4 * half + k] = redraw();
+  // `scale(x)`: the address of each 32-bit draw x.
+  template <class Scale>
+  void fill(std::span<Address> out, Scale scale) {
+    State x = state_;  // in registers for the loop
+    const std::size_t size = out.size();
+    Address* o = out.data();
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) emit(next(x), o + i, scale);
+    if (i < size) {
+      Address rest[8];
+      emit(next(x), rest, scale);
+      std::copy(rest, rest + (size - i), o + i);
     }
+    state_ = x;
+  }
+
+  template <class Scale>
+  void emit(Lanes r, Address* out, Scale scale) {
+    const Wide low = scale(__builtin_convertvector(__builtin_shufflevector(r, r, 0, 1, 2, 3), Wide));
+    const Wide high = scale(__builtin_convertvector(__builtin_shufflevector(r, r, 4, 5, 6, 7), Wide));
+    std::memcpy(out, &low, sizeof low);
+    std::memcpy(out + 4, &high, sizeof high);
+    if (threshold_ == 0) return;
+    // Lemire's rejection: the draws whose product's low half falls below the threshold.
+    for (int k = 0; k < 8; ++k)
+      if (((std::uint64_t{r[k]} * n_) & 0xFFFFFFFFull) < threshold_) out[k] = redraw();
   }
 
   // An accepted draw from the spare generator, for the rare rejected lane.
@@ -102,7 +118,7 @@ class AddressSource {
   std::uint64_t n_;
   std::uint64_t threshold_;
   std::uint64_t spare_;
-  Lanes s0_, s1_, s2_, s3_;
+  State state_;
 };
 
 struct Sums {

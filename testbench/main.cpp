@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   mmsim::CongestionCommand congestion;
   CLI::App* congestion_app = app.add_subcommand(
       "congestion", "the congestion experiment of seed 002 (section VI, Table II)");
+  // The last of a repeated option wins, so that scripts can override their defaults.
+  congestion_app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   congestion_app->add_option("--width", congestion.widths, "widths w: a list such as 16,32,64")
       ->capture_default_str();
   congestion_app->add_option("--super-warp", congestion.super_warps, "super warp sizes s: a list such as 1-10")

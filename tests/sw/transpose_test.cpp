@@ -30,8 +30,9 @@ void check(const RunOutcome& o, std::uint64_t n, const std::string& where) {
   EXPECT_EQ(o.elements_checked, 2 * n) << where;  // every value read, every cell of b
   const double cycles = static_cast<double>(o.result.cycles());
   EXPECT_GE(cycles, bound(o, "time_lower")) << where;
-  if (const Bound* exact = find_bound(o, "congestion_exact"))
+  if (const Bound* exact = find_bound(o, "congestion_exact")) {
     EXPECT_EQ(static_cast<double>(o.result.counters.stages), exact->value) << where;
+  }
   EXPECT_LE(cycles, bound(o, "time_upper")) << where;
 }
 
