@@ -121,6 +121,9 @@ class AddressSource {
   State state_;
 };
 
+// Lanes drawn and mapped at once: a few rounds of a small super warp, within the L1 cache.
+constexpr std::size_t kBatchLanes = 2048;
+
 struct Sums {
   std::uint64_t sum = 0;
   std::uint64_t squares = 0;
@@ -153,17 +156,23 @@ Sums run_chunk(const CongestionSpec& spec, const CellTask& cell, std::uint64_t c
   StageSplitter& packing = *memories.front().splitter;
 
   const std::size_t lanes = std::size_t{cell.w} * cell.s;
-  // The map writes each lane's cell over its address (it works lane by lane).
-  std::vector<Address> lane(lanes);
+  // Small super warps draw and map several rounds at once (the map works lane by lane, and
+  // writes each lane's cell over its address); the packing unit sees one round at a time.
+  const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes);
+  std::vector<Address> lane(lanes * batch);
   const bool identity = map.identity();
   AddressSource source(cell.n, seed ^ 0x5851F42D4C957F2Dull);
   Sums sums;
-  for (std::uint64_t r = 0; r < rounds; ++r) {
-    source.fill(lane);
-    if (!identity) map.locate(lane, lane);
-    const std::uint64_t y = packing.stages(lane);
-    sums.sum += y;
-    sums.squares += y * y;
+  for (std::uint64_t r = 0; r < rounds; r += batch) {
+    const std::uint64_t now = std::min(batch, rounds - r);
+    const std::span<Address> drawn(lane.data(), lanes * now);
+    source.fill(drawn);
+    if (!identity) map.locate(drawn, drawn);
+    for (std::uint64_t k = 0; k < now; ++k) {
+      const std::uint64_t y = packing.stages(drawn.subspan(k * lanes, lanes));
+      sums.sum += y;
+      sums.squares += y * y;
+    }
   }
   return sums;
 }
