@@ -158,6 +158,28 @@ TEST(CongestionCommand, PrintsTheTableAndWritesCsvAndJson) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
 }
 
+TEST(CongestionPlot, DrawsThePngFromTheJsonAndTheCsv) {
+  const CommandResult probe = run_command("/usr/bin/python3 -c 'import matplotlib'");
+  ASSERT_EQ(probe.status, 0) << "Debian's python3-matplotlib is needed: run scripts/setup";
+  TempDir dir;
+  const auto json = dir / "c.json";
+  const auto csv = dir / "c.csv";
+  ASSERT_EQ(mmsim("congestion --width 4,8 --super-warp 1-3 --array 64,256 --rounds 500 --json '" +
+                  json.string() + "' --csv '" + csv.string() + "'").status, 0);
+  for (const auto& table : {json, csv}) {
+    const auto png = dir / (table.filename().string() + ".png");
+    const CommandResult r = run_command(std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_congestion '" +
+                                        table.string() + "' '" + png.string() + "'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(png).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  }
+  const CommandResult bad = run_command(std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_congestion '" +
+                                        (dir / "none.json").string() + "' '" + (dir / "x.png").string() + "'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("scripts/plot_congestion: cannot read"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
+}
+
 struct BadOption {
   std::string name;
   std::string arguments;
