@@ -14,7 +14,7 @@ constexpr std::uint64_t kColumnRows = 255;
 // Cells summed side by side when rows are narrower than a vector.
 constexpr std::size_t kBlock = 32;
 // Beyond this many requests in one bank, sorting them costs more than pack().
-constexpr std::size_t kPairwiseLimit = 64;
+constexpr std::size_t kSortLimit = 64;
 
 // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
 bool all_active(std::span<const Address> cells) {
@@ -33,7 +33,7 @@ RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, st
     column_count_.assign(width, 0);
   } else {
     in_bank_.assign((max_lanes + 7) / 8 * 8, 0);  // whole words of marks
-    busiest_.assign(kPairwiseLimit, 0);
+    busiest_.assign(kSortLimit, 0);
   }
 }
 
@@ -119,7 +119,7 @@ unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank 
   // bank there could still beat the best count found.
   unsigned best = 0;
   for (unsigned level = most; level > best; --level) {
-    if (level > kPairwiseLimit) return pack(cells, {});
+    if (level > kSortLimit) return pack(cells, {});
     for (unsigned b = 0; b < w; ++b) {
       if (count[b] != level) continue;
       // The bank's lanes: a vectorised comparison marks them, a scan of the marks collects them.
