@@ -46,15 +46,17 @@ std::string format_congestion_table(const CongestionSpec& spec,
       " each reading a uniformly random address of an array of n words; * marks s = log w)\n",
       spec.rounds, spec.seed, spec.map);
   for (const std::uint64_t n : spec.arrays) {
-    out += "\n" + block(fmt::format("n = {}", n), spec.widths, spec.super_warps,
-                        [&](unsigned w, unsigned s) { return at.at({n, s, w})->ratio; });
+    out += "\n";
+    out += block(fmt::format("n = {}", n), spec.widths, spec.super_warps,
+                 [&](unsigned w, unsigned s) { return at.at({n, s, w})->ratio; });
     double worst = 0;
     for (const unsigned s : spec.super_warps)
       for (const unsigned w : spec.widths) worst = std::max(worst, at.at({n, s, w})->standard_error);
     out += fmt::format("  (largest standard error {:.4f})\n", worst);
   }
-  out += "\n" + block("f_w(s)/(es) = 2(log s + 1) log w / (s (log log w + 1))", spec.widths,
-                      spec.super_warps, analytic_ratio);
+  out += "\n";
+  out += block("f_w(s)/(es) = 2(log s + 1) log w / (s (log log w + 1))", spec.widths,
+               spec.super_warps, analytic_ratio);
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <optional>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "sw/program/input_error.hpp"
 
 namespace mmsim {
@@ -41,9 +43,9 @@ std::vector<std::uint64_t> parse_integer_list(const std::string& option, const s
     const std::size_t dash = item.find('-');
     const auto first = parse_integer(item.substr(0, dash));
     const auto last = dash == std::string_view::npos ? first : parse_integer(item.substr(dash + 1));
-    if (!first || !last) return fail("'" + std::string(item) + "' is not an integer or a range");
-    if (*first > *last) return fail("the range '" + std::string(item) + "' is empty");
-    if (*last - *first >= 100000) return fail("the range '" + std::string(item) + "' is too long");
+    if (!first || !last) return fail(fmt::format("'{}' is not an integer or a range", item));
+    if (*first > *last) return fail(fmt::format("the range '{}' is empty", item));
+    if (*last - *first >= 100000) return fail(fmt::format("the range '{}' is too long", item));
     for (const std::uint64_t value : {*first, *last})
       if (value < min || value > max) return fail(std::to_string(value) + " is out of range");
     for (std::uint64_t value = *first;; ++value) {
