@@ -1,5 +1,6 @@
 #include "hw/machine_models.hpp"
 
+#include "hw/address_maps.hpp"
 #include "hw/bandwidth_serializer.hpp"
 #include "hw/coalescer.hpp"
 #include "hw/request_packing_unit.hpp"
@@ -13,8 +14,16 @@ std::vector<MemorySpec> one_memory(const MachineConfig& c, std::unique_ptr<Stage
                                    unsigned latency) {
   std::vector<MemorySpec> memories;
   memories.push_back(MemorySpec{"memory", c.width, latency, c.memory_words,
-                                std::make_unique<InterleavedMap>(c.width), std::move(splitter)});
+                                find_address_map(address_map_of(c))->make(c),
+                                std::move(splitter)});
   return memories;
+}
+
+// The DMM family: the request packing unit over all s*w lanes of a dispatch, behind the
+// address map (for rsdmm the random shift unit).
+std::vector<MemorySpec> banked_memory(const MachineConfig& c) {
+  return one_memory(c, std::make_unique<RequestPackingUnit>(c.width, lanes(c), c.rows() * c.width),
+                    c.latency);
 }
 
 }  // namespace
@@ -22,10 +31,12 @@ std::vector<MemorySpec> one_memory(const MachineConfig& c, std::unique_ptr<Stage
 const std::vector<MachineModel>& machine_models() {
   static const std::vector<MachineModel> models = {
       {"dmm", "Discrete Memory Machine: a warp occupies one stage per request to its busiest bank",
-       "000", false, false,
-       [](const MachineConfig& c) {
-         return one_memory(c, std::make_unique<RequestPackingUnit>(c.width, lanes(c)), c.latency);
-       }},
+       "000", false, false, banked_memory, "interleaved", true},
+      {"sdmm",
+       "Super DMM: a super warp of s warps occupies one stage per request to its busiest bank",
+       "002", true, false, banked_memory, "interleaved", true},
+      {"rsdmm", "Random Super DMM: the sdmm behind a random shift unit (bank (k + r_j) mod w)",
+       "002", true, false, banked_memory, "random_shift", false},
       {"umm", "Unified Memory Machine: a warp occupies one stage per address group it touches",
        "000", false, false,
        [](const MachineConfig& c) {
@@ -38,6 +49,12 @@ const std::vector<MachineModel>& machine_models() {
        }},
   };
   return models;
+}
+
+std::string address_map_of(const MachineConfig& config) {
+  if (!config.address_map.empty()) return config.address_map;
+  const MachineModel* model = find_machine_model(config.model);
+  return model ? model->address_map : "interleaved";
 }
 
 const MachineModel* find_machine_model(std::string_view name) {

@@ -30,9 +30,15 @@ struct MachineModel {
   bool super_warps;           // dispatch unit is a super warp of machine.super_warp warps
   bool unit_latency;          // latency is forced to 1 (the BPRAM reference)
   std::function<std::vector<MemorySpec>(const MachineConfig&)> memories;
+  // How its memory maps addresses to banks: by default, and whether machine.address_map may
+  // choose another map (the DMM family, where banks serialise requests).
+  std::string address_map = "interleaved";
+  bool address_maps = false;
 };
 
 const std::vector<MachineModel>& machine_models();
 const MachineModel* find_machine_model(std::string_view name);
+// The address map `config` runs with: machine.address_map, or its model's own.
+std::string address_map_of(const MachineConfig& config);
 
 }  // namespace mmsim

@@ -12,9 +12,13 @@ Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config,
     : sc_core::sc_module(name),
       config_(config),
       map_(std::move(map)),
-      splitter_(std::move(splitter)),
       pipeline_("pipeline", config.latency),
       identity_(map_->identity()) {
+  if (const auto* shift = dynamic_cast<const RandomShiftMap*>(map_.get()))
+    rsu_ = std::make_unique<RandomShiftUnit>("random_shift_unit", *shift);
+  const std::string splitter_name = splitter->name();
+  splitter_unit_ = std::make_unique<SplitterUnit>(splitter_name.c_str(), std::move(splitter));
+  splitter_ = &splitter_unit_->logic();
   const std::uint64_t rows = (config.words + config.width - 1) / config.width;
   cells_.assign(rows * config.width, 0);
   for (unsigned b = 0; b < config.width; ++b)
@@ -48,7 +52,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
     for (std::size_t i = 0; i < addresses.size(); ++i)
       if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
   std::span<const Address> cells = addresses;
-  if (!map_->identity()) {
+  if (!identity_) {
     map_->locate(addresses, unit.cell_buffer());
     cells = unit.cell_buffer();
   }
@@ -130,6 +134,8 @@ void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
 }
 
 void Mmu::trace(sc_core::sc_trace_file* file) {
+  if (rsu_) rsu_->trace(file);
+  splitter_unit_->trace(file);
   pipeline_.trace(file);
   for (auto& bank : banks_) bank->trace(file);
 }
@@ -138,13 +144,17 @@ void Mmu::update_trace(Cycle t) {
   pipeline_.update_trace(t);
   for (auto& bank : banks_) bank->entering = bank->completing = {};
   const unsigned latency = config_.latency;
+  const MmuPipeline::InFlight* packed = nullptr;
   pipeline_.for_each([&](const MmuPipeline::InFlight& d) {
+    if (d.entry == t) packed = &d;
     const Cycle first_completion = d.first_completion(latency);
     for (const MmuPipeline::Slot& s : d.slots) {
       if (d.entry + s.group == t) banks_[s.bank]->entering = {true, s.address};
       if (first_completion + s.group == t) banks_[s.bank]->completing = {true, s.address};
     }
   });
+  splitter_unit_->update_trace(packed);
+  if (rsu_) rsu_->update_trace(banks_);
 }
 
 }  // namespace mmsim

@@ -1,6 +1,7 @@
 // A memory with its MMU: the address map (with the random shift unit where the model has one),
 // the splitter (request packing unit, coalescer or bandwidth serializer), the l-stage pipeline
-// and the w banks. Accesses take effect when a dispatch completes, in completion order.
+// and the w banks. Accesses take effect when a dispatch completes, in completion order. The
+// hot path calls the map's and the splitter's logic directly; their modules only trace.
 #pragma once
 
 #include <memory>
@@ -10,6 +11,8 @@
 #include "hw/address_map.hpp"
 #include "hw/memory_bank.hpp"
 #include "hw/mmu_pipeline.hpp"
+#include "hw/random_shift_unit.hpp"
+#include "hw/splitter_unit.hpp"
 #include "hw/stage_splitter.hpp"
 #include "hw/types.hpp"
 #include "hw/write_conflict.hpp"
@@ -48,6 +51,8 @@ class Mmu : public sc_core::sc_module {
   std::uint64_t words() const { return config_.words; }
   const AddressMap& address_map() const { return *map_; }
   StageSplitter& splitter() { return *splitter_; }
+  // The random shift unit, when the map is a random shift (else nullptr).
+  const RandomShiftUnit* random_shift_unit() const { return rsu_.get(); }
 
   struct Accepted {
     unsigned stages;    // k: the stage groups the dispatch occupies
@@ -75,8 +80,10 @@ class Mmu : public sc_core::sc_module {
 
   Config config_;
   std::unique_ptr<AddressMap> map_;
-  std::unique_ptr<StageSplitter> splitter_;
   MmuPipeline pipeline_;
+  std::unique_ptr<RandomShiftUnit> rsu_;
+  std::unique_ptr<SplitterUnit> splitter_unit_;
+  StageSplitter* splitter_;  // the splitter unit's logic
   std::vector<std::unique_ptr<MemoryBank>> banks_;
   std::vector<Word> cells_;  // row-major: row j, bank b at j*w + b
   bool identity_;            // the address map is the identity: cell index = address

@@ -8,12 +8,16 @@
 
 #include <fmt/format.h>
 
+#include "hw/address_maps.hpp"
 #include "hw/dispatch_policy.hpp"
 #include "hw/errors.hpp"
 #include "hw/machine_models.hpp"
 #include "sw/program/registry.hpp"
-#include "testbench/report.hpp"
+#include "testbench/congestion_experiment.hpp"
+#include "testbench/congestion_report.hpp"
+#include "testbench/integer_list.hpp"
 #include "testbench/pending_file.hpp"
+#include "testbench/report.hpp"
 #include "testbench/runner.hpp"
 #include "testbench/suggest.hpp"
 #include "testbench/sweep.hpp"
@@ -108,12 +112,48 @@ int sweep_command(const SweepCommand& command) {
   }
 }
 
+int congestion_command(const CongestionCommand& command) {
+  try {
+    CongestionSpec spec;
+    for (const std::uint64_t w : parse_integer_list("--width", command.widths, 1, 1 << 16))
+      spec.widths.push_back(static_cast<unsigned>(w));
+    for (const std::uint64_t s : parse_integer_list("--super-warp", command.super_warps, 0, 1 << 16))
+      spec.super_warps.push_back(static_cast<unsigned>(s));
+    spec.arrays = parse_integer_list("--array", command.arrays, 1, kMaxMemoryWords);
+    spec.rounds = parse_integer_option("--rounds", command.rounds, 1, std::uint64_t{1} << 40);
+    spec.seed = parse_integer_option("--seed", command.seed, 0, ~std::uint64_t{0});
+    spec.map = command.map;
+    spec.threads = static_cast<unsigned>(parse_integer_option("--threads", command.threads, 0, 1024));
+    check_output(command.csv, {"--csv", 0, 0}, "csv");
+    check_output(command.json, {"--json", 0, 0}, "json");
+    const std::vector<CongestionCell> cells = run_congestion(spec);
+    const std::pair<std::string, std::string> outputs[] = {
+        {command.csv, congestion_csv(cells)}, {command.json, congestion_json(cells)}};
+    for (const auto& [path, content] : outputs) {
+      if (path.empty()) continue;
+      PendingFile file(path);
+      file.write(content);
+      file.commit();
+    }
+    std::cout << format_congestion_table(spec, cells);
+    return 0;
+  } catch (const InputError& e) {
+    std::cerr << "mmsim: " << e.describe() << "\n";
+    return 2;
+  }
+}
+
 int list_command(const std::string& what) {
   const bool all = what.empty();
   if (all || what == "models") {
     std::cout << "machine models (machine.model):\n";
     for (const MachineModel& m : machine_models())
       std::cout << fmt::format("  {:<8} {} [seed {}]\n", m.name, m.description, m.seed);
+  }
+  if (all || what == "maps") {
+    std::cout << (all ? "\n" : "") << "address maps (machine.address_map, dmm and sdmm):\n";
+    for (const AddressMapInfo& m : address_maps())
+      std::cout << fmt::format("  {:<14} {}\n", m.name, m.description);
   }
   if (all || what == "policies") {
     std::cout << (all ? "\n" : "") << "dispatch policies (machine.dispatch):\n";
@@ -130,8 +170,8 @@ int list_command(const std::string& what) {
                                  s.help);
     }
   }
-  if (!all && what != "models" && what != "policies" && what != "programs") {
-    std::cerr << "mmsim: list: expected models, policies or programs, got '" << what << "'\n";
+  if (!all && what != "models" && what != "maps" && what != "policies" && what != "programs") {
+    std::cerr << "mmsim: list: expected models, maps, policies or programs, got '" << what << "'\n";
     return 2;
   }
   return 0;

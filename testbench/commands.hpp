@@ -1,6 +1,7 @@
 // The subcommands of the mmsim command line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,25 @@ struct RunCommand {
   std::vector<std::string> policies;
 };
 
+// mmsim congestion: the experiment of seed 002 section VI (the defaults are the paper's table).
+struct CongestionCommand {
+  std::string widths = "16,32,64,128,256";
+  std::string super_warps = "1-10";
+  std::string arrays = "1024,1048576";
+  std::string rounds = "1000000";
+  std::string seed = "1";
+  std::string map = "random_shift";
+  std::string threads = "0";  // 0: one per core
+  std::string csv;
+  std::string json;
+};
+
 // Exit status: 0 verified (or nothing to verify), 1 verification failed (any run, with
 // --policies), 2 invalid input.
 int run_command(const RunCommand& command);
+// Prints the table; exit status 0, or 2 for invalid options.
+int congestion_command(const CongestionCommand& command);
+
 struct SweepCommand {
   std::string sweep;
   std::vector<std::string> overrides;  // applied to every run

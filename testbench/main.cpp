@@ -22,9 +22,28 @@ int main(int argc, char** argv) {
                    "table; output files get the policy's name before their extension")
       ->delimiter(',');
 
+  mmsim::CongestionCommand congestion;
+  CLI::App* congestion_app = app.add_subcommand(
+      "congestion", "the congestion experiment of seed 002 (section VI, Table II)");
+  // The last of a repeated option wins, so that scripts can override their defaults.
+  congestion_app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  congestion_app->add_option("--width", congestion.widths, "widths w: a list such as 16,32,64")
+      ->capture_default_str();
+  congestion_app->add_option("--super-warp", congestion.super_warps, "super warp sizes s: a list such as 1-10")
+      ->capture_default_str();
+  congestion_app->add_option("--array", congestion.arrays, "array sizes n: a list such as 1024,2^20")
+      ->capture_default_str();
+  congestion_app->add_option("--rounds", congestion.rounds, "rounds per cell")->capture_default_str();
+  congestion_app->add_option("--seed", congestion.seed, "seed of every random choice")->capture_default_str();
+  congestion_app->add_option("--map", congestion.map, "address map (mmsim list maps)")->capture_default_str();
+  congestion_app->add_option("--threads", congestion.threads, "worker threads (0: one per core)")
+      ->capture_default_str();
+  congestion_app->add_option("--csv", congestion.csv, "write the cells as CSV to this file");
+  congestion_app->add_option("--json", congestion.json, "write the cells as JSON to this file");
+
   std::string what;
-  CLI::App* list_app = app.add_subcommand("list", "list machine models, dispatch policies and programs");
-  list_app->add_option("what", what, "models, policies or programs (default: all)");
+  CLI::App* list_app = app.add_subcommand("list", "list machine models, address maps, dispatch policies and programs");
+  list_app->add_option("what", what, "models, maps, policies or programs (default: all)");
 
   mmsim::PlanCommand plan;
   CLI::App* plan_app =
@@ -68,5 +87,6 @@ int main(int argc, char** argv) {
     sweep.command_line = "mmsim sweep " + sweep.sweep;
     return mmsim::sweep_command(sweep);
   }
+  if (*congestion_app) return mmsim::congestion_command(congestion);
   return mmsim::list_command(what);
 }

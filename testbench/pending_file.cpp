@@ -6,6 +6,13 @@
 
 namespace mmsim {
 
+void check_output(const std::string& path, const SourceLocation& where, const std::string& what) {
+  if (path.empty()) return;
+  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(parent))
+    throw InputError(where, what + ": cannot write " + path + ": no folder " + parent.string());
+}
+
 PendingFile::PendingFile(std::filesystem::path target, const std::string& suffix)
     : target_(std::move(target)),
       base_(target_.string() + ".partial"),

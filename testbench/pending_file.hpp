@@ -5,7 +5,13 @@
 #include <filesystem>
 #include <string>
 
+#include "sw/program/input_error.hpp"
+
 namespace mmsim {
+
+// An output path must have an existing folder, checked before the work rather than after it:
+// throws InputError at `where` ("what: cannot write ...") otherwise. An empty path is no output.
+void check_output(const std::string& path, const SourceLocation& where, const std::string& what);
 
 class PendingFile {
  public:

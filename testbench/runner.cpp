@@ -37,14 +37,6 @@ class ProgressLine {
   bool shown_ = false;
 };
 
-// An output path must have an existing folder, checked before the run rather than after it.
-void check_output(const std::string& path, const SourceLocation& where, const std::string& what) {
-  if (path.empty()) return;
-  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
-  if (!std::filesystem::is_directory(parent))
-    throw InputError(where, what + ": cannot write " + path + ": no folder " + parent.string());
-}
-
 std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
   const ProgramInfo& info = *find_program(tb.program);
   try {

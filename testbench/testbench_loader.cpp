@@ -1,5 +1,6 @@
 #include <limits>
 
+#include "hw/address_maps.hpp"
 #include "hw/dispatch_policy.hpp"
 #include "hw/machine_models.hpp"
 #include "testbench/suggest.hpp"
@@ -27,10 +28,36 @@ std::string choice(const YamlSection& s, const std::string& key,
   return value;
 }
 
+// machine.rsu: the random shift unit's table, drawn from a seed or given row by row.
+void load_rsu(const YamlSection& rsu, Testbench& tb) {
+  rsu.allow({"seed", "shifts"});
+  tb.where["machine.rsu"] = rsu.where();
+  MachineConfig& c = tb.machine;
+  if (rsu.has("seed") == rsu.has("shifts"))
+    throw InputError(rsu.where(), "machine.rsu: expected either seed or shifts (one shift per row)");
+  if (rsu.has("seed")) {
+    c.rsu_seed = static_cast<std::uint64_t>(rsu.integer("seed", 0, kMaxInt));
+    tb.where["machine.rsu.seed"] = rsu.where("seed");
+    return;
+  }
+  const YAML::Node shifts = rsu.node("shifts");
+  tb.where["machine.rsu.shifts"] = rsu.where("shifts");
+  if (!shifts.IsSequence() || shifts.size() == 0)
+    rsu.fail("shifts", "expected a list of shifts r_0, r_1, ... (one per row of memory), got " +
+                           yaml_describe(shifts));
+  for (std::size_t j = 0; j < shifts.size(); ++j) {
+    const std::string what = "machine.rsu.shifts[" + std::to_string(j) + "]";
+    // Each value's own place, for the range check against w in validate().
+    tb.where[what] = rsu.where("shifts", j);
+    c.rsu_shifts.push_back(
+        static_cast<std::uint32_t>(yaml_integer(shifts[j], tb.where[what], what, 0, 1 << 16)));
+  }
+}
+
 void load_machine(const YamlSection& m, Testbench& tb) {
   m.allow({"model", "width", "latency", "threads", "super_warp", "dispatch", "seed",
            "barrier_latency", "compute_latency", "write_conflict", "memory", "local_memory",
-           "race_check"});
+           "race_check", "address_map", "rsu"});
   MachineConfig& c = tb.machine;
   c.model = choice(m, "model", names_of(machine_models(), [](const auto& x) { return x.name; }),
                    "machine model");
@@ -55,7 +82,12 @@ void load_machine(const YamlSection& m, Testbench& tb) {
       m.optional_integer("memory", 1, static_cast<std::int64_t>(kMaxMemoryWords)).value_or(0));
   c.local_words = static_cast<std::uint64_t>(m.optional_integer("local_memory", 0, 1 << 20).value_or(0));
   tb.race_check = m.optional_boolean("race_check").value_or(false);
+  if (m.has("address_map"))
+    c.address_map = choice(m, "address_map",
+                           names_of(address_maps(), [](const auto& x) { return x.name; }),
+                           "address map");
   for (const std::string& key : m.keys()) tb.where["machine." + key] = m.where(key);
+  if (m.has("rsu")) load_rsu(m.section("rsu"), tb);
   tb.where["machine"] = m.where();
 }
 

@@ -152,6 +152,13 @@ SourceLocation YamlSection::where(const std::string& key) const {
   return value ? input_->where(value, child(key)) : where();
 }
 
+SourceLocation YamlSection::where(const std::string& key, std::size_t index) const {
+  const YAML::Node value = node_[key];
+  return value && value.IsSequence() && index < value.size()
+             ? input_->where(value[index], child(key))
+             : where(key);
+}
+
 void YamlSection::fail(const std::string& key, const std::string& message) const {
   throw InputError(where(key), child(key) + ": " + message);
 }

@@ -5,6 +5,7 @@
 #include "sw/programs/sequential_access.hpp"
 #include "sw/programs/sums.hpp"
 #include "sw/programs/trace.hpp"
+#include "sw/programs/transpose.hpp"
 #include "sw/programs/transpose_umm_rotating.hpp"
 
 namespace mmsim {
@@ -15,6 +16,8 @@ const std::vector<ProgramInfo>& programs() {
       contiguous_access_program(),
       stride_access_program(),
       transpose_umm_rotating_program(),
+      transpose_naive_program(),
+      transpose_diagonal_program(),
       permute_straightforward_program(),
       permute_dmm_conflict_free_program(),
       permute_umm_program(),

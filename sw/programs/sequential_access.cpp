@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hw/errors.hpp"
+#include "hw/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
 
 namespace mmsim {
@@ -104,6 +105,7 @@ class SequentialAccess final : public WarpProgram {
 std::optional<std::uint64_t> SequentialAccess::stages_per_dispatch(const MachineConfig& m) const {
   const std::uint64_t s = m.super_warp;
   if (m.model == "bpram") return 1;  // w distinct requests per warp
+  if (address_map_of(m) != "interleaved") return std::nullopt;  // banks permuted per row
   if (pattern_ == Pattern::contiguous) {
     if (m.model == "dmm" || m.model == "umm") return 1;
     if (m.model == "sdmm") return s;  // s*w consecutive cells: s per bank

@@ -8,6 +8,15 @@
 namespace mmsim::test {
 namespace {
 
+std::uint64_t bank_of(const RefConfig& c, Address a) {
+  const std::uint64_t j = a / c.width;
+  const std::uint64_t k = a % c.width;
+  if (c.map == "random_shift") return (k + c.shifts.at(j)) % c.width;
+  if (c.map == "skew") return (k + j) % c.width;
+  if (c.map == "xor") return k ^ (j % c.width);
+  return k;
+}
+
 std::uint64_t stages_of(const RefConfig& c, const std::vector<Address>& addresses) {
   std::set<Address> distinct;
   for (const Address a : addresses)
@@ -20,7 +29,7 @@ std::uint64_t stages_of(const RefConfig& c, const std::vector<Address>& addresse
   }
   std::map<Address, std::uint64_t> per_bank;
   std::uint64_t k = 0;
-  for (const Address a : distinct) k = std::max(k, ++per_bank[a % c.width]);
+  for (const Address a : distinct) k = std::max(k, ++per_bank[bank_of(c, a)]);
   return k;
 }
 
@@ -33,17 +42,22 @@ bool empty(const RefInstruction& in) {
 
 RefResult run_reference(const RefConfig& c, const RefProgram& program) {
   const std::size_t n = program.warps.size();
+  const std::size_t s = c.super_warp;
+  const std::size_t units = n / s;
   const Cycle latency = c.model == "bpram" ? 1 : c.latency;
   RefResult result;
   result.memory.resize(c.memory_words);
   for (std::size_t a = 0; a < c.memory_words; ++a) result.memory[a] = static_cast<Word>(a);
   result.reads.resize(n);
 
+  // Per warp: next instruction, and whether it waits at the barrier, has finished, or holds a
+  // memory instruction for its unit's next dispatch.
   std::vector<std::size_t> pc(n, 0);
-  std::vector<std::uint64_t> issued(n, 0);  // memory instructions sent and syncthreads reached
-  std::vector<Cycle> free_at(n, 0);  // the warp may issue its next instruction from here
-  std::vector<bool> at_barrier(n, false), done(n, false);
-  std::vector<Word> registers;
+  std::vector<bool> at_barrier(n, false), done(n, false), pending(n, false);
+  std::vector<std::uint64_t> issued(n, 0);  // instructions issued (memory and syncthreads)
+  // Per unit: when it may go on, and whether its warps have run up to their next instruction.
+  std::vector<Cycle> free_at(units, 0);
+  std::vector<bool> advanced(units, false);
   Cycle last_event = 0;
   Cycle mmu_free = 0;
   std::size_t turn = 0;
@@ -51,37 +65,43 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
   Cycle last_completion = 0;
 
   for (Cycle t = 0;; ++t) {
-    // Warps run up to their next memory instruction; barriers and ends happen here.
+    // Units run their warps up to the next instruction; barriers and ends happen here.
     for (bool changed = true; changed;) {
       changed = false;
-      for (std::size_t u = 0; u < n; ++u) {
-        if (done[u] || at_barrier[u] || free_at[u] > t) continue;
-        const auto& code = program.warps[u];
-        while (pc[u] < code.size() && code[pc[u]].kind != RefInstruction::sync && empty(code[pc[u]]))
-          ++pc[u];
-        if (pc[u] == code.size()) {
-          done[u] = true;
-          last_event = std::max(last_event, free_at[u]);
-          changed = true;
-        } else if (code[pc[u]].kind == RefInstruction::sync) {
-          at_barrier[u] = true;
-          ++pc[u];
-          ++issued[u];
-          last_event = std::max(last_event, free_at[u]);
-          changed = true;
+      for (std::size_t u = 0; u < units; ++u) {
+        if (advanced[u] || free_at[u] > t) continue;
+        advanced[u] = changed = true;
+        for (std::size_t v = u * s; v < (u + 1) * s; ++v) {
+          if (done[v] || at_barrier[v] || pending[v]) continue;
+          const auto& code = program.warps[v];
+          while (pc[v] < code.size() && code[pc[v]].kind != RefInstruction::sync && empty(code[pc[v]]))
+            ++pc[v];
+          if (pc[v] == code.size()) {
+            done[v] = true;
+            last_event = std::max(last_event, free_at[u]);
+          } else if (code[pc[v]].kind == RefInstruction::sync) {
+            at_barrier[v] = true;
+            ++pc[v];
+            ++issued[v];
+            last_event = std::max(last_event, free_at[u]);
+          } else {
+            pending[v] = true;
+            ++issued[v];
+          }
         }
       }
       std::size_t waiting = 0, running = 0;
-      for (std::size_t u = 0; u < n; ++u) {
-        waiting += at_barrier[u];
-        running += !done[u];
+      for (std::size_t v = 0; v < n; ++v) {
+        waiting += at_barrier[v];
+        running += !done[v];
       }
       if (waiting > 0 && waiting == running) {
         ++result.syncthreads;
-        for (std::size_t u = 0; u < n; ++u)
-          if (at_barrier[u]) {
-            at_barrier[u] = false;
-            free_at[u] = last_event + c.barrier_latency;
+        for (std::size_t v = 0; v < n; ++v)
+          if (at_barrier[v]) {
+            at_barrier[v] = false;
+            free_at[v / s] = last_event + c.barrier_latency;
+            advanced[v / s] = false;
           }
         changed = true;
       }
@@ -90,57 +110,89 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
     if (t > 100000000) throw std::runtime_error("reference machine did not finish");
     if (mmu_free > t) continue;
 
-    const auto ready = [&](std::size_t u) { return !done[u] && !at_barrier[u] && free_at[u] <= t; };
-    std::size_t chosen = n;
+    const auto holds = [&](std::size_t u, const std::vector<bool>& flag) {
+      for (std::size_t v = u * s; v < (u + 1) * s; ++v)
+        if (flag[v]) return true;
+      return false;
+    };
+    // A unit is present unless each of its warps has finished or waits at the barrier.
+    const auto present = [&](std::size_t u) {
+      for (std::size_t v = u * s; v < (u + 1) * s; ++v)
+        if (!done[v] && !at_barrier[v]) return true;
+      return false;
+    };
+    const auto ready = [&](std::size_t u) { return free_at[u] <= t && holds(u, pending); };
+    std::size_t chosen = units;
     if (c.dispatch == "round_robin") {
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t u = (turn + i) % n;
-        if (done[u] || at_barrier[u]) continue;
+      for (std::size_t i = 0; i < units; ++i) {
+        const std::size_t u = (turn + i) % units;
+        if (!present(u)) continue;
         if (ready(u)) chosen = u;
         break;  // the first unit not skipped holds the turn
       }
     } else if (c.dispatch == "lowest_ready") {
-      for (std::size_t u = 0; u < n && chosen == n; ++u)
+      for (std::size_t u = 0; u < units && chosen == units; ++u)
         if (ready(u)) chosen = u;
     } else if (c.dispatch == "oldest_ready") {
-      for (std::size_t u = 0; u < n; ++u)
-        if (ready(u) && (chosen == n || free_at[u] < free_at[chosen])) chosen = u;
+      for (std::size_t u = 0; u < units; ++u)
+        if (ready(u) && (chosen == units || free_at[u] < free_at[chosen])) chosen = u;
     } else if (c.dispatch == "adversarial") {
       // The laggard (fewest instructions issued, then the lowest number) goes only alone; the
       // others oldest first (then the lowest number).
-      std::size_t laggard = n;
-      for (std::size_t u = 0; u < n; ++u)
-        if (ready(u) && (laggard == n || issued[u] < issued[laggard])) laggard = u;
-      for (std::size_t u = 0; u < n; ++u)
-        if (ready(u) && u != laggard && (chosen == n || free_at[u] < free_at[chosen])) chosen = u;
-      if (chosen == n) chosen = laggard;
+      const auto progress = [&](std::size_t u) {
+        std::uint64_t sum = 0;
+        for (std::size_t v = u * s; v < (u + 1) * s; ++v) sum += issued[v];
+        return sum;
+      };
+      std::size_t laggard = units;
+      for (std::size_t u = 0; u < units; ++u)
+        if (ready(u) && (laggard == units || progress(u) < progress(laggard))) laggard = u;
+      for (std::size_t u = 0; u < units; ++u)
+        if (ready(u) && u != laggard && (chosen == units || free_at[u] < free_at[chosen])) chosen = u;
+      if (chosen == units) chosen = laggard;
     } else {
       throw std::runtime_error("reference: unknown policy " + c.dispatch);
     }
-    if (chosen == n) continue;
+    if (chosen == units) continue;
 
     const std::size_t u = chosen;
-    const RefInstruction& in = program.warps[u][pc[u]++];
-    ++issued[u];
-    const std::uint64_t k = stages_of(c, in.addresses);
-    // All groups of a dispatch complete before any later dispatch's: apply it now, reads first.
-    if (in.kind == RefInstruction::read) {
-      for (const Address a : in.addresses)
-        if (a != kInactive) result.reads[u].push_back(result.memory.at(a));
-    } else {
-      for (std::size_t i = 0; i < in.addresses.size(); ++i) {
-        const std::size_t lane = c.lowest_lane_wins ? in.addresses.size() - 1 - i : i;
-        if (in.addresses[lane] != kInactive) result.memory.at(in.addresses[lane]) = in.values[lane];
+    // The dispatch: every lane of the unit, warp after warp (inactive where a warp sends nothing).
+    std::vector<Address> lanes;
+    std::vector<Word> values;
+    std::vector<std::size_t> lane_warp;
+    std::vector<bool> lane_reads;
+    for (std::size_t v = u * s; v < (u + 1) * s; ++v) {
+      const RefInstruction* in = pending[v] ? &program.warps[v][pc[v]] : nullptr;
+      for (unsigned lane = 0; lane < c.width; ++lane) {
+        lanes.push_back(in ? in->addresses[lane] : kInactive);
+        values.push_back(in && in->kind == RefInstruction::write ? in->values[lane] : 0);
+        lane_warp.push_back(v);
+        lane_reads.push_back(in && in->kind == RefInstruction::read);
       }
+      if (in) {
+        ++pc[v];
+        pending[v] = false;
+      }
+    }
+    const std::uint64_t k = stages_of(c, lanes);
+    // All groups of a dispatch complete before any later dispatch's: apply it now, reads
+    // first (they see the memory from before the dispatch), then writes in lane order.
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      if (lanes[i] != kInactive && lane_reads[i])
+        result.reads[lane_warp[i]].push_back(result.memory.at(lanes[i]));
+    for (std::size_t m = 0; m < lanes.size(); ++m) {
+      const std::size_t i = c.lowest_lane_wins ? lanes.size() - 1 - m : m;
+      if (lanes[i] != kInactive && !lane_reads[i]) result.memory.at(lanes[i]) = values[i];
     }
     ++result.dispatches;
     result.stages += k;
     mmu_free = t + k;
     const Cycle completion = t + k + latency - 2;
     free_at[u] = completion + 1 + c.compute_latency;
+    advanced[u] = false;
     last_completion = std::max(last_completion, completion);
     any = true;
-    turn = (u + 1) % n;
+    turn = (u + 1) % units;
   }
   result.cycles = any ? last_completion + 1 : 0;
   return result;

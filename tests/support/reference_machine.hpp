@@ -1,5 +1,7 @@
 // An independent, deliberately plain implementation of DESIGN.md section 2 (time stepped cycle
-// by cycle, stages computed from the definitions) to check the SystemC model against.
+// by cycle, stages computed from the definitions) to check the SystemC model against. A
+// dispatch unit is a super warp of `super_warp` warps: when it may go on, each of its warps
+// runs to its next instruction, and the memory instructions found then go as one dispatch.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +23,13 @@ struct RefProgram {
 };
 
 struct RefConfig {
-  std::string model = "dmm";  // dmm, umm, bpram
+  std::string model = "dmm";  // dmm, sdmm, rsdmm, umm, bpram
   unsigned width = 4;
+  unsigned super_warp = 1;  // warps per dispatch unit (sdmm, rsdmm)
+  // Bank of address j*w + k (DMM family): interleaved k, random_shift (k + shifts[j]) mod w,
+  // skew (k + j) mod w, xor k ^ (j mod w).
+  std::string map = "interleaved";
+  std::vector<std::uint32_t> shifts;
   unsigned latency = 1;
   std::string dispatch = "round_robin";  // round_robin, lowest_ready, oldest_ready, adversarial
   Cycle barrier_latency = 0;

@@ -20,9 +20,8 @@ program:
     - [ {read: [8, 9, 14, 15]} ]
 )";
 
-// Replaces the first occurrence of `from` in the good testbench.
-std::string edit(const std::string& from, const std::string& to) {
-  std::string text = kGood;
+// Replaces the first occurrence of `from` in `text` (by default the good testbench).
+std::string edit(const std::string& from, const std::string& to, std::string text = kGood) {
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   return text.replace(at, from.size(), to);
@@ -130,7 +129,43 @@ INSTANTIATE_TEST_SUITE_P(
                 "program: {name: sum_hybrid, params: {n: 1024}}\n",
                 ":1:55", "machine.threads: sum_hybrid uses p = w*l = 256 threads"},
         BadCase{"RaceCheckNotABoolean", edit("  threads: 8", "  threads: 8\n  race_check: yes please"),
-                ":7:15", "machine.race_check: expected true or false"}),
+                ":7:15", "machine.race_check: expected true or false"},
+        BadCase{"SuperWarpBelowOne", edit("  threads: 8", "  threads: 8\n  super_warp: 0"), ":7:15",
+                "machine.super_warp: expected an integer from 1 to 65536, got '0'"},
+        BadCase{"SuperWarpOnTheDmm", edit("  threads: 8", "  threads: 8\n  super_warp: 2"), ":7:15",
+                "machine.super_warp: model dmm dispatches single warps: super_warp must be 1"},
+        BadCase{"ThreadsNotAMultipleOfTheSuperWarp",
+                edit("threads: 8", "threads: 8\n  super_warp: 3", edit("model: dmm", "model: sdmm")),
+                ":6:12", "machine.threads: p = 8 is not a multiple of s*w = 12"},
+        BadCase{"UnknownAddressMap", edit("  threads: 8", "  threads: 8\n  address_map: xro"), ":7:16",
+                "unknown address map 'xro' (did you mean 'xor'?)"},
+        BadCase{"XorNeedsAPowerOfTwoWidth",
+                "machine: {model: dmm, width: 6, latency: 2, threads: 6, address_map: xor}\n"
+                "program: {name: trace, warps: [[{read: [0, 1, 2, 3, 4, 5]}]]}\n",
+                ":1:70", "machine.address_map: address map xor needs w a power of two (got w = 6)"},
+        BadCase{"AddressMapOnTheUmm", edit("threads: 8", "threads: 8\n  address_map: skew", edit("model: dmm", "model: umm")),
+                ":7:16", "machine.address_map: model umm maps addresses interleaved only"},
+        BadCase{"RsdmmWithAnotherMap", edit("threads: 8", "threads: 8\n  address_map: skew", edit("model: dmm", "model: rsdmm")),
+                ":7:16", "(rsdmm is sdmm with random_shift)"},
+        BadCase{"ShiftTableOfTheWrongLength",
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, 1, 2]}", edit("model: dmm", "model: rsdmm")),
+                ":7:17", "machine.rsu.shifts: expected one shift per row of memory: 4 (ceil(16 words / w = 4)), got 3"},
+        BadCase{"ShiftOutsideZeroToW",
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, 4, 1, 2]}", edit("model: dmm", "model: rsdmm")),
+                ":7:21", "machine.rsu.shifts[1]: r_1 = 4 is outside [0, w) = [0, 4)"},
+        BadCase{"NegativeShift",
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, -1, 1, 2]}", edit("model: dmm", "model: rsdmm")),
+                ":7:21", "machine.rsu.shifts[1]: expected an integer from 0 to 65536, got '-1'"},
+        BadCase{"EmptyShiftTable",
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: []}", edit("model: dmm", "model: rsdmm")),
+                ":7:17", "machine.rsu.shifts: expected a list of shifts"},
+        BadCase{"RsuSeedAndShifts",
+                edit("threads: 8", "threads: 8\n  rsu: {seed: 1, shifts: [0, 1, 2, 3]}", edit("model: dmm", "model: rsdmm")),
+                ":7:8", "machine.rsu: expected either seed or shifts"},
+        BadCase{"RsuWithoutARandomShift", edit("  threads: 8", "  threads: 8\n  rsu: {seed: 3}"), ":7:15",
+                "machine.rsu.seed: the random shift unit exists only with address_map random_shift"},
+        BadCase{"ShiftTableThroughSet", kGood, "--set machine.rsu.shifts=[9]",
+                "machine.rsu.shifts: the random shift unit exists only", "--set machine.rsu.shifts=[9]"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(BadInputFile, AMissingTestbenchIsReported) {

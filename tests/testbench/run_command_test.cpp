@@ -19,6 +19,26 @@ TEST(RunCommand, ReportsTheFiguresAndExitsZeroWhenVerified) {
   EXPECT_EQ(r.err, "");
 }
 
+TEST(RunCommand, ReportsTheAddressMapAndTheShiftTable) {
+  TempDir dir;
+  const auto stats = dir / "s.json";
+  const CommandResult r =
+      mmsim("run " + kConfigs + "superwarp_fig7_rsdmm.yaml --stats '" + stats.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  address map  random_shift  (shift table r_j = 0 1 1 2 2 1)"), std::string::npos)
+      << r.out;
+  const auto json = nlohmann::json::parse(read_file(stats));
+  EXPECT_EQ(json["address_map"], "random_shift");
+  EXPECT_EQ(json["rsu"]["shifts"], (std::vector<int>{0, 1, 1, 2, 2, 1}));
+  EXPECT_EQ(json["super_warp"], 3);
+  // A drawn table is reported by its seed (machine.seed unless rsu.seed is given).
+  const CommandResult drawn = mmsim("run " + kConfigs + "superwarp_fig6_sdmm.yaml --set machine.model=rsdmm "
+                                    "--set machine.rsu.seed=12 --set expect={} --stats '" + stats.string() + "'");
+  ASSERT_EQ(drawn.status, 0) << drawn.err;
+  EXPECT_NE(drawn.out.find("(shift table drawn with seed 12)"), std::string::npos) << drawn.out;
+  EXPECT_EQ(nlohmann::json::parse(read_file(stats))["rsu"]["seed"], 12);
+}
+
 TEST(RunCommand, ExitsOneWhenAnExpectationIsNotMet) {
   const CommandResult r = mmsim("run " + kConfigs + "dmm_fig4.yaml --set expect.cycles=6");
   EXPECT_EQ(r.status, 1);

@@ -59,6 +59,36 @@ TEST(Waveform, TracesTheDispatchesAndBanksOfTheRun) {
   EXPECT_EQ(vcd.timestamps().back(), 6u);  // the last step (5) is written when time moves on
 }
 
+TEST(Waveform, ShowsTheShiftTableAndTheBankLoadsOfTheRsdmm) {
+  TempDir dir;
+  const auto vcd_path = dir / "fig7.vcd";
+  const std::string fig7 = std::string(MMSIM_SOURCE_DIR) + "/configs/superwarp_fig7_rsdmm.yaml";
+  ASSERT_EQ(mmsim("run " + fig7 + " --vcd '" + vcd_path.string() + "'").status, 0);
+  const VcdFile vcd = VcdFile::read(vcd_path);
+  // The table r_j, one signal per row of memory, constant over the run.
+  const std::vector<std::uint64_t> table = {0, 1, 1, 2, 2, 1};
+  for (std::size_t j = 0; j < table.size(); ++j)
+    EXPECT_EQ(vcd.value_at("machine.memory.random_shift_unit.r_" + std::to_string(j), 0), table[j]);
+  EXPECT_FALSE(vcd.has("machine.memory.random_shift_unit.r_6"));
+  // The packing unit's view of the one dispatch: 4 stages, 12 distinct requests, per bank
+  // 3, 4, 3 and 2 of them.
+  const std::string rpu = "machine.memory.request_packing_unit.";
+  EXPECT_EQ(vcd.value_at(rpu + "packed_valid", 0), 1u);
+  EXPECT_EQ(vcd.value_at(rpu + "packed_stages", 0), 4u);
+  EXPECT_EQ(vcd.value_at(rpu + "packed_requests", 0), 12u);
+  for (const auto& [bank, load] : std::vector<std::pair<int, unsigned>>{{0, 3}, {1, 4}, {2, 3}, {3, 2}})
+    EXPECT_EQ(vcd.value_at(rpu + "load_" + std::to_string(bank), 0), load) << "bank " << bank;
+  EXPECT_EQ(vcd.value_at(rpu + "packed_valid", 1), 0u);
+  // First group: bank 1 gets m[4] (row 1, shift 1, column 0); bank 0 gets m[7] (row 1, column
+  // 3, (3 + 1) mod 4 = 0) with the shift the unit applied.
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_1.entry_address", 0), 4u);
+  EXPECT_EQ(vcd.value_at("machine.memory.random_shift_unit.entry_shift_1", 0), 1u);
+  EXPECT_EQ(vcd.value_at("machine.memory.bank_0.entry_address", 0), 7u);
+  EXPECT_EQ(vcd.value_at("machine.memory.random_shift_unit.entry_shift_0", 0), 1u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_stages", 0), 4u);
+  EXPECT_EQ(vcd.timestamps().back(), 11u);  // 10 time units; the last step is written at 11
+}
+
 TEST(Waveform, NoWaveformAskedMeansNoFile) {
   TempDir dir;
   const CommandResult r = run_command("cd '" + dir.path().string() + "' && '" MMSIM_BINARY "' run " + kFig4);

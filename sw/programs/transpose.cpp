@@ -1,0 +1,175 @@
+#include "sw/programs/transpose.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "hw/machine_models.hpp"
+#include "sw/program/data_pattern.hpp"
+
+namespace mmsim {
+namespace {
+
+enum class Order { naive, diagonal };
+
+class Transpose final : public WarpProgram {
+ public:
+  Transpose(Order order, const ParamValues& params) : order_(order), n_(params.count("n")) {
+    side_ = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(n_))));
+    if (side_ * side_ != n_)
+      throw ParamError("n", "n = " + std::to_string(n_) +
+                                " must be a perfect square (the matrix is sqrt(n) x sqrt(n))");
+  }
+
+  void configure(const MachineConfig& machine) override {
+    p_ = machine.threads;
+    if (n_ < p_ || n_ % p_ != 0)
+      throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
+                                std::to_string(p_) + " (each thread moves n/p elements)");
+  }
+
+  std::uint64_t memory_words() const override { return 2 * n_; }
+
+  void initialize(Mmu& memory) override {
+    for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+  }
+
+  Task run(Warp& warp) override {
+    const unsigned w = warp.width();
+    std::vector<Address> from(w);
+    std::vector<Address> to(w);
+    for (std::uint64_t t = 0; t < n_ / p_; ++t) {
+      for (unsigned lane = 0; lane < w; ++lane) {
+        const std::uint64_t element = t * p_ + warp.thread(lane);
+        const std::uint64_t j = element / side_;
+        const std::uint64_t k = element % side_;
+        const std::uint64_t row = order_ == Order::naive ? j : (j + k) % side_;
+        // a[row][k] goes to b[k][row]: the transpose, whatever the order.
+        from[lane] = row * side_ + k;
+        to[lane] = n_ + k * side_ + row;
+      }
+      const auto got = co_await warp.read(from);
+      for (unsigned lane = 0; lane < w; ++lane)
+        verification().expect_equal(got[lane], data_pattern(from[lane]), [&] {
+          return "thread " + std::to_string(warp.thread(lane)) + " read a at m[" +
+                 std::to_string(from[lane]) + "]";
+        });
+      co_await warp.write(to);  // each lane's register: the element it read
+    }
+  }
+
+  void verify(const Mmu& memory) override {
+    for (std::uint64_t j = 0; j < side_; ++j)
+      for (std::uint64_t k = 0; k < side_; ++k)
+        verification().expect_equal(memory.peek(n_ + k * side_ + j), data_pattern(j * side_ + k),
+                                    [&] {
+                                      return "b[" + std::to_string(k) + "][" + std::to_string(j) +
+                                             "] (m[" + std::to_string(n_ + k * side_ + j) + "])";
+                                    });
+  }
+
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult& result) const override;
+
+ private:
+  // Total congestion (stage groups) where the timing rules fix it for any dispatch order.
+  std::optional<double> congestion(const MachineConfig& m) const;
+
+  Order order_;
+  std::uint64_t n_;
+  std::uint64_t side_ = 0;
+  std::uint64_t p_ = 0;
+};
+
+std::optional<double> Transpose::congestion(const MachineConfig& m) const {
+  const std::uint64_t w = m.width;
+  const std::uint64_t sw = w * m.super_warp;
+  const double n = static_cast<double>(n_);
+  const double dispatches = n / static_cast<double>(sw);  // per instruction
+  if (m.model == "bpram") return 2 * dispatches;          // w distinct requests: one group
+  // The seeds' counts take a dispatch's lanes inside one matrix row, or whole rows, and rows
+  // of b starting in bank 0.
+  const bool aligned = side_ % w == 0 && (side_ % sw == 0 || sw % side_ == 0);
+  if (!aligned) return std::nullopt;
+  if (m.model == "umm") return order_ == Order::naive ? n / w + n : 2 * n;
+  const bool banked = m.model == "dmm" || m.model == "sdmm";
+  if (!banked || address_map_of(m) != "interleaved") return std::nullopt;
+  // Reads of a row-major block, and both diagonal accesses: s requests in every bank.
+  const double spread = dispatches * m.super_warp;
+  if (order_ == Order::diagonal) return 2 * spread;
+  // Naive writes: column k of b lies in one bank. A dispatch inside one row of a writes sw
+  // elements of one column; one spanning q = sw/sqrt(n) rows writes q columns, ceil(q/w) of
+  // them per bank (seed 002, Theorem 3).
+  const std::uint64_t q = sw / side_;
+  const double per_dispatch = side_ >= sw ? static_cast<double>(sw)
+                                          : static_cast<double>((q + w - 1) / w * side_);
+  return spread + dispatches * per_dispatch;
+}
+
+std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& result) const {
+  const double n = static_cast<double>(n_);
+  const double p = static_cast<double>(p_);
+  const double w = m.width;
+  const double l = m.latency;
+  const double s = m.super_warp;
+  const double rounds = 2 * n / p;  // a read and a write per element
+  const std::string map = address_map_of(m);
+  std::vector<Bound> out;
+  out.push_back({"time_lower",
+                 "lower bound: 2n requests, w per time unit; 2n/p requests per thread, l each",
+                 "max(2n/w + l - 1, 2n*l/p)", std::max(std::ceil(2 * n / w) + l - 1, rounds * l),
+                 Bound::Kind::lower, Bound::Measure::cycles, "seed 002, section III"});
+  const bool naive = order_ == Order::naive;
+  if ((m.model == "dmm" || m.model == "sdmm") && map == "interleaved") {
+    if (m.model == "dmm")
+      out.push_back({"time_order", naive ? "naive transpose on the DMM" : "diagonal transpose on the DMM",
+                     naive ? "n + n*l/p" : "n/w + n*l/p", (naive ? n : n / w) + n * l / p,
+                     Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 2"});
+    else
+      out.push_back({"time_order", naive ? "naive transpose on the SDMM" : "diagonal transpose on the SDMM",
+                     naive ? "n/w + min(n, n*sqrt(n)/(s*w)) + n*l/p" : "n/w + n*l/p",
+                     n / w + (naive ? std::min(n, n * static_cast<double>(side_) / (s * w)) : 0) + n * l / p,
+                     Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 3"});
+  } else if (map == "random_shift") {
+    out.push_back({"time_order", "expected, with super warps of log w warps (random shift)",
+                   "n/w + n*l/p", n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
+                   "seed 002, Theorem 8"});
+  }
+  const std::optional<double> exact = congestion(m);
+  if (exact)
+    out.push_back({"congestion_exact", "total congestion (stage groups of all dispatches)", "C",
+                   *exact, Bound::Kind::exact, Bound::Measure::stages, "seed 002, sections III-IV"});
+  if (m.dispatch == "round_robin") {
+    const double c = exact ? *exact : static_cast<double>(result.counters.stages);
+    out.push_back({"time_upper",
+                   exact ? "Lemma 1: C + (l-1) per round of 2n/p"
+                         : "Lemma 1 with the measured congestion C: C + (l-1) per round of 2n/p",
+                   "C + (l - 1)*2n/p", c + (l - 1) * rounds, Bound::Kind::upper,
+                   Bound::Measure::cycles, "seed 002, Lemma 1"});
+  }
+  return out;
+}
+
+ProgramInfo transpose_program(Order order) {
+  const bool naive = order == Order::naive;
+  return {
+      naive ? "transpose_naive" : "transpose_diagonal",
+      naive ? "b[k][j] <- a[j][k], elements in row-major order (sqrt(n) x sqrt(n) matrices)"
+            : "b[k][(j+k) mod sqrt(n)] <- a[(j+k) mod sqrt(n)][k], along diagonals",
+      "seed 002, section III",
+      {
+          {"n", ParamType::integer,
+           "elements of the matrix (a perfect square, a multiple of p); a at m[0..n), b at m[n..2n)",
+           std::nullopt},
+      },
+      [order](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
+        return std::make_unique<Transpose>(order, args.params);
+      },
+  };
+}
+
+}  // namespace
+
+ProgramInfo transpose_naive_program() { return transpose_program(Order::naive); }
+ProgramInfo transpose_diagonal_program() { return transpose_program(Order::diagonal); }
+
+}  // namespace mmsim

@@ -1,0 +1,307 @@
+#include "testbench/congestion_experiment.hpp"
+
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "hw/address_maps.hpp"
+#include "hw/errors.hpp"
+#include "hw/machine_models.hpp"
+#include "sw/program/input_error.hpp"
+#include "testbench/suggest.hpp"
+
+namespace mmsim {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// The seed of one chunk of one cell: every input mixed in, so that chunks and cells draw
+// independent streams.
+std::uint64_t chunk_seed(std::uint64_t seed, unsigned w, unsigned s, std::uint64_t n,
+                         std::uint64_t chunk) {
+  std::uint64_t state = seed;
+  for (const std::uint64_t x : {std::uint64_t{w}, std::uint64_t{s}, n, chunk}) {
+    state ^= splitmix64(state) + x;
+  }
+  return splitmix64(state);
+}
+
+// Uniform addresses in [0, n), n <= 2^32: eight xoshiro128+ generators side by side (one
+// vector each step), and Lemire's multiply-shift of each 32-bit draw, rejecting the few draws
+// that would bias it (none when n is a power of two).
+class AddressSource {
+ public:
+  AddressSource(std::uint64_t n, std::uint64_t seed)
+      : n_(n), threshold_(kAll % n), spare_(seed) {
+    std::uint64_t state = seed;
+    for (Lanes& word : state_.s)
+      for (int k = 0; k < 8; ++k) word[k] = static_cast<std::uint32_t>(splitmix64(state) >> 32) | 1;
+  }
+
+  void fill(std::span<Address> out) {
+    constexpr Wide low = {0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull};
+    const Wide n = {n_, n_, n_, n_};
+    if (std::has_single_bit(n_)) {
+      // (x * 2^k) >> 32 is a shift.
+      const auto shift = static_cast<std::uint64_t>(32 - std::countr_zero(n_));
+      fill(out, [shift](Wide x) { return x >> shift; });
+    } else {
+      fill(out, [n, low](Wide x) { return ((x & low) * (n & low)) >> 32; });
+    }
+  }
+
+ private:
+  using Lanes = std::uint32_t __attribute__((vector_size(32)));
+  using Wide = std::uint64_t __attribute__((vector_size(32)));
+  static constexpr std::uint64_t kAll = std::uint64_t{1} << 32;
+  struct State {
+    Lanes s[4];
+  };
+
+  static Lanes next(State& x) {
+    const Lanes r = x.s[0] + x.s[3];
+    const Lanes t = x.s[1] << 9;
+    x.s[2] ^= x.s[0];
+    x.s[3] ^= x.s[1];
+    x.s[1] ^= x.s[2];
+    x.s[0] ^= x.s[3];
+    x.s[2] ^= t;
+    x.s[3] = (x.s[3] << 11) | (x.s[3] >> 21);
+    return r;
+  }
+
+  // `scale(x)`: the address of each 32-bit draw x.
+  template <class Scale>
+  void fill(std::span<Address> out, Scale scale) {
+    State x = state_;  // in registers for the loop
+    const std::size_t size = out.size();
+    Address* o = out.data();
+    std::size_t i = 0;
+    for (; i + 8 <= size; i += 8) emit(next(x), o + i, scale);
+    if (i < size) {
+      Address rest[8];
+      emit(next(x), rest, scale);
+      std::copy(rest, rest + (size - i), o + i);
+    }
+    state_ = x;
+  }
+
+  template <class Scale>
+  void emit(Lanes r, Address* out, Scale scale) {
+    const Wide low = scale(__builtin_convertvector(__builtin_shufflevector(r, r, 0, 1, 2, 3), Wide));
+    const Wide high = scale(__builtin_convertvector(__builtin_shufflevector(r, r, 4, 5, 6, 7), Wide));
+    std::memcpy(out, &low, sizeof low);
+    std::memcpy(out + 4, &high, sizeof high);
+    if (threshold_ == 0) return;
+    // Lemire's rejection: the draws whose product's low half falls below the threshold.
+    for (int k = 0; k < 8; ++k)
+      if (((std::uint64_t{r[k]} * n_) & 0xFFFFFFFFull) < threshold_) out[k] = redraw();
+  }
+
+  // An accepted draw from the spare generator, for the rare rejected lane.
+  Address redraw() {
+    while (true) {
+      const std::uint64_t product = (splitmix64(spare_) >> 32) * n_;
+      if ((product & 0xFFFFFFFFull) >= threshold_) return product >> 32;
+    }
+  }
+
+  std::uint64_t n_;
+  std::uint64_t threshold_;
+  std::uint64_t spare_;
+  State state_;
+};
+
+// Lanes drawn and mapped at once: a few rounds of a small super warp, within the L1 cache.
+constexpr std::size_t kBatchLanes = 2048;
+
+struct Sums {
+  std::uint64_t sum = 0;
+  std::uint64_t squares = 0;
+};
+
+struct CellTask {
+  unsigned w;
+  unsigned s;
+  std::uint64_t n;
+};
+
+MachineConfig cell_machine(const CongestionSpec& spec, const CellTask& cell) {
+  MachineConfig c;
+  c.model = spec.map == "random_shift" ? "rsdmm" : "sdmm";
+  c.width = cell.w;
+  c.super_warp = cell.s;
+  c.threads = std::uint64_t{cell.w} * cell.s;
+  c.memory_words = cell.n;
+  c.address_map = spec.map;
+  return c;
+}
+
+Sums run_chunk(const CongestionSpec& spec, const CellTask& cell, std::uint64_t chunk,
+               std::uint64_t rounds) {
+  const std::uint64_t seed = chunk_seed(spec.seed, cell.w, cell.s, cell.n, chunk);
+  MachineConfig machine = cell_machine(spec, cell);
+  if (spec.map == "random_shift") machine.rsu_seed = seed;  // a fresh table per chunk
+  std::vector<MemorySpec> memories = find_machine_model(machine.model)->memories(machine);
+  const AddressMap& map = *memories.front().map;
+  StageSplitter& packing = *memories.front().splitter;
+
+  const std::size_t lanes = std::size_t{cell.w} * cell.s;
+  // Small super warps draw and map several rounds at once (the map works lane by lane, and
+  // writes each lane's cell over its address); the packing unit sees one round at a time.
+  const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes);
+  std::vector<Address> lane(lanes * batch);
+  const bool identity = map.identity();
+  AddressSource source(cell.n, seed ^ 0x5851F42D4C957F2Dull);
+  Sums sums;
+  for (std::uint64_t r = 0; r < rounds; r += batch) {
+    const std::uint64_t now = std::min(batch, rounds - r);
+    const std::span<Address> drawn(lane.data(), lanes * now);
+    source.fill(drawn);
+    if (!identity) map.locate(drawn, drawn);
+    for (std::uint64_t k = 0; k < now; ++k) {
+      const std::uint64_t y = packing.stages(drawn.subspan(k * lanes, lanes));
+      sums.sum += y;
+      sums.squares += y * y;
+    }
+  }
+  return sums;
+}
+
+[[noreturn]] void bad_option(const std::string& option, const std::string& message) {
+  throw InputError({option, 0, 0}, message);
+}
+
+void check(const CongestionSpec& spec) {
+  if (!find_address_map(spec.map)) {
+    std::vector<std::string> names;
+    for (const AddressMapInfo& map : address_maps()) names.push_back(map.name);
+    bad_option("--map", "unknown address map '" + spec.map + "'" + suggestion(spec.map, names));
+  }
+  if (spec.widths.empty()) bad_option("--width", "expected at least one width");
+  if (spec.super_warps.empty()) bad_option("--super-warp", "expected at least one super warp size");
+  if (spec.arrays.empty()) bad_option("--array", "expected at least one array size");
+  if (spec.rounds < 1) bad_option("--rounds", "expected at least one round");
+  for (const unsigned s : spec.super_warps)
+    if (s < 1) bad_option("--super-warp", "the super warp size s must be at least 1 (got " +
+                                              std::to_string(s) + ")");
+  for (const unsigned w : spec.widths) {
+    if (w < 1) bad_option("--width", "the width w must be at least 1 (got 0)");
+    for (const std::uint64_t n : spec.arrays) {
+      if (n < w)
+        bad_option("--array", "the array of n = " + std::to_string(n) +
+                                  " words is smaller than w = " + std::to_string(w));
+      if (n > kMaxMemoryWords)
+        bad_option("--array", "the array of n = " + std::to_string(n) +
+                                  " words exceeds the limit of 2^32 words");
+      for (const unsigned s : spec.super_warps) {
+        try {
+          validate(cell_machine(spec, {w, s, n}));
+        } catch (const ConfigError& e) {
+          const std::string option = e.key() == "address_map" ? "--map"
+                                     : e.key() == "width"     ? "--width"
+                                                              : "--super-warp";
+          bad_option(option, e.what());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+double analytic_ratio(unsigned width, unsigned super_warp) {
+  const double log_w = std::log2(static_cast<double>(width));
+  const double log_s = std::log2(static_cast<double>(super_warp));
+  return 2 * (log_s + 1) * log_w / (super_warp * (std::log2(log_w) + 1));
+}
+
+std::vector<CongestionCell> run_congestion(
+    const CongestionSpec& spec,
+    const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  check(spec);
+  std::vector<CellTask> cells;
+  for (const std::uint64_t n : spec.arrays)
+    for (const unsigned s : spec.super_warps)
+      for (const unsigned w : spec.widths) cells.push_back({w, s, n});
+
+  const std::uint64_t chunks = (spec.rounds + kChunkRounds - 1) / kChunkRounds;
+  const std::uint64_t tasks = cells.size() * chunks;
+  std::vector<Sums> results(tasks);
+  // Largest cells first, so that no thread is left with a long one at the end.
+  std::vector<std::uint64_t> order(tasks);
+  for (std::uint64_t t = 0; t < tasks; ++t) order[t] = t;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+    const CellTask& x = cells[a / chunks];
+    const CellTask& y = cells[b / chunks];
+    return std::uint64_t{x.w} * x.s > std::uint64_t{y.w} * y.s;
+  });
+
+  std::atomic<std::uint64_t> next{0};
+  std::mutex mutex;
+  std::uint64_t done = 0;
+  std::exception_ptr failure;
+  const auto worker = [&] {
+    try {
+      for (std::uint64_t i = next++; i < tasks; i = next++) {
+        const std::uint64_t task = order[i];
+        const std::uint64_t chunk = task % chunks;
+        const std::uint64_t rounds = std::min(kChunkRounds, spec.rounds - chunk * kChunkRounds);
+        results[task] = run_chunk(spec, cells[task / chunks], chunk, rounds);
+        const std::lock_guard<std::mutex> lock(mutex);
+        ++done;
+        if (progress) progress(done, tasks);
+      }
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      failure = std::current_exception();
+      next = tasks;
+    }
+  };
+  const unsigned threads =
+      spec.threads ? spec.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::min<std::uint64_t>(threads, tasks); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& thread : pool) thread.join();
+  if (failure) std::rethrow_exception(failure);
+
+  std::vector<CongestionCell> out;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    Sums total;
+    for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+      total.sum += results[c * chunks + chunk].sum;
+      total.squares += results[c * chunks + chunk].squares;
+    }
+    const double rounds = static_cast<double>(spec.rounds);
+    const double s = cells[c].s;
+    const double mean = static_cast<double>(total.sum) / rounds;
+    // Sample variance from exact integer sums (no loss of precision in the sums themselves).
+    const double variance =
+        spec.rounds > 1 ? std::max(0.0, (static_cast<double>(total.squares) - mean * static_cast<double>(total.sum)) /
+                                            (rounds - 1))
+                        : 0.0;
+    CongestionCell cell;
+    cell.width = cells[c].w;
+    cell.super_warp = cells[c].s;
+    cell.array = cells[c].n;
+    cell.rounds = spec.rounds;
+    cell.congestion = mean;
+    cell.ratio = mean / s;
+    cell.standard_error = std::sqrt(variance / rounds) / s;
+    cell.analytic = analytic_ratio(cells[c].w, cells[c].s);
+    out.push_back(cell);
+  }
+  return out;
+}
+
+}  // namespace mmsim

@@ -1,0 +1,50 @@
+// The experiment of seed 002, section VI. In each round every one of the s*w threads of a super
+// warp picks an address of an array of n words uniformly at random; the round's congestion Y
+// is the largest number of distinct addresses mapped to one bank, and the congestion ratio is
+// E[Y]/s. The rounds run through the memory parts of the hardware model itself (the sdmm's, or
+// the rsdmm's: its address map and its request packing unit), not through a copy of them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mmsim {
+
+struct CongestionSpec {
+  std::vector<unsigned> widths;             // w
+  std::vector<unsigned> super_warps;        // s
+  std::vector<std::uint64_t> arrays;        // n
+  std::uint64_t rounds = 1000000;
+  std::uint64_t seed = 1;
+  std::string map = "random_shift";         // an address map (address_maps())
+  unsigned threads = 0;                     // worker threads; 0: one per core
+};
+
+struct CongestionCell {
+  unsigned width = 0;
+  unsigned super_warp = 0;
+  std::uint64_t array = 0;
+  std::uint64_t rounds = 0;
+  double congestion = 0;  // mean of Y over the rounds
+  double ratio = 0;       // congestion / s
+  double standard_error = 0;  // of the ratio
+  double analytic = 0;    // f_w(s)/(es)
+};
+
+// Rounds are cut into chunks of kChunkRounds, each with its own generator seeded from (seed, w,
+// s, n, chunk) and its own shift table: the result does not depend on the number of threads.
+inline constexpr std::uint64_t kChunkRounds = std::uint64_t{1} << 16;
+
+// The cells in table order: n, then s, then w. Throws InputError naming the option at fault.
+// `progress(done, total)` is called as chunks finish (from the worker threads, serialised).
+std::vector<CongestionCell> run_congestion(
+    const CongestionSpec& spec,
+    const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = {});
+
+// f_w(s)/(es) = 2(log s + 1) log w / (s (log log w + 1)), logarithms to base 2 (seed 002,
+// Theorem 6 and Table II).
+double analytic_ratio(unsigned width, unsigned super_warp);
+
+}  // namespace mmsim

@@ -1,0 +1,86 @@
+// The request packing unit against the definition (seed 002): a dispatch occupies as many
+// stages as the largest number of distinct addresses sent to one bank. Its fast paths (small
+// memories, busiest banks, conflict-free warps) must give exactly that.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "hw/request_packing_unit.hpp"
+
+namespace mmsim::test {
+namespace {
+
+unsigned congestion(const std::vector<Address>& cells, unsigned w) {
+  std::set<Address> distinct;
+  for (const Address c : cells)
+    if (c != kInactive) distinct.insert(c);
+  std::map<Address, unsigned> per_bank;
+  unsigned k = 0;
+  for (const Address c : distinct) k = std::max(k, ++per_bank[c % w]);
+  return k;
+}
+
+TEST(RequestPackingUnit, StagesAreTheLargestNumberOfDistinctAddressesInOneBank) {
+  std::mt19937_64 rng(2024);
+  std::uniform_real_distribution<double> coin(0, 1);
+  for (const unsigned w : {1u, 3u, 4u, 16u, 64u, 100u, 256u})
+    for (const unsigned warps : {1u, 3u, 10u})
+      for (const std::uint64_t rows : {std::uint64_t{1}, std::uint64_t{4}, std::uint64_t{64},
+                                       std::uint64_t{1} << 14}) {
+        const std::size_t lanes = std::size_t{w} * warps;
+        const std::uint64_t cells = rows * w;
+        // The memory size chooses the unit's method: both, and "unknown".
+        RequestPackingUnit sized(w, lanes, cells);
+        RequestPackingUnit unsized(w, lanes);
+        std::uniform_int_distribution<Address> cell(0, cells - 1);
+        for (int round = 0; round < 60; ++round) {
+          const double inactive = round % 3 == 0 ? 0.0 : 0.3;
+          // Some rounds draw from a few cells only: many merged requests.
+          const Address range = round % 4 == 1 ? std::min<Address>(cells, 3) : cells;
+          std::vector<Address> dispatch(lanes);
+          for (Address& c : dispatch)
+            c = coin(rng) < inactive ? kInactive : cell(rng) % range;
+          if (std::all_of(dispatch.begin(), dispatch.end(), [](Address c) { return c == kInactive; }))
+            dispatch[0] = 0;
+          const unsigned expected = congestion(dispatch, w);
+          const std::string where = "w=" + std::to_string(w) + " lanes=" + std::to_string(lanes) +
+                                    " rows=" + std::to_string(rows) + " round=" + std::to_string(round);
+          ASSERT_EQ(sized.stages(dispatch), expected) << where;
+          ASSERT_EQ(unsized.stages(dispatch), expected) << where;
+          std::vector<std::uint32_t> groups(lanes);
+          ASSERT_EQ(sized.assign_groups(dispatch, groups), expected) << where;
+        }
+      }
+}
+
+TEST(RequestPackingUnit, GroupsHoldTheIthRequestOfEveryBankAndMergedLanesShareOne) {
+  const unsigned w = 4;
+  RequestPackingUnit rpu(w, 12, 24);
+  // Seed 002 Fig. 6: bank 3 gets m[7], m[11], m[3], m[15], m[19], m[23] in lane order.
+  const std::vector<Address> cells = {4, 16, 7, 11, 3, 15, 19, 1, 23, 2, 6, 9};
+  std::vector<std::uint32_t> groups(cells.size());
+  EXPECT_EQ(rpu.assign_groups(cells, groups), 6u);
+  EXPECT_EQ(groups, (std::vector<std::uint32_t>{0, 1, 0, 1, 2, 3, 4, 0, 5, 0, 1, 1}));
+  const std::vector<Address> merged = {5, 5, kInactive, 9, 5};
+  std::vector<std::uint32_t> merged_groups(merged.size());
+  EXPECT_EQ(rpu.assign_groups(merged, merged_groups), 2u);
+  EXPECT_EQ(merged_groups[0], 0u);
+  EXPECT_EQ(merged_groups[1], 0u);
+  EXPECT_EQ(merged_groups[3], 1u);
+  EXPECT_EQ(merged_groups[4], 0u);
+}
+
+TEST(RequestPackingUnit, OneAddressForAllLanesIsOneStage) {
+  for (const std::uint64_t cells : {std::uint64_t{0}, std::uint64_t{64}, std::uint64_t{1} << 30}) {
+    RequestPackingUnit rpu(32, 2560, cells);
+    EXPECT_EQ(rpu.stages(std::vector<Address>(2560, 33)), 1u);
+    std::vector<Address> two(2560, 1);
+    for (std::size_t i = 0; i < two.size(); i += 2) two[i] = 33;
+    EXPECT_EQ(rpu.stages(two), 2u);
+  }
+}
+
+}  // namespace
+}  // namespace mmsim::test
