@@ -95,7 +95,12 @@ unsigned RequestPackingUnit::count_columns(std::span<const Address> cells) {
     for (std::size_t row = 0; row < size; row += w)
       for (unsigned b = 0; b < w; ++b) column[b] += marked[row + b];
   }
-  mark(0);
+  // Clearing the whole (small) array is cheaper than one store per lane when lanes outnumber
+  // its vector-sized pieces.
+  if (size <= n * kBlock)
+    std::memset(marked, 0, size);
+  else
+    mark(0);
   return *std::max_element(column, column + w);
 }
 
