@@ -53,7 +53,8 @@ class RowPermutation : public AddressMap {
   using AddressMap::AddressMap;
 
   unsigned bank(std::uint32_t row, std::uint32_t column) const final {
-    return static_cast<unsigned>(static_cast<const Map&>(*this).template rule<false>()(row, column));
+    return static_cast<unsigned>(
+        static_cast<const Map&>(*this).template rule<false>()(row, column));
   }
 
   void locate(std::span<const Address> addresses, std::span<Address> cells) const final {

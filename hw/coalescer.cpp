@@ -15,7 +15,8 @@ unsigned Coalescer::stages(std::span<const Address> cells) {
   while (i < cells.size() && cells[i] == kInactive) ++i;
   const std::uint32_t first = row(cells[i]);
   bool one_row = true;
-  for (; i < cells.size() && one_row; ++i) one_row = cells[i] == kInactive || row(cells[i]) == first;
+  for (; i < cells.size() && one_row; ++i)
+    one_row = cells[i] == kInactive || row(cells[i]) == first;
   if (one_row) return 1;
   seen_.clear();
   unsigned k = 0;
@@ -24,8 +25,7 @@ unsigned Coalescer::stages(std::span<const Address> cells) {
   return k;
 }
 
-unsigned Coalescer::assign_groups(std::span<const Address> cells,
-                                  std::span<std::uint32_t> groups) {
+unsigned Coalescer::assign_groups(std::span<const Address> cells, std::span<std::uint32_t> groups) {
   seen_.clear();
   distinct_.clear();
   for (const Address c : cells)

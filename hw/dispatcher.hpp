@@ -37,8 +37,7 @@ class Dispatcher : public sc_core::sc_module {
   // `longest_delay`: the most cycles between a step and a wake it schedules (a dispatch's
   // stages + latency + compute latency, or the barrier latency).
   Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit*> units,
-             unsigned warps_per_unit, BarrierUnit& barrier, Cycle longest_delay,
-             Options options);
+             unsigned warps_per_unit, BarrierUnit& barrier, Cycle longest_delay, Options options);
 
   // Units neither at a barrier nor finished (policies read it).
   const DynamicBitset& present() const { return present_; }

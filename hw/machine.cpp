@@ -15,8 +15,8 @@ Machine::Machine(const sc_core::sc_module_name& name, const MachineConfig& confi
   std::vector<MemorySpec> specs = model->memories(config_);
   for (std::size_t m = 0; m < specs.size(); ++m) {
     MemorySpec& spec = specs[m];
-    Mmu::Config mmu{static_cast<MemoryId>(m), spec.width, spec.latency, spec.words,
-                    config.write_conflict, options.tracing};
+    Mmu::Config mmu{static_cast<MemoryId>(m), spec.width,     spec.latency, spec.words,
+                    config.write_conflict,    options.tracing};
     memories_.push_back(std::make_unique<Mmu>(spec.name.c_str(), mmu, std::move(spec.map),
                                               std::move(spec.splitter)));
   }
@@ -40,10 +40,10 @@ Machine::Machine(const sc_core::sc_module_name& name, const MachineConfig& confi
   options.compute_latency = config.compute_latency;
   Cycle longest_delay = config.barrier_latency;
   for (const auto& mmu : memories_)
-    longest_delay = std::max<Cycle>(longest_delay, std::uint64_t{mmu->width()} * s +
-                                                       mmu->latency() + config.compute_latency);
-  dispatcher_ = std::make_unique<Dispatcher>("dispatcher", std::move(unit_pointers), s,
-                                             *barrier_, longest_delay, std::move(options));
+    longest_delay = std::max<Cycle>(
+        longest_delay, std::uint64_t{mmu->width()} * s + mmu->latency() + config.compute_latency);
+  dispatcher_ = std::make_unique<Dispatcher>("dispatcher", std::move(unit_pointers), s, *barrier_,
+                                             longest_delay, std::move(options));
   for (auto& mmu : memories_) {
     PolicyContext context{dispatcher_->units(), dispatcher_->present(), mmu->id(), config.seed};
     dispatcher_->add_port(*mmu, make_dispatch_policy(config.dispatch, context));

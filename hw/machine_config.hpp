@@ -13,12 +13,12 @@ namespace mmsim {
 
 struct MachineConfig {
   std::string model = "dmm";
-  unsigned width = 32;           // w: banks, and threads per warp
-  unsigned latency = 1;          // l: pipeline stages of the MMU
-  std::uint64_t threads = 0;     // p
-  unsigned super_warp = 1;       // s: warps per dispatch unit (sdmm, rsdmm)
+  unsigned width = 32;        // w: banks, and threads per warp
+  unsigned latency = 1;       // l: pipeline stages of the MMU
+  std::uint64_t threads = 0;  // p
+  unsigned super_warp = 1;    // s: warps per dispatch unit (sdmm, rsdmm)
   std::string dispatch = "round_robin";
-  std::uint64_t seed = 1;        // for every random choice of the hardware
+  std::uint64_t seed = 1;  // for every random choice of the hardware
   Cycle barrier_latency = 0;
   Cycle compute_latency = 0;
   WriteConflict write_conflict = WriteConflict::highest_lane;

@@ -14,8 +14,7 @@ std::vector<MemorySpec> one_memory(const MachineConfig& c, std::unique_ptr<Stage
                                    unsigned latency) {
   std::vector<MemorySpec> memories;
   memories.push_back(MemorySpec{"memory", c.width, latency, c.memory_words,
-                                find_address_map(address_map_of(c))->make(c),
-                                std::move(splitter)});
+                                find_address_map(address_map_of(c))->make(c), std::move(splitter)});
   return memories;
 }
 

@@ -26,9 +26,9 @@ struct MemorySpec {
 struct MachineModel {
   std::string name;
   std::string description;
-  std::string seed;           // the paper that defines it
-  bool super_warps;           // dispatch unit is a super warp of machine.super_warp warps
-  bool unit_latency;          // latency is forced to 1 (the BPRAM reference)
+  std::string seed;   // the paper that defines it
+  bool super_warps;   // dispatch unit is a super warp of machine.super_warp warps
+  bool unit_latency;  // latency is forced to 1 (the BPRAM reference)
   std::function<std::vector<MemorySpec>(const MachineConfig&)> memories;
   // How its memory maps addresses to banks: by default, and whether machine.address_map may
   // choose another map (the DMM family, where banks serialise requests).

@@ -7,8 +7,8 @@
 
 namespace mmsim {
 
-Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config,
-         std::unique_ptr<AddressMap> map, std::unique_ptr<StageSplitter> splitter)
+Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, std::unique_ptr<AddressMap> map,
+         std::unique_ptr<StageSplitter> splitter)
     : sc_core::sc_module(name),
       config_(config),
       map_(std::move(map)),

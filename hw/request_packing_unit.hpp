@@ -43,8 +43,8 @@ class RequestPackingUnit final : public StageSplitter {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint8_t> marked_;        // count_columns: one byte per cell, zero between calls
   std::vector<std::uint8_t> column_count_;  // count_columns: per bank
-  std::vector<std::uint8_t> in_bank_;     // count_busiest: 1 for the lanes of one bank
-  std::vector<Address> busiest_;         // count_busiest: the addresses sent to one bank
+  std::vector<std::uint8_t> in_bank_;       // count_busiest: 1 for the lanes of one bank
+  std::vector<Address> busiest_;            // count_busiest: the addresses sent to one bank
 };
 
 }  // namespace mmsim

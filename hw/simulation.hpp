@@ -25,7 +25,7 @@ struct SimulationOptions {
 
 struct RunResult {
   RunCounters counters;
-  std::uint64_t syncthreads = 0;           // barrier steps
+  std::uint64_t syncthreads = 0;             // barrier steps
   std::vector<std::uint64_t> warp_barriers;  // syncthreads executed by each warp
   double seconds = 0;                        // wall-clock time of the simulation itself
   Cycle cycles() const { return counters.cycles(); }

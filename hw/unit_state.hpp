@@ -16,11 +16,16 @@ enum class UnitState : std::uint8_t {
 
 constexpr std::string_view to_string(UnitState state) {
   switch (state) {
-    case UnitState::idle: return "idle";
-    case UnitState::ready: return "ready";
-    case UnitState::waiting: return "waiting";
-    case UnitState::barrier: return "barrier";
-    case UnitState::done: return "done";
+    case UnitState::idle:
+      return "idle";
+    case UnitState::ready:
+      return "ready";
+    case UnitState::waiting:
+      return "waiting";
+    case UnitState::barrier:
+      return "barrier";
+    case UnitState::done:
+      return "done";
   }
   return "?";
 }

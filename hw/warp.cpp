@@ -22,8 +22,8 @@ Warp::MemoryAwaiter Warp::issue(AccessKind access, std::span<const Address> addr
     throw SimulationError("warp " + std::to_string(index_) + " issued " +
                           std::to_string(addresses.size()) + " addresses for " +
                           std::to_string(width_) + " lanes");
-  const bool active = std::any_of(addresses.begin(), addresses.end(),
-                                  [](Address a) { return a != kInactive; });
+  const bool active =
+      std::any_of(addresses.begin(), addresses.end(), [](Address a) { return a != kInactive; });
   if (!active) return MemoryAwaiter(*this, true);
   pending_ = Instruction{Instruction::Kind::memory, access, memory, addresses, values};
   ++pc_;
@@ -38,8 +38,8 @@ Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<co
                                 MemoryId memory) {
   if (values.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " wrote " +
-                          std::to_string(values.size()) + " values for " +
-                          std::to_string(width_) + " lanes");
+                          std::to_string(values.size()) + " values for " + std::to_string(width_) +
+                          " lanes");
   return issue(AccessKind::write, addresses, values, memory);
 }
 

@@ -12,7 +12,9 @@ class XorMap final : public RowPermutation<XorMap> {
 
   template <bool>
   auto rule() const {
-    return [mask = Address{width()} - 1](Address row, Address column) { return (column ^ row) & mask; };
+    return [mask = Address{width()} - 1](Address row, Address column) {
+      return (column ^ row) & mask;
+    };
   }
   std::string name() const override { return "xor"; }
 };

@@ -39,9 +39,8 @@ std::vector<std::string> policy_names(const std::vector<std::string>& given) {
   if (given.size() == 1 && given.front() == "all") return known;
   for (const std::string& name : given)
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw InputError({"--policies", 0, 0},
-                       "unknown dispatch policy '" + name + "'" + suggestion(name, known) +
-                           " (or all)");
+      throw InputError({"--policies", 0, 0}, "unknown dispatch policy '" + name + "'" +
+                                                 suggestion(name, known) + " (or all)");
   return given;
 }
 
@@ -117,18 +116,20 @@ int congestion_command(const CongestionCommand& command) {
     CongestionSpec spec;
     for (const std::uint64_t w : parse_integer_list("--width", command.widths, 1, 1 << 16))
       spec.widths.push_back(static_cast<unsigned>(w));
-    for (const std::uint64_t s : parse_integer_list("--super-warp", command.super_warps, 0, 1 << 16))
+    for (const std::uint64_t s :
+         parse_integer_list("--super-warp", command.super_warps, 0, 1 << 16))
       spec.super_warps.push_back(static_cast<unsigned>(s));
     spec.arrays = parse_integer_list("--array", command.arrays, 1, kMaxMemoryWords);
     spec.rounds = parse_integer_option("--rounds", command.rounds, 1, std::uint64_t{1} << 40);
     spec.seed = parse_integer_option("--seed", command.seed, 0, ~std::uint64_t{0});
     spec.map = command.map;
-    spec.threads = static_cast<unsigned>(parse_integer_option("--threads", command.threads, 0, 1024));
+    spec.threads =
+        static_cast<unsigned>(parse_integer_option("--threads", command.threads, 0, 1024));
     check_output(command.csv, {"--csv", 0, 0}, "csv");
     check_output(command.json, {"--json", 0, 0}, "json");
     const std::vector<CongestionCell> cells = run_congestion(spec);
-    const std::pair<std::string, std::string> outputs[] = {
-        {command.csv, congestion_csv(cells)}, {command.json, congestion_json(cells)}};
+    const std::pair<std::string, std::string> outputs[] = {{command.csv, congestion_csv(cells)},
+                                                           {command.json, congestion_json(cells)}};
     for (const auto& [path, content] : outputs) {
       if (path.empty()) continue;
       PendingFile file(path);
@@ -161,7 +162,8 @@ int list_command(const std::string& what) {
       std::cout << fmt::format("  {:<14} {}\n", p.name, p.description);
   }
   if (all || what == "programs") {
-    std::cout << (all ? "\n" : "") << "programs (program.name) and their parameters (program.params):\n";
+    std::cout << (all ? "\n" : "")
+              << "programs (program.name) and their parameters (program.params):\n";
     for (const ProgramInfo& p : programs()) {
       std::cout << fmt::format("  {:<22} {} [{}]\n", p.name, p.summary, p.seed);
       for (const ParamSpec& s : p.params)

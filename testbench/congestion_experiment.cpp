@@ -40,8 +40,7 @@ std::uint64_t chunk_seed(std::uint64_t seed, unsigned w, unsigned s, std::uint64
 // that would bias it (none when n is a power of two).
 class AddressSource {
  public:
-  AddressSource(std::uint64_t n, std::uint64_t seed)
-      : n_(n), threshold_(kAll % n), spare_(seed) {
+  AddressSource(std::uint64_t n, std::uint64_t seed) : n_(n), threshold_(kAll % n), spare_(seed) {
     std::uint64_t state = seed;
     for (Lanes& word : state_.s)
       for (int k = 0; k < 8; ++k) word[k] = static_cast<std::uint32_t>(splitmix64(state) >> 32) | 1;
@@ -97,8 +96,10 @@ class AddressSource {
 
   template <class Scale>
   void emit(Lanes r, Address* out, Scale scale) {
-    const Wide low = scale(__builtin_convertvector(__builtin_shufflevector(r, r, 0, 1, 2, 3), Wide));
-    const Wide high = scale(__builtin_convertvector(__builtin_shufflevector(r, r, 4, 5, 6, 7), Wide));
+    const Wide low =
+        scale(__builtin_convertvector(__builtin_shufflevector(r, r, 0, 1, 2, 3), Wide));
+    const Wide high =
+        scale(__builtin_convertvector(__builtin_shufflevector(r, r, 4, 5, 6, 7), Wide));
     std::memcpy(out, &low, sizeof low);
     std::memcpy(out + 4, &high, sizeof high);
     if (threshold_ == 0) return;
@@ -192,8 +193,9 @@ void check(const CongestionSpec& spec) {
   if (spec.arrays.empty()) bad_option("--array", "expected at least one array size");
   if (spec.rounds < 1) bad_option("--rounds", "expected at least one round");
   for (const unsigned s : spec.super_warps)
-    if (s < 1) bad_option("--super-warp", "the super warp size s must be at least 1 (got " +
-                                              std::to_string(s) + ")");
+    if (s < 1)
+      bad_option("--super-warp",
+                 "the super warp size s must be at least 1 (got " + std::to_string(s) + ")");
   for (const unsigned w : spec.widths) {
     if (w < 1) bad_option("--width", "the width w must be at least 1 (got 0)");
     for (const std::uint64_t n : spec.arrays) {
@@ -226,8 +228,7 @@ double analytic_ratio(unsigned width, unsigned super_warp) {
 }
 
 std::vector<CongestionCell> run_congestion(
-    const CongestionSpec& spec,
-    const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+    const CongestionSpec& spec, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   check(spec);
   std::vector<CellTask> cells;
   for (const std::uint64_t n : spec.arrays)
@@ -286,10 +287,11 @@ std::vector<CongestionCell> run_congestion(
     const double s = cells[c].s;
     const double mean = static_cast<double>(total.sum) / rounds;
     // Sample variance from exact integer sums (no loss of precision in the sums themselves).
-    const double variance =
-        spec.rounds > 1 ? std::max(0.0, (static_cast<double>(total.squares) - mean * static_cast<double>(total.sum)) /
-                                            (rounds - 1))
-                        : 0.0;
+    const double variance = spec.rounds > 1
+                                ? std::max(0.0, (static_cast<double>(total.squares) -
+                                                 mean * static_cast<double>(total.sum)) /
+                                                    (rounds - 1))
+                                : 0.0;
     CongestionCell cell;
     cell.width = cells[c].w;
     cell.super_warp = cells[c].s;

@@ -13,13 +13,13 @@
 namespace mmsim {
 
 struct CongestionSpec {
-  std::vector<unsigned> widths;             // w
-  std::vector<unsigned> super_warps;        // s
-  std::vector<std::uint64_t> arrays;        // n
+  std::vector<unsigned> widths;       // w
+  std::vector<unsigned> super_warps;  // s
+  std::vector<std::uint64_t> arrays;  // n
   std::uint64_t rounds = 1000000;
   std::uint64_t seed = 1;
-  std::string map = "random_shift";         // an address map (address_maps())
-  unsigned threads = 0;                     // worker threads; 0: one per core
+  std::string map = "random_shift";  // an address map (address_maps())
+  unsigned threads = 0;              // worker threads; 0: one per core
 };
 
 struct CongestionCell {
@@ -27,10 +27,10 @@ struct CongestionCell {
   unsigned super_warp = 0;
   std::uint64_t array = 0;
   std::uint64_t rounds = 0;
-  double congestion = 0;  // mean of Y over the rounds
-  double ratio = 0;       // congestion / s
+  double congestion = 0;      // mean of Y over the rounds
+  double ratio = 0;           // congestion / s
   double standard_error = 0;  // of the ratio
-  double analytic = 0;    // f_w(s)/(es)
+  double analytic = 0;        // f_w(s)/(es)
 };
 
 // Rounds are cut into chunks of kChunkRounds, each with its own generator seeded from (seed, w,

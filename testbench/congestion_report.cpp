@@ -13,7 +13,9 @@ namespace mmsim {
 namespace {
 
 // s = log w is the super warp of Theorem 8 (the paper underlines these cells).
-bool log_width(unsigned w, unsigned s) { return std::has_single_bit(w) && std::bit_width(w) - 1 == s; }
+bool log_width(unsigned w, unsigned s) {
+  return std::has_single_bit(w) && std::bit_width(w) - 1 == s;
+}
 
 std::string number(double value) {
   return std::isfinite(value) ? fmt::format("{:.3f}", value) : "-";
@@ -47,11 +49,14 @@ std::string format_congestion_table(const CongestionSpec& spec,
       spec.rounds, spec.seed, spec.map);
   for (const std::uint64_t n : spec.arrays) {
     out += "\n";
-    out += block(fmt::format("n = {}", n), spec.widths, spec.super_warps,
-                 [&](unsigned w, unsigned s) { return at.at({n, s, w})->ratio; });
+    out +=
+        block(fmt::format("n = {}", n), spec.widths, spec.super_warps, [&](unsigned w, unsigned s) {
+          return at.at({n, s, w})->ratio;
+        });
     double worst = 0;
     for (const unsigned s : spec.super_warps)
-      for (const unsigned w : spec.widths) worst = std::max(worst, at.at({n, s, w})->standard_error);
+      for (const unsigned w : spec.widths)
+        worst = std::max(worst, at.at({n, s, w})->standard_error);
     out += fmt::format("  (largest standard error {:.4f})\n", worst);
   }
   out += "\n";

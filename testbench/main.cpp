@@ -29,20 +29,27 @@ int main(int argc, char** argv) {
   congestion_app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   congestion_app->add_option("--width", congestion.widths, "widths w: a list such as 16,32,64")
       ->capture_default_str();
-  congestion_app->add_option("--super-warp", congestion.super_warps, "super warp sizes s: a list such as 1-10")
+  congestion_app
+      ->add_option("--super-warp", congestion.super_warps,
+                   "super warp sizes s: a list such as 1-10")
       ->capture_default_str();
-  congestion_app->add_option("--array", congestion.arrays, "array sizes n: a list such as 1024,2^20")
+  congestion_app
+      ->add_option("--array", congestion.arrays, "array sizes n: a list such as 1024,2^20")
       ->capture_default_str();
-  congestion_app->add_option("--rounds", congestion.rounds, "rounds per cell")->capture_default_str();
-  congestion_app->add_option("--seed", congestion.seed, "seed of every random choice")->capture_default_str();
-  congestion_app->add_option("--map", congestion.map, "address map (mmsim list maps)")->capture_default_str();
+  congestion_app->add_option("--rounds", congestion.rounds, "rounds per cell")
+      ->capture_default_str();
+  congestion_app->add_option("--seed", congestion.seed, "seed of every random choice")
+      ->capture_default_str();
+  congestion_app->add_option("--map", congestion.map, "address map (mmsim list maps)")
+      ->capture_default_str();
   congestion_app->add_option("--threads", congestion.threads, "worker threads (0: one per core)")
       ->capture_default_str();
   congestion_app->add_option("--csv", congestion.csv, "write the cells as CSV to this file");
   congestion_app->add_option("--json", congestion.json, "write the cells as JSON to this file");
 
   std::string what;
-  CLI::App* list_app = app.add_subcommand("list", "list machine models, address maps, dispatch policies and programs");
+  CLI::App* list_app = app.add_subcommand(
+      "list", "list machine models, address maps, dispatch policies and programs");
   list_app->add_option("what", what, "models, maps, policies or programs (default: all)");
 
   mmsim::PlanCommand plan;
@@ -61,7 +68,8 @@ int main(int argc, char** argv) {
   plan_app->add_option("--stats", plan.stats, "write statistics (JSON) to this file");
 
   mmsim::SweepCommand sweep;
-  CLI::App* sweep_app = app.add_subcommand("sweep", "run a testbench over cases and a grid of values");
+  CLI::App* sweep_app =
+      app.add_subcommand("sweep", "run a testbench over cases and a grid of values");
   sweep_app->add_option("sweep", sweep.sweep, "sweep YAML file")->required();
   sweep_app->add_option("--set", sweep.overrides, "override a value in every run: key.path=value")
       ->allow_extra_args(false);

@@ -30,8 +30,8 @@ void RaceDetector::access(MemoryId id, Address address, AccessKind kind, WarpId 
   head = static_cast<std::uint32_t>(memory.log.size());
 }
 
-void RaceDetector::pair_with(const Memory& memory, std::uint32_t head, MemoryId id,
-                             Address address, const Access& access) {
+void RaceDetector::pair_with(const Memory& memory, std::uint32_t head, MemoryId id, Address address,
+                             const Access& access) {
   for (std::uint32_t r = head; r != 0; r = memory.log[r - 1].next) {
     const Access& earlier = memory.log[r - 1].access;
     if (earlier.warp == access.warp) continue;

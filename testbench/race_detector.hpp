@@ -27,7 +27,7 @@ class RaceDetector final : public AccessObserver {
   struct Race {
     MemoryId memory;
     Address address;
-    Access first;   // took effect first
+    Access first;  // took effect first
     Access second;
   };
 

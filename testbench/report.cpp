@@ -24,8 +24,9 @@ std::string describe(const RaceDetector::Access& a) {
 }  // namespace
 
 std::string format_race(const RaceDetector::Race& race) {
-  const std::string cell = race.memory == 0 ? fmt::format("m[{}]", race.address)
-                                            : fmt::format("memory {} m[{}]", race.memory, race.address);
+  const std::string cell = race.memory == 0
+                               ? fmt::format("m[{}]", race.address)
+                               : fmt::format("memory {} m[{}]", race.memory, race.address);
   return fmt::format("{}: {} and {}", cell, describe(race.first), describe(race.second));
 }
 
@@ -40,10 +41,12 @@ std::string failure(const RunOutcome& o) {
   std::vector<std::string> why;
   if (o.mismatches > 0) why.push_back(o.first_mismatch);
   if (o.race_count > 0)
-    why.push_back(fmt::format("{} races, the first: {}", o.race_count, format_race(o.races.front())));
+    why.push_back(
+        fmt::format("{} races, the first: {}", o.race_count, format_race(o.races.front())));
   why.insert(why.end(), o.errors.begin(), o.errors.end());
   for (const Expectation& e : o.expectations)
-    if (!e.met()) why.push_back(fmt::format("expect {} = {}: measured {}", e.figure, e.expected, e.measured));
+    if (!e.met())
+      why.push_back(fmt::format("expect {} = {}: measured {}", e.figure, e.expected, e.measured));
   return fmt::format("{}", fmt::join(why, "; "));
 }
 
@@ -59,13 +62,14 @@ std::string format_policy_table(const std::vector<RunOutcome>& outcomes) {
   out += fmt::format("  {:<14}{:>12}{:>13}{:>12}{}{:>10}\n", "policy", "cycles", "syncthreads",
                      "dispatches", races ? fmt::format("{:>8}", "races") : "", "verified");
   for (const RunOutcome& o : outcomes)
-    out += fmt::format("  {:<14}{:>12}{:>13}{:>12}{}{:>10}\n", o.machine.dispatch, o.result.cycles(),
-                       o.result.syncthreads, o.result.counters.dispatches,
+    out += fmt::format("  {:<14}{:>12}{:>13}{:>12}{}{:>10}\n", o.machine.dispatch,
+                       o.result.cycles(), o.result.syncthreads, o.result.counters.dispatches,
                        races ? fmt::format("{:>8}", o.race_count) : "", verdict(o));
   for (const RunOutcome& o : outcomes) {
     if (const std::string why = failure(o); !why.empty())
       out += fmt::format("  {}: {}\n", o.machine.dispatch, why);
-    for (const std::string& w : o.warnings) out += fmt::format("  {}: warning: {}\n", o.machine.dispatch, w);
+    for (const std::string& w : o.warnings)
+      out += fmt::format("  {}: warning: {}\n", o.machine.dispatch, w);
   }
   return out;
 }
@@ -134,18 +138,20 @@ std::string format_report(const RunOutcome& o) {
     if (o.race_count == 0) {
       line("  races        none (race_check)");
     } else {
-      line(fmt::format("  races        {} pairs of accesses to one address by two warps, one a "
-                       "write at least, with no barrier between{}",
-                       o.race_count, o.race_count > kShownRaces ? fmt::format("; the first {}:", kShownRaces) : ":"));
+      line(fmt::format(
+          "  races        {} pairs of accesses to one address by two warps, one a "
+          "write at least, with no barrier between{}",
+          o.race_count,
+          o.race_count > kShownRaces ? fmt::format("; the first {}:", kShownRaces) : ":"));
       for (std::size_t i = 0; i < o.races.size() && i < kShownRaces; ++i)
         line("    " + format_race(o.races[i]));
     }
   }
   for (const std::string& e : o.errors) line("  error        " + e);
   for (const std::string& w : o.warnings) line("  warning      " + w);
-  line(fmt::format("  verified     {}", !o.verified ? "n/a (nothing to check)"
-                                         : *o.verified ? "yes"
-                                                       : "NO"));
+  line(fmt::format("  verified     {}", !o.verified   ? "n/a (nothing to check)"
+                                        : *o.verified ? "yes"
+                                                      : "NO"));
   if (!o.vcd_file.empty()) line("  waveform     " + o.vcd_file);
   if (!o.stats_file.empty()) line("  statistics   " + o.stats_file);
   return out;

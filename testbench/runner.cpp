@@ -22,8 +22,8 @@ class ProgressLine {
     const double elapsed = std::chrono::duration<double>(t - start_).count();
     if (elapsed < 2.0 || elapsed - last_ < 0.5) return;
     last_ = elapsed;
-    std::fprintf(stderr, "\rmmsim: simulated %llu cycles in %.1f s", static_cast<unsigned long long>(now),
-                 elapsed);
+    std::fprintf(stderr, "\rmmsim: simulated %llu cycles in %.1f s",
+                 static_cast<unsigned long long>(now), elapsed);
     std::fflush(stderr);
     shown_ = true;
   }
@@ -141,9 +141,12 @@ std::vector<std::uint64_t> memory_sizes(Machine& machine) {
 
 double measured(const RunOutcome& o, const Bound& bound) {
   switch (bound.measure) {
-    case Bound::Measure::cycles: return static_cast<double>(o.result.cycles());
-    case Bound::Measure::stages: return static_cast<double>(o.result.counters.stages);
-    case Bound::Measure::syncthreads: return static_cast<double>(o.result.syncthreads);
+    case Bound::Measure::cycles:
+      return static_cast<double>(o.result.cycles());
+    case Bound::Measure::stages:
+      return static_cast<double>(o.result.counters.stages);
+    case Bound::Measure::syncthreads:
+      return static_cast<double>(o.result.syncthreads);
   }
   return 0;
 }
@@ -192,7 +195,8 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   }
   // Under race_check a divergence is an error: the barriers no longer separate what the
   // program meant them to (the run still ends: a finished warp no longer holds a barrier).
-  if (const std::string divergence = barrier_divergence(o.result.warp_barriers); !divergence.empty())
+  if (const std::string divergence = barrier_divergence(o.result.warp_barriers);
+      !divergence.empty())
     (o.race_check ? o.errors : o.warnings).push_back(divergence);
 
   const Verification& v = program->verification();

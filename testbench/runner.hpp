@@ -15,8 +15,8 @@
 namespace mmsim {
 
 struct RunOptions {
-  std::string vcd;    // overrides outputs.vcd
-  std::string stats;  // overrides outputs.stats
+  std::string vcd;        // overrides outputs.vcd
+  std::string stats;      // overrides outputs.stats
   bool progress = false;  // a progress line on stderr for long runs
 };
 
@@ -46,11 +46,11 @@ struct RunOutcome {
   std::uint64_t race_count = 0;
   std::vector<RaceDetector::Race> races;
   std::vector<ProgramFigure> figures;  // what the program measured about itself
-  std::optional<bool> verified;  // none: nothing to verify
+  std::optional<bool> verified;        // none: nothing to verify
   std::vector<std::string> warnings;
   std::vector<std::string> errors;  // what failed verification besides data and expectations
-  std::string vcd_file;    // written, if any
-  std::string stats_file;  // written, if any
+  std::string vcd_file;             // written, if any
+  std::string stats_file;           // written, if any
 };
 
 // Races the race detector lists (all are counted).

@@ -44,9 +44,12 @@ nlohmann::json stats_json(const RunOutcome& o) {
   json bounds = json::object();
   for (const Bound& b : o.bounds) {
     const double value = measured(o, b);
-    bounds[b.key] = {{"label", b.label},   {"formula", b.formula},
-                     {"value", b.value},   {"kind", to_string(b.kind)},
-                     {"measure", to_string(b.measure)}, {"measured", value},
+    bounds[b.key] = {{"label", b.label},
+                     {"formula", b.formula},
+                     {"value", b.value},
+                     {"kind", to_string(b.kind)},
+                     {"measure", to_string(b.measure)},
+                     {"measured", value},
                      {"ratio", b.value != 0 ? json(value / b.value) : json(nullptr)},
                      {"source", b.source}};
   }

@@ -10,7 +10,8 @@
 namespace mmsim {
 namespace {
 
-std::string scalar_text(const YAML::Node& node, const SourceLocation& where, const std::string& what) {
+std::string scalar_text(const YAML::Node& node, const SourceLocation& where,
+                        const std::string& what) {
   if (!node.IsScalar())
     throw InputError(where, what + ": expected a value, got " + yaml_describe(node));
   return node.Scalar();
@@ -22,7 +23,8 @@ std::string cell(const nlohmann::json& stats, const std::string& column) {
   std::size_t start = 0;
   while (true) {
     const std::size_t dot = column.find('.', start);
-    const std::string key = column.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const std::string key =
+        column.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     if (!node->is_object() || !node->contains(key)) return "-";
     node = &(*node)[key];
     if (dot == std::string::npos) break;
@@ -49,7 +51,8 @@ std::vector<std::string> row_cells(const Sweep& sweep, const SweepRow& row) {
   std::vector<std::string> cells = {row.label};
   cells.insert(cells.end(), row.values.begin(), row.values.end());
   for (const std::string& column : sweep.columns)
-    cells.push_back(row.error.empty() ? cell(row.stats, column) : (column == sweep.columns.front() ? row.error : ""));
+    cells.push_back(row.error.empty() ? cell(row.stats, column)
+                                      : (column == sweep.columns.front() ? row.error : ""));
   return cells;
 }
 
@@ -70,13 +73,15 @@ Sweep load_sweep(const std::filesystem::path& file) {
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const std::string path = "cases[" + std::to_string(i) + "]";
       if (!cases[i].IsMap())
-        throw InputError(input.where(cases[i], "cases"), path + ": expected {label: ..., set: {...}}");
+        throw InputError(input.where(cases[i], "cases"),
+                         path + ": expected {label: ..., set: {...}}");
       const YamlSection c(input, cases[i], path);
       c.allow({"label", "set"});
       Sweep::Case out{c.string("label"), {}};
       if (const auto set = c.optional_section("set"))
         for (const std::string& key : set->keys())
-          out.overrides.push_back(key + "=" + scalar_text(set->node(key), set->where(key), path + ".set." + key));
+          out.overrides.push_back(
+              key + "=" + scalar_text(set->node(key), set->where(key), path + ".set." + key));
       sweep.cases.push_back(std::move(out));
     }
   }
@@ -84,7 +89,8 @@ Sweep load_sweep(const std::filesystem::path& file) {
   if (const auto grid = root.optional_section("grid"))
     for (const std::string& key : grid->keys()) {
       const YAML::Node values = grid->node(key);
-      if (!values.IsSequence() || values.size() == 0) grid->fail(key, "expected a non-empty list of values");
+      if (!values.IsSequence() || values.size() == 0)
+        grid->fail(key, "expected a non-empty list of values");
       std::vector<std::string> texts;
       for (std::size_t i = 0; i < values.size(); ++i)
         texts.push_back(scalar_text(values[i], grid->where(key), "grid." + key));

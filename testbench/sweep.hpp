@@ -5,7 +5,8 @@
 //   description: ...
 //   testbench: ../permute_dmm_conflict_free_bit_reversal.yaml   # relative to the sweep file
 //   cases:                       # optional; each a label and the values it sets
-//     - {label: dmm straightforward, set: {machine.model: dmm, program.name: permute_straightforward}}
+//     - {label: dmm straightforward, set: {machine.model: dmm, program.name:
+//     permute_straightforward}}
 //   grid:                        # optional; every combination, for every case
 //     program.params.n: [256, 4096]
 //   columns: [cycles, stages, verified, bounds.time_order.ratio]  # paths into the statistics JSON

@@ -34,7 +34,8 @@ void load_rsu(const YamlSection& rsu, Testbench& tb) {
   tb.where["machine.rsu"] = rsu.where();
   MachineConfig& c = tb.machine;
   if (rsu.has("seed") == rsu.has("shifts"))
-    throw InputError(rsu.where(), "machine.rsu: expected either seed or shifts (one shift per row)");
+    throw InputError(rsu.where(),
+                     "machine.rsu: expected either seed or shifts (one shift per row)");
   if (rsu.has("seed")) {
     c.rsu_seed = static_cast<std::uint64_t>(rsu.integer("seed", 0, kMaxInt));
     tb.where["machine.rsu.seed"] = rsu.where("seed");
@@ -69,23 +70,26 @@ void load_machine(const YamlSection& m, Testbench& tb) {
   }
   c.super_warp = static_cast<unsigned>(m.optional_integer("super_warp", 1, 1 << 16).value_or(1));
   if (m.has("dispatch"))
-    c.dispatch = choice(m, "dispatch",
-                        names_of(dispatch_policies(), [](const auto& x) { return x.name; }),
-                        "dispatch policy");
+    c.dispatch =
+        choice(m, "dispatch", names_of(dispatch_policies(), [](const auto& x) { return x.name; }),
+               "dispatch policy");
   c.seed = static_cast<std::uint64_t>(m.optional_integer("seed", 0, kMaxInt).value_or(1));
-  c.barrier_latency = static_cast<Cycle>(m.optional_integer("barrier_latency", 0, 1 << 24).value_or(0));
-  c.compute_latency = static_cast<Cycle>(m.optional_integer("compute_latency", 0, 1 << 24).value_or(0));
+  c.barrier_latency =
+      static_cast<Cycle>(m.optional_integer("barrier_latency", 0, 1 << 24).value_or(0));
+  c.compute_latency =
+      static_cast<Cycle>(m.optional_integer("compute_latency", 0, 1 << 24).value_or(0));
   if (m.has("write_conflict"))
     c.write_conflict = *write_conflict_from_string(
         choice(m, "write_conflict", {"highest_lane", "lowest_lane"}, "write-conflict rule"));
   c.memory_words = static_cast<std::uint64_t>(
       m.optional_integer("memory", 1, static_cast<std::int64_t>(kMaxMemoryWords)).value_or(0));
-  c.local_words = static_cast<std::uint64_t>(m.optional_integer("local_memory", 0, 1 << 20).value_or(0));
+  c.local_words =
+      static_cast<std::uint64_t>(m.optional_integer("local_memory", 0, 1 << 20).value_or(0));
   tb.race_check = m.optional_boolean("race_check").value_or(false);
   if (m.has("address_map"))
-    c.address_map = choice(m, "address_map",
-                           names_of(address_maps(), [](const auto& x) { return x.name; }),
-                           "address map");
+    c.address_map =
+        choice(m, "address_map", names_of(address_maps(), [](const auto& x) { return x.name; }),
+               "address map");
   for (const std::string& key : m.keys()) tb.where["machine." + key] = m.where(key);
   if (m.has("rsu")) load_rsu(m.section("rsu"), tb);
   tb.where["machine"] = m.where();
@@ -113,8 +117,7 @@ ParamValue param_value(const YAML::Node& node, const ParamSpec& spec, const Sour
   throw InputError(at, what + ": unsupported parameter type");
 }
 
-void load_params(const std::optional<YamlSection>& params, const ProgramInfo& info,
-                 Testbench& tb) {
+void load_params(const std::optional<YamlSection>& params, const ProgramInfo& info, Testbench& tb) {
   const std::vector<std::string> names =
       names_of(info.params, [](const ParamSpec& p) { return p.name; });
   if (params) params->allow(names);
@@ -127,9 +130,9 @@ void load_params(const std::optional<YamlSection>& params, const ProgramInfo& in
     } else if (spec.default_value) {
       tb.args.params.set(spec.name, param_value(YAML::Load(*spec.default_value), spec, {}, what));
     } else {
-      throw InputError(params ? params->where() : tb.where.at("program"),
-                       "program " + info.name + " needs parameter '" + spec.name + "' (" +
-                           spec.help + ")");
+      throw InputError(
+          params ? params->where() : tb.where.at("program"),
+          "program " + info.name + " needs parameter '" + spec.name + "' (" + spec.help + ")");
     }
   }
 }
@@ -145,8 +148,9 @@ std::vector<Address> lane_addresses(const YAML::Node& lanes, const SourceLocatio
       out.push_back(kInactive);
       continue;
     }
-    out.push_back(static_cast<Address>(yaml_integer(lanes[i], at, what + "[" + std::to_string(i) + "]",
-                                                    0, static_cast<std::int64_t>(kMaxMemoryWords) - 1)));
+    out.push_back(
+        static_cast<Address>(yaml_integer(lanes[i], at, what + "[" + std::to_string(i) + "]", 0,
+                                          static_cast<std::int64_t>(kMaxMemoryWords) - 1)));
   }
   return out;
 }
@@ -155,14 +159,15 @@ TraceListing load_warps(const YamlInput& input, const YAML::Node& warps, const s
   TraceListing listing;
   listing.where = input.where(warps, path);
   if (!warps.IsSequence())
-    throw InputError(listing.where, path + ": expected a list with one list of instructions per warp, got " +
-                                        yaml_describe(warps));
+    throw InputError(listing.where,
+                     path + ": expected a list with one list of instructions per warp, got " +
+                         yaml_describe(warps));
   for (std::size_t w = 0; w < warps.size(); ++w) {
     const std::string warp_path = path + "[" + std::to_string(w) + "]";
     const YAML::Node warp = warps[w];
     if (!warp.IsSequence())
-      throw InputError(input.where(warp, path), warp_path + ": expected a list of instructions, got " +
-                                                    yaml_describe(warp));
+      throw InputError(input.where(warp, path),
+                       warp_path + ": expected a list of instructions, got " + yaml_describe(warp));
     auto& out = listing.warps.emplace_back();
     for (std::size_t i = 0; i < warp.size(); ++i) {
       const std::string what = warp_path + "[" + std::to_string(i) + "]";
@@ -170,8 +175,9 @@ TraceListing load_warps(const YamlInput& input, const YAML::Node& warps, const s
       TraceInstruction in;
       in.where = input.where(node, path);
       if (!node.IsMap())
-        throw InputError(in.where, what + ": expected {read: [...]}, {write: [...]} or {sync: true}, got " +
-                                       yaml_describe(node));
+        throw InputError(in.where,
+                         what + ": expected {read: [...]}, {write: [...]} or {sync: true}, got " +
+                             yaml_describe(node));
       const YamlSection s(input, node, what);
       s.allow({"read", "write", "values", "sync", "memory"});
       const int kinds = s.has("read") + s.has("write") + s.has("sync");
@@ -204,8 +210,8 @@ TraceListing load_warps(const YamlInput& input, const YAML::Node& warps, const s
 void load_program(const YamlInput& input, const YamlSection& p, Testbench& tb) {
   p.allow({"name", "params", "warps"});
   tb.where["program"] = p.where();
-  tb.program = choice(p, "name", names_of(programs(), [](const auto& x) { return x.name; }),
-                      "program");
+  tb.program =
+      choice(p, "name", names_of(programs(), [](const auto& x) { return x.name; }), "program");
   const ProgramInfo& info = *find_program(tb.program);
   load_params(p.optional_section("params"), info, tb);
   if (p.has("warps")) {

@@ -58,8 +58,8 @@ VcdFile VcdFile::read(const std::filesystem::path& file) {
       body();
       definitions = false;
     } else if (token[0] == '$') {
-      if (token != "$dumpvars" && token != "$dumpall" && token != "$dumpon" && token != "$dumpoff" &&
-          token != "$end")
+      if (token != "$dumpvars" && token != "$dumpall" && token != "$dumpon" &&
+          token != "$dumpoff" && token != "$end")
         body();  // $date, $version, $comment
     } else if (definitions) {
       fail("value change before $enddefinitions");

@@ -36,8 +36,8 @@ class VcdFile {
  private:
   std::string timescale_;
   std::vector<std::uint64_t> timestamps_;
-  std::map<std::string, std::string> ids_;  // name -> identifier code
-  std::map<std::string, unsigned> widths_;  // identifier code -> width
+  std::map<std::string, std::string> ids_;              // name -> identifier code
+  std::map<std::string, unsigned> widths_;              // identifier code -> width
   std::map<std::string, std::vector<Change>> changes_;  // identifier code -> changes
 };
 

@@ -83,7 +83,8 @@ bool yaml_boolean(const YAML::Node& node, const SourceLocation& where, const std
 
 std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
                         const std::string& what) {
-  if (!node || !node.IsScalar()) throw InputError(where, what + ": expected a string, got " + yaml_describe(node));
+  if (!node || !node.IsScalar())
+    throw InputError(where, what + ": expected a string, got " + yaml_describe(node));
   return node.Scalar();
 }
 
@@ -111,8 +112,7 @@ YamlInput::YamlInput(std::filesystem::path file, std::string kind)
 void YamlInput::override_value(const std::string& assignment) {
   const SourceLocation option{"--set " + assignment, 0, 0};
   const std::size_t eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError(option, "expected key.path=value");
+  if (eq == std::string::npos || eq == 0) throw InputError(option, "expected key.path=value");
   const std::string path = assignment.substr(0, eq);
   YAML::Node value;
   try {
@@ -208,8 +208,7 @@ std::int64_t YamlSection::integer(const std::string& key, std::int64_t min,
   return yaml_integer(node_[key], where(key), child(key), min, max);
 }
 
-std::optional<std::int64_t> YamlSection::optional_integer(const std::string& key,
-                                                          std::int64_t min,
+std::optional<std::int64_t> YamlSection::optional_integer(const std::string& key, std::int64_t min,
                                                           std::int64_t max) const {
   if (!has(key)) return std::nullopt;
   return integer(key, min, max);

@@ -16,21 +16,21 @@
 namespace mmsim::planning {
 
 struct DmmPlan {
-    std::uint64_t n = 0;
-    std::uint64_t w = 0;
-    /// source[c*w + j] = s_{c,j}: the source moved by lane j in colour step c (s_{c,j} mod w = j).
-    std::vector<std::uint64_t> source;
-    /// destination[c*w + j] = P(s_{c,j}).
-    std::vector<std::uint64_t> destination;
-    ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;  ///< the colouring that ran
+  std::uint64_t n = 0;
+  std::uint64_t w = 0;
+  /// source[c*w + j] = s_{c,j}: the source moved by lane j in colour step c (s_{c,j} mod w = j).
+  std::vector<std::uint64_t> source;
+  /// destination[c*w + j] = P(s_{c,j}).
+  std::vector<std::uint64_t> destination;
+  ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;  ///< the colouring that ran
 
-    std::uint64_t colors() const noexcept { return w == 0 ? 0 : n / w; }
-    std::span<const std::uint64_t> sources_of(std::uint64_t c) const {
-        return std::span<const std::uint64_t>(source).subspan(c * w, w);
-    }
-    std::span<const std::uint64_t> destinations_of(std::uint64_t c) const {
-        return std::span<const std::uint64_t>(destination).subspan(c * w, w);
-    }
+  std::uint64_t colors() const noexcept { return w == 0 ? 0 : n / w; }
+  std::span<const std::uint64_t> sources_of(std::uint64_t c) const {
+    return std::span<const std::uint64_t>(source).subspan(c * w, w);
+  }
+  std::span<const std::uint64_t> destinations_of(std::uint64_t c) const {
+    return std::span<const std::uint64_t>(destination).subspan(c * w, w);
+  }
 };
 
 /// The DMM graph of P for width w (edge i = source i). Throws PlanError if w = 0, w does not
@@ -50,8 +50,8 @@ ColoringCheck check_dmm_plan(const DmmPlan& plan, std::span<const std::uint64_t>
 /// step c and lane j, a[P(s)] <- b[s] with s = s_{c,j}. Afterwards a[P(i)] holds the old a[i].
 template <class T>
 void apply(const DmmPlan& plan, std::vector<T>& a) {
-    const std::vector<T> b = a;
-    for (std::size_t k = 0; k < plan.source.size(); ++k) a[plan.destination[k]] = b[plan.source[k]];
+  const std::vector<T> b = a;
+  for (std::size_t k = 0; k < plan.source.size(); ++k) a[plan.destination[k]] = b[plan.source[k]];
 }
 
 }  // namespace mmsim::planning

@@ -35,36 +35,36 @@ ColoringAlgorithm parse_coloring_algorithm(std::string_view name);
 
 /// How euler_split removes a perfect matching when the degree is odd.
 enum class OddDegreeMatching {
-    hopcroft_karp,  ///< own Hopcroft-Karp on flat arrays (default: fastest, see the benchmark)
-    boost_edmonds,  ///< boost::edmonds_maximum_cardinality_matching on a boost::adjacency_list
+  hopcroft_karp,  ///< own Hopcroft-Karp on flat arrays (default: fastest, see the benchmark)
+  boost_edmonds,  ///< boost::edmonds_maximum_cardinality_matching on a boost::adjacency_list
 };
 
 struct ColoringOptions {
-    ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;
-    OddDegreeMatching odd_matching = OddDegreeMatching::hopcroft_karp;
-    /// euler_split: pair parallel edges directly before walking Euler circuits.
-    bool pair_parallel_edges = true;
+  ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;
+  OddDegreeMatching odd_matching = OddDegreeMatching::hopcroft_karp;
+  /// euler_split: pair parallel edges directly before walking Euler circuits.
+  bool pair_parallel_edges = true;
 };
 
 /// An edge list over U = V = {0..nodes_per_side-1}.
 struct BipartiteMultigraph {
-    std::uint32_t nodes_per_side = 0;
-    std::vector<std::uint32_t> u;  ///< u[e]: end of edge e in U
-    std::vector<std::uint32_t> v;  ///< v[e]: end of edge e in V
+  std::uint32_t nodes_per_side = 0;
+  std::vector<std::uint32_t> u;  ///< u[e]: end of edge e in U
+  std::vector<std::uint32_t> v;  ///< v[e]: end of edge e in V
 
-    BipartiteMultigraph() = default;
-    explicit BipartiteMultigraph(std::uint32_t m) : nodes_per_side(m) {}
-    std::size_t edge_count() const noexcept { return u.size(); }
-    void add_edge(std::uint32_t a, std::uint32_t b) {
-        u.push_back(a);
-        v.push_back(b);
-    }
+  BipartiteMultigraph() = default;
+  explicit BipartiteMultigraph(std::uint32_t m) : nodes_per_side(m) {}
+  std::size_t edge_count() const noexcept { return u.size(); }
+  void add_edge(std::uint32_t a, std::uint32_t b) {
+    u.push_back(a);
+    v.push_back(b);
+  }
 };
 
 struct EdgeColoring {
-    std::vector<std::uint32_t> color;  ///< color[e] in [0, colors)
-    std::uint32_t colors = 0;          ///< = the degree D
-    ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;  ///< the one that ran
+  std::vector<std::uint32_t> color;                            ///< color[e] in [0, colors)
+  std::uint32_t colors = 0;                                    ///< = the degree D
+  ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;  ///< the one that ran
 };
 
 /// The degree D of a regular graph. Throws ColoringError if an end is out of range, if
@@ -84,8 +84,8 @@ EdgeColoring color_edges(std::uint32_t m, std::span<const std::uint32_t> u,
 EdgeColoring color_edges(const BipartiteMultigraph& graph, const ColoringOptions& options = {});
 
 struct ColoringSummary {
-    std::uint32_t colors = 0;
-    ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;  ///< the one that ran
+  std::uint32_t colors = 0;
+  ColoringAlgorithm algorithm = ColoringAlgorithm::automatic;  ///< the one that ran
 };
 /// The same, writing color[e] into a caller-owned buffer of E entries (lets a caller that colours
 /// repeatedly reuse its output memory instead of paying fresh page faults each time).
@@ -95,9 +95,9 @@ ColoringSummary color_edges_into(std::uint32_t m, std::span<const std::uint32_t>
 EdgeColoring color_edges(const BipartiteMultigraph& graph, ColoringAlgorithm algorithm);
 
 struct ColoringCheck {
-    bool ok = true;
-    std::string error;  ///< the first violation found, empty if ok
-    explicit operator bool() const noexcept { return ok; }
+  bool ok = true;
+  std::string error;  ///< the first violation found, empty if ok
+  explicit operator bool() const noexcept { return ok; }
 };
 
 /// Checks that `color` uses exactly `colors` colours (all in range) and that every colour class
@@ -117,10 +117,10 @@ ColoringCheck boost_verify_color_class(const BipartiteMultigraph& graph,
 /// Baseline: boost::edge_coloring (Misra-Gries, Vizing: at most D+1 colours on a simple graph)
 /// on the graph as an undirected boost::adjacency_list with 2m vertices (U then V).
 struct MisraGriesColoring {
-    std::vector<std::uint32_t> color;  ///< per edge; UINT32_MAX where Boost left an edge uncoloured
-    std::uint32_t colors = 0;       ///< what boost::edge_coloring returned (its colour count)
-    std::uint32_t colors_used = 0;  ///< 1 + the largest colour on a coloured edge (0 if none)
-    std::size_t uncolored = 0;      ///< edges Boost left without a colour
+  std::vector<std::uint32_t> color;  ///< per edge; UINT32_MAX where Boost left an edge uncoloured
+  std::uint32_t colors = 0;          ///< what boost::edge_coloring returned (its colour count)
+  std::uint32_t colors_used = 0;     ///< 1 + the largest colour on a coloured edge (0 if none)
+  std::size_t uncolored = 0;         ///< edges Boost left without a colour
 };
 MisraGriesColoring color_edges_boost_misra_gries(const BipartiteMultigraph& graph);
 

@@ -6,9 +6,9 @@ namespace mmsim::planning {
 
 namespace {
 std::string located(const std::string& message, const std::string& file, std::size_t line) {
-    if (file.empty()) return message;
-    if (line == 0) return file + ": " + message;
-    return file + ":" + std::to_string(line) + ": " + message;
+  if (file.empty()) return message;
+  if (line == 0) return file + ": " + message;
+  return file + ":" + std::to_string(line) + ": " + message;
 }
 }  // namespace
 

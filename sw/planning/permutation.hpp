@@ -49,19 +49,19 @@ std::uint64_t permutation_checksum(std::span<const std::uint64_t> p) noexcept;
 /// out[P(i)] = a[i].
 template <class T>
 std::vector<T> apply_permutation(std::span<const std::uint64_t> p, std::span<const T> a) {
-    std::vector<T> out(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) out[p[i]] = a[i];
-    return out;
+  std::vector<T> out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out[p[i]] = a[i];
+  return out;
 }
 
 /// A textual permutation spec: `random[:SEED]`, `bit_reversal`, `transpose`, `stride[:S]`,
 /// `identity`, or a path to a file (anything else; `file:PATH` forces a path).
 struct PermutationSpec {
-    enum class Kind { random, bit_reversal, transpose, stride, identity, file };
-    Kind kind = Kind::identity;
-    std::uint64_t seed = 0;    ///< random
-    std::uint64_t stride = 0;  ///< stride
-    std::string path;          ///< file
+  enum class Kind { random, bit_reversal, transpose, stride, identity, file };
+  Kind kind = Kind::identity;
+  std::uint64_t seed = 0;    ///< random
+  std::uint64_t stride = 0;  ///< stride
+  std::string path;          ///< file
 };
 
 /// Parses a spec; default_seed / default_stride are used when the spec gives none.

@@ -12,115 +12,119 @@ namespace {
 
 // x*x if it fits in 64 bits, else 0.
 std::uint64_t square_or_zero(std::uint64_t x) noexcept {
-    if (x != 0 && x > std::numeric_limits<std::uint64_t>::max() / x) return 0;
-    return x * x;
+  if (x != 0 && x > std::numeric_limits<std::uint64_t>::max() / x) return 0;
+  return x * x;
 }
 
 std::uint64_t exact_sqrt(std::uint64_t n) noexcept {
-    std::uint64_t r = 0;
-    for (std::uint64_t bit = std::uint64_t{1} << 31; bit != 0; bit >>= 1)
-        if (square_or_zero(r | bit) != 0 && square_or_zero(r | bit) <= n) r |= bit;
-    return r;
+  std::uint64_t r = 0;
+  for (std::uint64_t bit = std::uint64_t{1} << 31; bit != 0; bit >>= 1)
+    if (square_or_zero(r | bit) != 0 && square_or_zero(r | bit) <= n) r |= bit;
+  return r;
 }
 
 class UmmPlanner {
-public:
-    UmmPlanner(UmmPlan& plan, const ColoringOptions& options) : plan_(plan), options_(options) {}
+ public:
+  UmmPlanner(UmmPlan& plan, const ColoringOptions& options) : plan_(plan), options_(options) {}
 
-    // Appends the steps of a row-wise permutation with rows of length len = w^(2^k): the element
-    // at r*len + j goes to r*len + perm[r*len + j].
-    void rowwise(std::vector<std::uint32_t> perm, std::uint64_t len, unsigned level) {
-        if (len == plan_.w) {  // base case: emitted at the depth of the decomposition it is part of
-            plan_.steps.push_back(UmmStep{UmmStep::Kind::row_permutation, len, std::move(perm),
-                                          level == 0 ? 0 : level - 1});
-            return;
-        }
-        const std::uint64_t n = perm.size();
-        const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
-        std::vector<std::uint32_t> s1(n), s3(n), s5(n);
-        BipartiteMultigraph g(side);
-        g.u.resize(len);
-        g.v.resize(len);
-        for (std::uint64_t base = 0; base < n; base += len) {
-            const std::uint32_t* q = perm.data() + base;
-            for (std::uint64_t x = 0; x < len; ++x) {
-                g.u[x] = static_cast<std::uint32_t>(x / side);     // source row
-                g.v[x] = static_cast<std::uint32_t>(q[x] / side);  // destination row
-            }
-            const EdgeColoring coloring = color_edges(g, options_);
-            for (std::uint64_t x = 0; x < len; ++x) {
-                const std::uint32_t c = coloring.color[x];
-                const std::uint32_t i = g.u[x];
-                const std::uint32_t drow = g.v[x];
-                const std::uint32_t dcol = q[x] % side;
-                s1[base + x] = c;                                    // step 1: to column c
-                s3[base + std::uint64_t{c} * side + i] = drow;       // step 3: row c, column i -> drow
-                s5[base + std::uint64_t{drow} * side + c] = dcol;    // step 5: row drow, column c -> dcol
-            }
-        }
-        perm.clear();
-        perm.shrink_to_fit();
-        rowwise(std::move(s1), side, level + 1);
-        plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, side, {}, level});
-        rowwise(std::move(s3), side, level + 1);
-        plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, side, {}, level});
-        rowwise(std::move(s5), side, level + 1);
+  // Appends the steps of a row-wise permutation with rows of length len = w^(2^k): the element
+  // at r*len + j goes to r*len + perm[r*len + j].
+  void rowwise(std::vector<std::uint32_t> perm, std::uint64_t len, unsigned level) {
+    if (len == plan_.w) {  // base case: emitted at the depth of the decomposition it is part of
+      plan_.steps.push_back(UmmStep{UmmStep::Kind::row_permutation, len, std::move(perm),
+                                    level == 0 ? 0 : level - 1});
+      return;
     }
+    const std::uint64_t n = perm.size();
+    const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
+    std::vector<std::uint32_t> s1(n), s3(n), s5(n);
+    BipartiteMultigraph g(side);
+    g.u.resize(len);
+    g.v.resize(len);
+    for (std::uint64_t base = 0; base < n; base += len) {
+      const std::uint32_t* q = perm.data() + base;
+      for (std::uint64_t x = 0; x < len; ++x) {
+        g.u[x] = static_cast<std::uint32_t>(x / side);     // source row
+        g.v[x] = static_cast<std::uint32_t>(q[x] / side);  // destination row
+      }
+      const EdgeColoring coloring = color_edges(g, options_);
+      for (std::uint64_t x = 0; x < len; ++x) {
+        const std::uint32_t c = coloring.color[x];
+        const std::uint32_t i = g.u[x];
+        const std::uint32_t drow = g.v[x];
+        const std::uint32_t dcol = q[x] % side;
+        s1[base + x] = c;                                  // step 1: to column c
+        s3[base + std::uint64_t{c} * side + i] = drow;     // step 3: row c, column i -> drow
+        s5[base + std::uint64_t{drow} * side + c] = dcol;  // step 5: row drow, column c -> dcol
+      }
+    }
+    perm.clear();
+    perm.shrink_to_fit();
+    rowwise(std::move(s1), side, level + 1);
+    plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, side, {}, level});
+    rowwise(std::move(s3), side, level + 1);
+    plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, side, {}, level});
+    rowwise(std::move(s5), side, level + 1);
+  }
 
-private:
-    UmmPlan& plan_;
-    const ColoringOptions& options_;
+ private:
+  UmmPlan& plan_;
+  const ColoringOptions& options_;
 };
 
 }  // namespace
 
 std::size_t UmmPlan::row_permutation_steps() const noexcept {
-    std::size_t k = 0;
-    for (const UmmStep& s : steps) k += s.kind == UmmStep::Kind::row_permutation;
-    return k;
+  std::size_t k = 0;
+  for (const UmmStep& s : steps) k += s.kind == UmmStep::Kind::row_permutation;
+  return k;
 }
 
-std::size_t UmmPlan::transpose_steps() const noexcept { return steps.size() - row_permutation_steps(); }
+std::size_t UmmPlan::transpose_steps() const noexcept {
+  return steps.size() - row_permutation_steps();
+}
 
 bool is_umm_size(std::uint64_t n, std::uint64_t w) noexcept {
-    if (w < 2) return false;
-    for (std::uint64_t s = w; s != 0 && s <= n; s = square_or_zero(s))
-        if (s == n) return true;
-    return false;
+  if (w < 2) return false;
+  for (std::uint64_t s = w; s != 0 && s <= n; s = square_or_zero(s))
+    if (s == n) return true;
+  return false;
 }
 
-std::pair<std::uint64_t, std::uint64_t> nearest_umm_sizes(std::uint64_t n, std::uint64_t w) noexcept {
-    if (w < 2) return {0, 0};
-    std::uint64_t below = 0, s = w;
-    while (s != 0 && s < n) {
-        below = s;
-        s = square_or_zero(s);
-    }
-    if (s == n) return {n, n};
-    return {below, s};
+std::pair<std::uint64_t, std::uint64_t> nearest_umm_sizes(std::uint64_t n,
+                                                          std::uint64_t w) noexcept {
+  if (w < 2) return {0, 0};
+  std::uint64_t below = 0, s = w;
+  while (s != 0 && s < n) {
+    below = s;
+    s = square_or_zero(s);
+  }
+  if (s == n) return {n, n};
+  return {below, s};
 }
 
-UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w, const ColoringOptions& options) {
-    const std::uint64_t n = p.size();
-    if (w < 2) throw PlanError(fmt::format("UMM plan: the width w must be at least 2, got {}", w));
-    if (!is_umm_size(n, w)) {
-        const auto [below, above] = nearest_umm_sizes(n, w);
-        const std::string lo = below ? fmt::format("n = {}", below) : std::string("none");
-        const std::string hi = above ? fmt::format("n = {}", above) : std::string("none in 64 bits");
-        throw PlanError(fmt::format(
-            "UMM plan: n = {} is not w^(2^k) for w = {} (w, w^2, w^4, ...); nearest valid sizes: "
-            "{} below, {} above",
-            n, w, lo, hi));
-    }
-    if (n > std::numeric_limits<std::uint32_t>::max())
-        throw PlanError(fmt::format("UMM plan: n = {} is too large (at most 2^32-1)", n));
-    validate_permutation(p);
-    UmmPlan plan;
-    plan.n = n;
-    plan.w = w;
-    std::vector<std::uint32_t> top(p.begin(), p.end());
-    UmmPlanner(plan, options).rowwise(std::move(top), n, 0);
-    return plan;
+UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
+                 const ColoringOptions& options) {
+  const std::uint64_t n = p.size();
+  if (w < 2) throw PlanError(fmt::format("UMM plan: the width w must be at least 2, got {}", w));
+  if (!is_umm_size(n, w)) {
+    const auto [below, above] = nearest_umm_sizes(n, w);
+    const std::string lo = below ? fmt::format("n = {}", below) : std::string("none");
+    const std::string hi = above ? fmt::format("n = {}", above) : std::string("none in 64 bits");
+    throw PlanError(fmt::format(
+        "UMM plan: n = {} is not w^(2^k) for w = {} (w, w^2, w^4, ...); nearest valid sizes: "
+        "{} below, {} above",
+        n, w, lo, hi));
+  }
+  if (n > std::numeric_limits<std::uint32_t>::max())
+    throw PlanError(fmt::format("UMM plan: n = {} is too large (at most 2^32-1)", n));
+  validate_permutation(p);
+  UmmPlan plan;
+  plan.n = n;
+  plan.w = w;
+  std::vector<std::uint32_t> top(p.begin(), p.end());
+  UmmPlanner(plan, options).rowwise(std::move(top), n, 0);
+  return plan;
 }
 
 }  // namespace mmsim::planning

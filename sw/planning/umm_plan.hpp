@@ -32,32 +32,33 @@
 namespace mmsim::planning {
 
 struct UmmStep {
-    enum class Kind { row_permutation, transpose };
-    Kind kind = Kind::row_permutation;
-    /// row_permutation: the row length L (rows are r*L .. r*L+L-1).
-    /// transpose: the side R; every consecutive block of R*R elements is transposed on its own.
-    std::uint64_t length = 0;
-    /// row_permutation: size n; the element at r*L + j moves to r*L + perm[r*L + j].
-    std::vector<std::uint32_t> perm;
-    /// Depth of the five-step decomposition that produced the step (0: the top-level one; for
-    /// n = w^4 the row-wise steps of rows of length w^2 expand into steps of depth 1).
-    unsigned level = 0;
+  enum class Kind { row_permutation, transpose };
+  Kind kind = Kind::row_permutation;
+  /// row_permutation: the row length L (rows are r*L .. r*L+L-1).
+  /// transpose: the side R; every consecutive block of R*R elements is transposed on its own.
+  std::uint64_t length = 0;
+  /// row_permutation: size n; the element at r*L + j moves to r*L + perm[r*L + j].
+  std::vector<std::uint32_t> perm;
+  /// Depth of the five-step decomposition that produced the step (0: the top-level one; for
+  /// n = w^4 the row-wise steps of rows of length w^2 expand into steps of depth 1).
+  unsigned level = 0;
 };
 
 struct UmmPlan {
-    std::uint64_t n = 0;
-    std::uint64_t w = 0;
-    std::vector<UmmStep> steps;
+  std::uint64_t n = 0;
+  std::uint64_t w = 0;
+  std::vector<UmmStep> steps;
 
-    std::size_t row_permutation_steps() const noexcept;
-    std::size_t transpose_steps() const noexcept;
+  std::size_t row_permutation_steps() const noexcept;
+  std::size_t transpose_steps() const noexcept;
 };
 
 /// True if n = w^(2^k) for some k >= 0 (w >= 2).
 bool is_umm_size(std::uint64_t n, std::uint64_t w) noexcept;
 /// The valid sizes w^(2^k) nearest to n: the largest <= n (0 if none) and the smallest >= n (0 if
 /// it does not fit in 64 bits).
-std::pair<std::uint64_t, std::uint64_t> nearest_umm_sizes(std::uint64_t n, std::uint64_t w) noexcept;
+std::pair<std::uint64_t, std::uint64_t> nearest_umm_sizes(std::uint64_t n,
+                                                          std::uint64_t w) noexcept;
 
 /// Plans P. Throws PlanError if w < 2, n is not w^(2^k) (the message gives the nearest valid
 /// sizes below and above) or n >= 2^32, PermutationError if p is not a permutation.
@@ -67,32 +68,31 @@ UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
 /// Executes one step (out must have the size of in).
 template <class T>
 void apply_step(const UmmStep& step, const std::vector<T>& in, std::vector<T>& out) {
-    const std::size_t n = in.size();
-    const std::size_t len = step.length;
-    if (step.kind == UmmStep::Kind::row_permutation) {
-        for (std::size_t base = 0; base < n; base += len)
-            for (std::size_t j = 0; j < len; ++j) out[base + step.perm[base + j]] = in[base + j];
-    } else {
-        const std::size_t block = len * len;
-        for (std::size_t base = 0; base < n; base += block)
-            for (std::size_t i = 0; i < len; ++i)
-                for (std::size_t j = 0; j < len; ++j)
-                    out[base + j * len + i] = in[base + i * len + j];
-    }
+  const std::size_t n = in.size();
+  const std::size_t len = step.length;
+  if (step.kind == UmmStep::Kind::row_permutation) {
+    for (std::size_t base = 0; base < n; base += len)
+      for (std::size_t j = 0; j < len; ++j) out[base + step.perm[base + j]] = in[base + j];
+  } else {
+    const std::size_t block = len * len;
+    for (std::size_t base = 0; base < n; base += block)
+      for (std::size_t i = 0; i < len; ++i)
+        for (std::size_t j = 0; j < len; ++j) out[base + j * len + i] = in[base + i * len + j];
+  }
 }
 
 /// Executes the plan sequentially on a; the result r has r[P(i)] = a[i].
 template <class T>
 std::vector<T> apply(const UmmPlan& plan, std::vector<T> a) {
-    if (a.size() != plan.n)
-        throw PlanError("UMM plan for n = " + std::to_string(plan.n) + " applied to an array of " +
-                        std::to_string(a.size()) + " elements");
-    std::vector<T> b(a.size());
-    for (const UmmStep& step : plan.steps) {
-        apply_step(step, a, b);
-        a.swap(b);
-    }
-    return a;
+  if (a.size() != plan.n)
+    throw PlanError("UMM plan for n = " + std::to_string(plan.n) + " applied to an array of " +
+                    std::to_string(a.size()) + " elements");
+  std::vector<T> b(a.size());
+  for (const UmmStep& step : plan.steps) {
+    apply_step(step, a, b);
+    a.swap(b);
+  }
+  return a;
 }
 
 }  // namespace mmsim::planning

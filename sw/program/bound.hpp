@@ -15,24 +15,31 @@ struct Bound {
   double value = 0;     // the formula evaluated for this run
   Kind kind = Kind::order;
   Measure measure = Measure::cycles;
-  std::string source;   // where the seeds give it, e.g. "seed 000, Table I"
+  std::string source;  // where the seeds give it, e.g. "seed 000, Table I"
 };
 
 inline const char* to_string(Bound::Kind kind) {
   switch (kind) {
-    case Bound::Kind::lower: return "lower";
-    case Bound::Kind::upper: return "upper";
-    case Bound::Kind::exact: return "exact";
-    case Bound::Kind::order: return "order";
+    case Bound::Kind::lower:
+      return "lower";
+    case Bound::Kind::upper:
+      return "upper";
+    case Bound::Kind::exact:
+      return "exact";
+    case Bound::Kind::order:
+      return "order";
   }
   return "?";
 }
 
 inline const char* to_string(Bound::Measure measure) {
   switch (measure) {
-    case Bound::Measure::cycles: return "cycles";
-    case Bound::Measure::stages: return "stages";
-    case Bound::Measure::syncthreads: return "syncthreads";
+    case Bound::Measure::cycles:
+      return "cycles";
+    case Bound::Measure::stages:
+      return "stages";
+    case Bound::Measure::syncthreads:
+      return "syncthreads";
   }
   return "?";
 }

@@ -25,8 +25,9 @@ std::vector<Word> read_values(const std::filesystem::path& file) {
       Word value = 0;
       const auto [ptr, ec] = std::from_chars(content.data() + i, content.data() + end, value);
       if (ec != std::errc() || ptr != content.data() + end)
-        throw InputError({file.string(), number, static_cast<int>(i) + 1},
-                         "expected an integer, got '" + std::string(content.substr(i, end - i)) + "'");
+        throw InputError(
+            {file.string(), number, static_cast<int>(i) + 1},
+            "expected an integer, got '" + std::string(content.substr(i, end - i)) + "'");
       values.push_back(value);
       i = end;
     }

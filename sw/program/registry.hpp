@@ -19,7 +19,7 @@ namespace mmsim {
 struct ProgramArgs {
   ParamValues params;
   std::optional<TraceListing> listing;  // `program.warps` of the testbench, when given
-  std::filesystem::path base_dir;        // relative file names are resolved here
+  std::filesystem::path base_dir;       // relative file names are resolved here
 };
 
 struct ProgramInfo {

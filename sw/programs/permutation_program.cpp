@@ -6,9 +6,11 @@ namespace mmsim {
 
 PermutationProgram::PermutationProgram(const ProgramArgs& args) : n_(args.params.count("n")) {
   const auto seed = static_cast<std::uint64_t>(args.params.integer("seed"));
-  planning::PermutationSpec spec = planning_input(
-      "permutation", [&] { return planning::parse_permutation_spec(args.params.string("permutation"), seed); });
-  if (spec.kind == planning::PermutationSpec::Kind::file) spec.path = (args.base_dir / spec.path).string();
+  planning::PermutationSpec spec = planning_input("permutation", [&] {
+    return planning::parse_permutation_spec(args.params.string("permutation"), seed);
+  });
+  if (spec.kind == planning::PermutationSpec::Kind::file)
+    spec.path = (args.base_dir / spec.path).string();
   p_ = planning_input("permutation", [&] { return planning::make_permutation(spec, n_); });
   if (args.params.has("schedule") && !args.params.string("schedule").empty())
     schedule_ = args.base_dir / args.params.string("schedule");
@@ -34,8 +36,8 @@ void PermutationProgram::initialize(Mmu& memory) {
 void PermutationProgram::verify(const Mmu& memory) {
   for (Address i = 0; i < n_; ++i)
     verification().expect_equal(memory.peek(result_ + p_[i]), data_pattern(i), [&] {
-      return "the word from a[" + std::to_string(i) + "] at P(" + std::to_string(i) + ") = " +
-             std::to_string(p_[i]);
+      return "the word from a[" + std::to_string(i) + "] at P(" + std::to_string(i) +
+             ") = " + std::to_string(p_[i]);
     });
 }
 

@@ -75,8 +75,7 @@ auto planning_input(const std::string& param, F&& f) {
   try {
     return f();
   } catch (const planning::PlanningError& e) {
-    if (!e.file().empty())
-      throw InputError({e.file(), static_cast<int>(e.line()), 0}, e.message());
+    if (!e.file().empty()) throw InputError({e.file(), static_cast<int>(e.line()), 0}, e.message());
     throw ParamError(param, e.message());
   }
 }

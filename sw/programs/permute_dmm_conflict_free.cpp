@@ -20,7 +20,8 @@ class PermuteDmmConflictFree final : public PermutationProgram {
       throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
                                 std::to_string(p_threads_) + " (each thread moves n/p words)");
     if (schedule_.empty()) {
-      plan_ = planning_input("n", [&] { return timed([&] { return planning::plan_dmm(p_, m.width); }); });
+      plan_ = planning_input(
+          "n", [&] { return timed([&] { return planning::plan_dmm(p_, m.width); }); });
     } else {
       std::ifstream in(schedule_);
       if (!in) throw InputError({schedule_.string(), 0, 0}, "cannot open the schedule file");

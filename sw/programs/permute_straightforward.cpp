@@ -36,7 +36,7 @@ class PermuteStraightforward final : public PermutationProgram {
       co_await warp.write(to);
     }
     if (!in_place_) co_return;
-    co_await warp.sync();  // b is complete before a is overwritten
+    co_await warp.sync();                         // b is complete before a is overwritten
     for (std::uint64_t t = 0; t < rounds; ++t) {  // a[P(i)] <- b[i]
       for (unsigned lane = 0; lane < w; ++lane) {
         const std::uint64_t i = t * p_threads_ + warp.thread(lane);

@@ -19,21 +19,21 @@ class PermuteUmm final : public PermutationProgram {
   void configure(const MachineConfig& m) override {
     w_ = m.width;
     if (schedule_.empty()) {
-      plan_ = planning_input("n", [&] { return timed([&] { return planning::plan_umm(p_, w_); }); });
+      plan_ =
+          planning_input("n", [&] { return timed([&] { return planning::plan_umm(p_, w_); }); });
     } else {
       std::ifstream in(schedule_);
       if (!in) throw InputError({schedule_.string(), 0, 0}, "cannot open the schedule file");
-      plan_ = planning_input("schedule", [&] {
-        return planning::read_umm_schedule(in, schedule_.string(), p_, w_);
-      });
+      plan_ = planning_input(
+          "schedule", [&] { return planning::read_umm_schedule(in, schedule_.string(), p_, w_); });
     }
     for (const planning::UmmStep& step : plan_.steps) {
       if (step.kind == planning::UmmStep::Kind::transpose) {
         transposes_.try_emplace(step.length, step.length, w_);
       } else if (step.length != w_) {
         throw SimulationError("the UMM plan has a row-wise step with rows of " +
-                              std::to_string(step.length) + " words; rows of w = " +
-                              std::to_string(w_) + " were expected");
+                              std::to_string(step.length) +
+                              " words; rows of w = " + std::to_string(w_) + " were expected");
       }
     }
   }
@@ -74,8 +74,8 @@ class PermuteUmm final : public PermutationProgram {
     const double w = m.width;
     std::vector<Bound> out = {
         {"time_order", "any permutation of n = w^(2^k) words, w words of local memory per PE",
-         "n/w + n*l/p", n / w + n * m.latency / static_cast<double>(m.threads),
-         Bound::Kind::order, Bound::Measure::cycles, "seed 000, Theorem 8"},
+         "n/w + n*l/p", n / w + n * m.latency / static_cast<double>(m.threads), Bound::Kind::order,
+         Bound::Measure::cycles, "seed 000, Theorem 8"},
         {"syncthreads_exact", "one barrier between consecutive steps", "steps - 1",
          static_cast<double>(plan_.steps.size() - 1), Bound::Kind::exact,
          Bound::Measure::syncthreads, "mmsim"}};

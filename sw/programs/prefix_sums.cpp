@@ -98,8 +98,7 @@ class PrefixAlgorithm : public PrefixProgram {
 
 class PrefixSimple final : public PrefixAlgorithm {
  public:
-  explicit PrefixSimple(const ProgramArgs& args)
-      : PrefixAlgorithm(args, "prefix_simple", "n/2") {}
+  explicit PrefixSimple(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_simple", "n/2") {}
 
   // Barriers where a level's writers and the next level's readers may be different warps. In
   // the second stage that is after the level whose successor has more than w threads; the
@@ -123,11 +122,10 @@ class PrefixSimple final : public PrefixAlgorithm {
 
   std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
     const double nn = static_cast<double>(n());
-    return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)",
-                        std::log2(nn / w()),
-                        power_of_two_formula(w(), "2*(log2(n) - log2(w) - 1)",
-                                             "2*#{t < log2(n) : 2^t > w}"),
-                        prefix_simple_syncs(n(), w()), "seed 001, Lemma 6"});
+    return seed_bounds(
+        {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
+         power_of_two_formula(w(), "2*(log2(n) - log2(w) - 1)", "2*#{t < log2(n) : 2^t > w}"),
+         prefix_simple_syncs(n(), w()), "seed 001, Lemma 6"});
   }
 
  protected:
@@ -143,8 +141,7 @@ class PrefixSimple final : public PrefixAlgorithm {
 
 class PrefixOneWarp final : public PrefixAlgorithm {
  public:
-  explicit PrefixOneWarp(const ProgramArgs& args)
-      : PrefixAlgorithm(args, "prefix_one_warp", "w") {}
+  explicit PrefixOneWarp(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_one_warp", "w") {}
 
   Task run(Warp& warp) override {
     Lanes lanes(w());
@@ -174,8 +171,7 @@ class PrefixOneWarp final : public PrefixAlgorithm {
 
 class PrefixTree final : public PrefixAlgorithm {
  public:
-  explicit PrefixTree(const ProgramArgs& args)
-      : PrefixAlgorithm(args, "prefix_tree", "n") {}
+  explicit PrefixTree(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_tree", "n") {}
 
   Task run(Warp& warp) override {
     Lanes lanes(w());
@@ -197,8 +193,9 @@ class PrefixTree final : public PrefixAlgorithm {
       return not_a_power(n(), 2, "two") + ", nor is it a power of w = " + std::to_string(w) +
              " (Tree's groups of w)";
     if (n() < w || n() % w != 0)
-      return "n = " + std::to_string(n()) + ": Tree's n threads fill whole warps of w = " +
-             std::to_string(w) + " only when n is a multiple of w";
+      return "n = " + std::to_string(n()) +
+             ": Tree's n threads fill whole warps of w = " + std::to_string(w) +
+             " only when n is a multiple of w";
     return std::nullopt;
   }
   std::uint64_t threads(const MachineConfig&) const override { return n(); }
@@ -223,8 +220,8 @@ class PrefixSimpleTree final : public PrefixAlgorithm {
     const double logw = std::log2(static_cast<double>(w()));
     return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn),
                         "log2(n)/log2(w) + log2(log2(w))", std::log2(nn) / logw + std::log2(logw),
-                        "2r + 2*ceil(log_w(n/2^r)) - 2",
-                        prefix_simple_tree_syncs(n(), w()), "seed 001, Theorem 8", true});
+                        "2r + 2*ceil(log_w(n/2^r)) - 2", prefix_simple_tree_syncs(n(), w()),
+                        "seed 001, Theorem 8", true});
   }
 
  protected:
@@ -307,8 +304,7 @@ void add_offsets(std::span<Word> values, std::span<const Word> got, std::span<co
 
 class PrefixHybrid final : public PrefixAlgorithm {
  public:
-  explicit PrefixHybrid(const ProgramArgs& args)
-      : PrefixAlgorithm(args, "prefix_hybrid", "w*l") {}
+  explicit PrefixHybrid(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_hybrid", "w*l") {}
 
   std::uint64_t local_words() const override { return w(); }
 
@@ -345,8 +341,8 @@ class PrefixHybrid final : public PrefixAlgorithm {
     return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn),
                         "log2(l)/log2(w) + log2(log2(w))",
                         std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-                        "2r + 2*ceil(log_w(w*l/2^r))",
-                        prefix_hybrid_syncs(w(), l()), "seed 001, Theorem 9", true});
+                        "2r + 2*ceil(log_w(w*l/2^r))", prefix_hybrid_syncs(w(), l()),
+                        "seed 001, Theorem 9", true});
   }
 
  protected:

@@ -52,29 +52,26 @@ std::vector<Region> ReductionProgram::tree_layout(Region leaves) {
 
 std::vector<Bound> ReductionProgram::seed_bounds(const SeedFigures& f) const {
   std::vector<Bound> out = {
-      {"time_order", "time units (Table 1, constant 1)", f.time_formula, f.time,
-       Bound::Kind::order, Bound::Measure::cycles, f.source},
+      {"time_order", "time units (Table 1, constant 1)", f.time_formula, f.time, Bound::Kind::order,
+       Bound::Measure::cycles, f.source},
   };
   if (!f.sync_order_formula.empty())
-    out.push_back({"syncthreads_order", "barrier steps (Table 1, constant 1)",
-                   f.sync_order_formula, f.sync_order, Bound::Kind::order,
-                   Bound::Measure::syncthreads, f.source});
+    out.push_back({"syncthreads_order", "barrier steps (Table 1, constant 1)", f.sync_order_formula,
+                   f.sync_order, Bound::Kind::order, Bound::Measure::syncthreads, f.source});
   const std::string r = std::to_string(simple_tree_halvings(w_));
   out.push_back({"syncthreads_exact",
                  f.uses_r ? "barrier steps the algorithm performs, r = ceil(log2(log2(w))) = " + r
                           : "barrier steps the algorithm performs",
-                 f.sync_formula,
-                 static_cast<double>(f.syncs), Bound::Kind::exact, Bound::Measure::syncthreads,
-                 f.source});
+                 f.sync_formula, static_cast<double>(f.syncs), Bound::Kind::exact,
+                 Bound::Measure::syncthreads, f.source});
   return out;
 }
 
 void SumProgram::verify(const Mmu& memory) {
   Word sum = 0;
   for (const Word v : values()) sum += v;
-  verification().expect_equal(memory.peek(result_), sum, [this] {
-    return "the sum (m[" + std::to_string(result_) + "])";
-  });
+  verification().expect_equal(memory.peek(result_), sum,
+                              [this] { return "the sum (m[" + std::to_string(result_) + "])"; });
 }
 
 void PrefixProgram::verify(const Mmu& memory) {
@@ -94,16 +91,19 @@ std::string not_a_power(std::uint64_t n, std::uint64_t base, const std::string& 
          std::to_string(below) + " or " + std::to_string(below * base) + " would be";
 }
 
-std::optional<std::string> unfit_halving(std::uint64_t n, unsigned w, const std::string& algorithm) {
+std::optional<std::string> unfit_halving(std::uint64_t n, unsigned w,
+                                         const std::string& algorithm) {
   if (const std::string why = not_a_power(n, 2, "two"); !why.empty())
     return why + " (" + algorithm + " halves the array)";
   if (n < 2 * std::uint64_t{w})
     return "n = " + std::to_string(n) + " is too small: " + algorithm +
-           "'s n/2 threads fill whole warps of w = " + std::to_string(w) + " only for n >= " +
-           std::to_string(2 * std::uint64_t{w}) + " (the one_warp programs take n <= w)";
+           "'s n/2 threads fill whole warps of w = " + std::to_string(w) +
+           " only for n >= " + std::to_string(2 * std::uint64_t{w}) +
+           " (the one_warp programs take n <= w)";
   if (n / 2 % w != 0)
-    return "n/2 = " + std::to_string(n / 2) + " threads do not fill whole warps of w = " +
-           std::to_string(w) + " (" + algorithm + " needs w to divide n/2)";
+    return "n/2 = " + std::to_string(n / 2) +
+           " threads do not fill whole warps of w = " + std::to_string(w) + " (" + algorithm +
+           " needs w to divide n/2)";
   return std::nullopt;
 }
 

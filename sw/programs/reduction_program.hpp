@@ -54,7 +54,7 @@ class ReductionProgram : public WarpProgram {
     double sync_order;
     std::string sync_formula;  // in n, w, l and r = ceil(log2(log2(w)))
     std::uint64_t syncs;
-    std::string source;  // "seed 001, Lemma 2"
+    std::string source;   // "seed 001, Lemma 2"
     bool uses_r = false;  // sync_formula has r in it
   };
   std::vector<Bound> seed_bounds(const SeedFigures& figures) const;

@@ -41,7 +41,8 @@ Task RotatingTranspose::transpose_block(Warp& warp, Address base, std::uint64_t 
   std::vector<Address> addresses(w);
   std::vector<Word> values(w);
   for (unsigned t = 0; t < w; ++t) {
-    for (unsigned lane = 0; lane < w; ++lane) addresses[lane] = cell(base, bi, bj, t, (t + lane) % w);
+    for (unsigned lane = 0; lane < w; ++lane)
+      addresses[lane] = cell(base, bi, bj, t, (t + lane) % w);
     const auto got = co_await warp.read(addresses);
     for (unsigned lane = 0; lane < w; ++lane) warp.local(lane)[t] = got[lane];
   }

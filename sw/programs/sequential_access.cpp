@@ -104,7 +104,7 @@ class SequentialAccess final : public WarpProgram {
 
 std::optional<std::uint64_t> SequentialAccess::stages_per_dispatch(const MachineConfig& m) const {
   const std::uint64_t s = m.super_warp;
-  if (m.model == "bpram") return 1;  // w distinct requests per warp
+  if (m.model == "bpram") return 1;                             // w distinct requests per warp
   if (address_map_of(m) != "interleaved") return std::nullopt;  // banks permuted per row
   if (pattern_ == Pattern::contiguous) {
     if (m.model == "dmm" || m.model == "umm") return 1;
@@ -124,7 +124,8 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
   const double l = m.latency;
   const double s = static_cast<double>(rounds_);
   std::vector<Bound> out;
-  out.push_back({"time_lower", "lower bound: n/w groups through the pipeline, n/p requests per thread",
+  out.push_back({"time_lower",
+                 "lower bound: n/w groups through the pipeline, n/p requests per thread",
                  "max(n/w + l - 1, l*n/p)", std::max(std::ceil(n / w) + l - 1, l * s),
                  Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md section 2"});
   if (pattern_ == Pattern::contiguous) {

@@ -56,10 +56,10 @@ class SumSimple final : public SumProgram {
 
   std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
     const double nn = static_cast<double>(n());
-    return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)",
-                        std::log2(nn / w()),
-                        power_of_two_formula(w(), "log2(n) - log2(w) - 1", "#{t < log2(n) : 2^t > w}"),
-                        simple_syncs(n(), w()), "seed 001, Lemma 2"});
+    return seed_bounds(
+        {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
+         power_of_two_formula(w(), "log2(n) - log2(w) - 1", "#{t < log2(n) : 2^t > w}"),
+         simple_syncs(n(), w()), "seed 001, Lemma 2"});
   }
 
  protected:
@@ -124,8 +124,9 @@ class SumTree final : public SumProgram {
       return not_a_power(n(), 2, "two") + ", nor is it a power of w = " + std::to_string(w) +
              " (Tree's groups of w)";
     if (n() < w || n() % w != 0)
-      return "n = " + std::to_string(n()) + ": Tree's n threads fill whole warps of w = " +
-             std::to_string(w) + " only when n is a multiple of w";
+      return "n = " + std::to_string(n()) +
+             ": Tree's n threads fill whole warps of w = " + std::to_string(w) +
+             " only when n is a multiple of w";
     return std::nullopt;
   }
   std::uint64_t threads(const MachineConfig&) const override { return n(); }
@@ -153,8 +154,8 @@ class SumSimpleTree final : public SumProgram {
     const double logw = std::log2(static_cast<double>(w()));
     return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn),
                         "log2(n)/log2(w) + log2(log2(w))", std::log2(nn) / logw + std::log2(logw),
-                        "r + ceil(log_w(n/2^r))",
-                        simple_tree_syncs(n(), w()), "seed 001, Theorem 4", true});
+                        "r + ceil(log_w(n/2^r))", simple_tree_syncs(n(), w()),
+                        "seed 001, Theorem 4", true});
   }
 
  protected:
@@ -192,11 +193,10 @@ class SumHybrid final : public SumProgram {
   std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn),
-                        "log2(l)/log2(w) + log2(log2(w))",
-                        std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-                        "1 + r + ceil(log_w(w*l/2^r))",
-                        hybrid_syncs(w(), l()), "seed 001, Theorem 5", true});
+    return seed_bounds(
+        {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
+         std::log2(static_cast<double>(l())) / logw + std::log2(logw),
+         "1 + r + ceil(log_w(w*l/2^r))", hybrid_syncs(w(), l()), "seed 001, Theorem 5", true});
   }
 
  protected:
@@ -232,31 +232,35 @@ ProgramInfo sum_simple_program() {
 }
 
 ProgramInfo sum_one_warp_program() {
-  return reduction_program_info<SumOneWarp>("sum_one_warp",
-                          "Simple on n <= w numbers by one warp of w/2 threads, no syncthreads "
-                          "(n a power of two)",
-                          "seed 001, section 4.1");
+  return reduction_program_info<SumOneWarp>(
+      "sum_one_warp",
+      "Simple on n <= w numbers by one warp of w/2 threads, no syncthreads "
+      "(n a power of two)",
+      "seed 001, section 4.1");
 }
 
 ProgramInfo sum_tree_program() {
-  return reduction_program_info<SumTree>("sum_tree",
-                       "w-ary tree: warp i sums group i of each level with One-Warp, "
-                       "syncthreads per level (n a power of two or of w, n threads)",
-                       "seed 001, Lemma 3");
+  return reduction_program_info<SumTree>(
+      "sum_tree",
+      "w-ary tree: warp i sums group i of each level with One-Warp, "
+      "syncthreads per level (n a power of two or of w, n threads)",
+      "seed 001, Lemma 3");
 }
 
 ProgramInfo sum_simple_tree_program() {
-  return reduction_program_info<SumSimpleTree>("sum_simple_tree",
-                             "ceil(log2(log2(w))) halving steps, then Tree on what is left "
-                             "(n = 2^m >= 2w, n/2 threads)",
-                             "seed 001, Theorem 4");
+  return reduction_program_info<SumSimpleTree>(
+      "sum_simple_tree",
+      "ceil(log2(log2(w))) halving steps, then Tree on what is left "
+      "(n = 2^m >= 2w, n/2 threads)",
+      "seed 001, Theorem 4");
 }
 
 ProgramInfo sum_hybrid_program() {
-  return reduction_program_info<SumHybrid>("sum_hybrid",
-                         "column sums of the n/(w*l) x w*l array, then Simple-Tree on the w*l "
-                         "column sums (n >= w*l, w*l threads)",
-                         "seed 001, Theorem 5");
+  return reduction_program_info<SumHybrid>(
+      "sum_hybrid",
+      "column sums of the n/(w*l) x w*l array, then Simple-Tree on the w*l "
+      "column sums (n >= w*l, w*l threads)",
+      "seed 001, Theorem 5");
 }
 
 }  // namespace mmsim

@@ -38,15 +38,17 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
     std::size_t start = 0;
     while (true) {
       const std::size_t comma = line.find(',', start);
-      const std::string_view raw =
-          std::string_view(line).substr(start, comma == std::string::npos ? std::string::npos
-                                                                           : comma - start);
+      const std::string_view raw = std::string_view(line).substr(
+          start, comma == std::string::npos ? std::string::npos : comma - start);
       const std::size_t lead = raw.find_first_not_of(" \t");
-      fields.emplace_back(trim(raw), static_cast<int>(start + (lead == std::string::npos ? 0 : lead)) + 1);
+      fields.emplace_back(trim(raw),
+                          static_cast<int>(start + (lead == std::string::npos ? 0 : lead)) + 1);
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
-    const auto at = [&](std::size_t f) { return SourceLocation{file.string(), number, fields[f].second}; };
+    const auto at = [&](std::size_t f) {
+      return SourceLocation{file.string(), number, fields[f].second};
+    };
     if (fields.size() < 2)
       throw InputError(at(0), "expected 'warp,op[,lanes...]' (op: read, write or sync)");
     std::uint32_t warp = 0;
@@ -55,10 +57,14 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
     TraceInstruction instruction;
     instruction.where = at(1);
     const std::string& op = fields[1].first;
-    if (op == "read") instruction.kind = TraceInstruction::Kind::read;
-    else if (op == "write") instruction.kind = TraceInstruction::Kind::write;
-    else if (op == "sync") instruction.kind = TraceInstruction::Kind::sync;
-    else throw InputError(at(1), "expected read, write or sync, got '" + op + "'");
+    if (op == "read")
+      instruction.kind = TraceInstruction::Kind::read;
+    else if (op == "write")
+      instruction.kind = TraceInstruction::Kind::write;
+    else if (op == "sync")
+      instruction.kind = TraceInstruction::Kind::sync;
+    else
+      throw InputError(at(1), "expected read, write or sync, got '" + op + "'");
     if (instruction.kind == TraceInstruction::Kind::sync && fields.size() > 2)
       throw InputError(at(2), "sync takes no lanes");
     if (instruction.kind != TraceInstruction::Kind::sync && fields.size() == 2)

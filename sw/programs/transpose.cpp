@@ -100,8 +100,8 @@ std::optional<double> Transpose::congestion(const MachineConfig& m) const {
   // elements of one column; one spanning q = sw/sqrt(n) rows writes q columns, ceil(q/w) of
   // them per bank (seed 002, Theorem 3).
   const std::uint64_t q = sw / side_;
-  const double per_dispatch = side_ >= sw ? static_cast<double>(sw)
-                                          : static_cast<double>((q + w - 1) / w * side_);
+  const double per_dispatch =
+      side_ >= sw ? static_cast<double>(sw) : static_cast<double>((q + w - 1) / w * side_);
   return spread + dispatches * per_dispatch;
 }
 
@@ -121,14 +121,16 @@ std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& re
   const bool naive = order_ == Order::naive;
   if ((m.model == "dmm" || m.model == "sdmm") && map == "interleaved") {
     if (m.model == "dmm")
-      out.push_back({"time_order", naive ? "naive transpose on the DMM" : "diagonal transpose on the DMM",
+      out.push_back({"time_order",
+                     naive ? "naive transpose on the DMM" : "diagonal transpose on the DMM",
                      naive ? "n + n*l/p" : "n/w + n*l/p", (naive ? n : n / w) + n * l / p,
                      Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 2"});
     else
-      out.push_back({"time_order", naive ? "naive transpose on the SDMM" : "diagonal transpose on the SDMM",
-                     naive ? "n/w + min(n, n*sqrt(n)/(s*w)) + n*l/p" : "n/w + n*l/p",
-                     n / w + (naive ? std::min(n, n * static_cast<double>(side_) / (s * w)) : 0) + n * l / p,
-                     Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 3"});
+      out.push_back(
+          {"time_order", naive ? "naive transpose on the SDMM" : "diagonal transpose on the SDMM",
+           naive ? "n/w + min(n, n*sqrt(n)/(s*w)) + n*l/p" : "n/w + n*l/p",
+           n / w + (naive ? std::min(n, n * static_cast<double>(side_) / (s * w)) : 0) + n * l / p,
+           Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 3"});
   } else if (map == "random_shift") {
     out.push_back({"time_order", "expected, with super warps of log w warps (random shift)",
                    "n/w + n*l/p", n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
@@ -137,7 +139,8 @@ std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& re
   const std::optional<double> exact = congestion(m);
   if (exact)
     out.push_back({"congestion_exact", "total congestion (stage groups of all dispatches)", "C",
-                   *exact, Bound::Kind::exact, Bound::Measure::stages, "seed 002, sections III-IV"});
+                   *exact, Bound::Kind::exact, Bound::Measure::stages,
+                   "seed 002, sections III-IV"});
   if (m.dispatch == "round_robin") {
     const double c = exact ? *exact : static_cast<double>(result.counters.stages);
     out.push_back({"time_upper",
@@ -158,7 +161,8 @@ ProgramInfo transpose_program(Order order) {
       "seed 002, section III",
       {
           {"n", ParamType::integer,
-           "elements of the matrix (a perfect square, a multiple of p); a at m[0..n), b at m[n..2n)",
+           "elements of the matrix (a perfect square, a multiple of p); a at m[0..n), b at "
+           "m[n..2n)",
            std::nullopt},
       },
       [order](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {

@@ -9,8 +9,8 @@ namespace {
 
 // out[lane] = base + stride*x for threads x = first + lane < count, kInactive for the others.
 // Returns whether any lane is active.
-bool lane_addresses(std::span<Address> out, std::uint64_t first, Address base,
-                    std::uint64_t stride, std::uint64_t count) {
+bool lane_addresses(std::span<Address> out, std::uint64_t first, Address base, std::uint64_t stride,
+                    std::uint64_t count) {
   for (std::size_t lane = 0; lane < out.size(); ++lane) {
     const std::uint64_t x = first + lane;
     out[lane] = x < count ? base + stride * x : kInactive;

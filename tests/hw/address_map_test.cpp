@@ -12,8 +12,8 @@
 namespace mmsim::test {
 namespace {
 
-std::uint64_t expected_bank(const std::string& map, std::uint64_t j, std::uint64_t k,
-                            unsigned w, const std::vector<std::uint32_t>& shifts) {
+std::uint64_t expected_bank(const std::string& map, std::uint64_t j, std::uint64_t k, unsigned w,
+                            const std::vector<std::uint32_t>& shifts) {
   if (map == "random_shift") return (k + shifts[j]) % w;
   if (map == "skew") return (k + j) % w;
   if (map == "xor") return k ^ (j % w);

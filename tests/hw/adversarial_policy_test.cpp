@@ -8,8 +8,8 @@ namespace {
 
 std::uint64_t cycles(const std::string& machine, const std::string& program,
                      const std::string& policy) {
-  const RunOutcome o = run_yaml("machine: {" + machine + ", dispatch: " + policy +
-                                "}\nprogram: {" + program + "}\n");
+  const RunOutcome o = run_yaml("machine: {" + machine + ", dispatch: " + policy + "}\nprogram: {" +
+                                program + "}\n");
   EXPECT_TRUE(o.verified.value_or(false)) << program << " " << policy << ": " << o.first_mismatch;
   return o.result.cycles();
 }

@@ -76,23 +76,26 @@ void compare(const std::vector<Shape>& shapes, const std::string& policy, std::u
       m.dispatch = policy;
       m.barrier_latency = ref.barrier_latency;
       m.compute_latency = ref.compute_latency;
-      m.write_conflict = ref.lowest_lane_wins ? WriteConflict::lowest_lane : WriteConflict::highest_lane;
+      m.write_conflict =
+          ref.lowest_lane_wins ? WriteConflict::lowest_lane : WriteConflict::highest_lane;
       m.memory_words = ref.memory_words;
       if (s.map != "interleaved" && s.model != "rsdmm") m.address_map = s.map;
       if (s.map == "random_shift") {
         // Half the runs give the table, half let the machine draw it from a seed.
         const auto drawn = random_shifts(s.width, s.rows, seed);
         ref.shifts.assign(drawn.begin(), drawn.end());
-        if (seed % 2) m.rsu_shifts = ref.shifts;
-        else m.rsu_seed = seed;
+        if (seed % 2)
+          m.rsu_shifts = ref.shifts;
+        else
+          m.rsu_seed = seed;
       }
 
       const RefResult expected = run_reference(ref, program);
       const Replayed got = replay(m, program);
-      const std::string where = s.model + " map=" + s.map + " w=" + std::to_string(s.width) +
-                                " s=" + std::to_string(s.super_warp) + " l=" +
-                                std::to_string(s.latency) + " warps=" + std::to_string(s.warps) +
-                                " seed=" + std::to_string(seed);
+      const std::string where =
+          s.model + " map=" + s.map + " w=" + std::to_string(s.width) +
+          " s=" + std::to_string(s.super_warp) + " l=" + std::to_string(s.latency) +
+          " warps=" + std::to_string(s.warps) + " seed=" + std::to_string(seed);
       ASSERT_EQ(got.result.cycles(), expected.cycles) << where;
       ASSERT_EQ(got.result.counters.stages, expected.stages) << where;
       ASSERT_EQ(got.result.counters.dispatches, expected.dispatches) << where;
@@ -106,9 +109,17 @@ void compare(const std::vector<Shape>& shapes, const std::string& policy, std::u
 class ReferenceComparison : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceComparison, RandomTracesMatchTheReferenceMachine) {
-  compare({{"dmm", 4, 3, 3, 4},  {"dmm", 8, 1, 5, 2},  {"dmm", 1, 4, 4, 8},   {"dmm", 4, 20, 6, 3},
-           {"umm", 4, 3, 3, 4},  {"umm", 8, 6, 4, 16}, {"umm", 2, 1, 5, 3},   {"bpram", 4, 1, 4, 4},
-           {"bpram", 8, 5, 3, 2}, {"dmm", 32, 9, 4, 64}, {"umm", 32, 9, 4, 64}},
+  compare({{"dmm", 4, 3, 3, 4},
+           {"dmm", 8, 1, 5, 2},
+           {"dmm", 1, 4, 4, 8},
+           {"dmm", 4, 20, 6, 3},
+           {"umm", 4, 3, 3, 4},
+           {"umm", 8, 6, 4, 16},
+           {"umm", 2, 1, 5, 3},
+           {"bpram", 4, 1, 4, 4},
+           {"bpram", 8, 5, 3, 2},
+           {"dmm", 32, 9, 4, 64},
+           {"umm", 32, 9, 4, 64}},
           GetParam(), 30);
 }
 
@@ -133,8 +144,10 @@ TEST_P(ReferenceComparison, SuperWarpsAndAddressMapsMatchTheReferenceMachine) {
 // seed 002: the SDMM with one warp per super warp is the DMM, cycle for cycle.
 TEST_P(ReferenceComparison, DmmIsSdmmWithSuperWarpsOfOneWarp) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-    for (const Shape& s : std::vector<Shape>{{"dmm", 4, 3, 3, 4}, {"dmm", 8, 6, 5, 3},
-                                             {"dmm", 32, 9, 4, 64}, {"dmm", 3, 1, 4, 5}}) {
+    for (const Shape& s : std::vector<Shape>{{"dmm", 4, 3, 3, 4},
+                                             {"dmm", 8, 6, 5, 3},
+                                             {"dmm", 32, 9, 4, 64},
+                                             {"dmm", 3, 1, 4, 5}}) {
       std::mt19937_64 rng(seed * 104729 + s.width);
       const RefProgram program = random_program(rng, s);
       MachineConfig m;

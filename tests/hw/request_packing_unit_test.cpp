@@ -27,8 +27,8 @@ TEST(RequestPackingUnit, StagesAreTheLargestNumberOfDistinctAddressesInOneBank) 
   std::uniform_real_distribution<double> coin(0, 1);
   for (const unsigned w : {1u, 3u, 4u, 16u, 64u, 100u, 256u})
     for (const unsigned warps : {1u, 3u, 10u})
-      for (const std::uint64_t rows : {std::uint64_t{1}, std::uint64_t{4}, std::uint64_t{64},
-                                       std::uint64_t{1} << 14}) {
+      for (const std::uint64_t rows :
+           {std::uint64_t{1}, std::uint64_t{4}, std::uint64_t{64}, std::uint64_t{1} << 14}) {
         const std::size_t lanes = std::size_t{w} * warps;
         const std::uint64_t cells = rows * w;
         // The memory size chooses the unit's method: both, and "unknown".
@@ -40,13 +40,14 @@ TEST(RequestPackingUnit, StagesAreTheLargestNumberOfDistinctAddressesInOneBank) 
           // Some rounds draw from a few cells only: many merged requests.
           const Address range = round % 4 == 1 ? std::min<Address>(cells, 3) : cells;
           std::vector<Address> dispatch(lanes);
-          for (Address& c : dispatch)
-            c = coin(rng) < inactive ? kInactive : cell(rng) % range;
-          if (std::all_of(dispatch.begin(), dispatch.end(), [](Address c) { return c == kInactive; }))
+          for (Address& c : dispatch) c = coin(rng) < inactive ? kInactive : cell(rng) % range;
+          if (std::all_of(dispatch.begin(), dispatch.end(),
+                          [](Address c) { return c == kInactive; }))
             dispatch[0] = 0;
           const unsigned expected = congestion(dispatch, w);
           const std::string where = "w=" + std::to_string(w) + " lanes=" + std::to_string(lanes) +
-                                    " rows=" + std::to_string(rows) + " round=" + std::to_string(round);
+                                    " rows=" + std::to_string(rows) +
+                                    " round=" + std::to_string(round);
           ASSERT_EQ(sized.stages(dispatch), expected) << where;
           ASSERT_EQ(unsized.stages(dispatch), expected) << where;
           std::vector<std::uint32_t> groups(lanes);

@@ -12,7 +12,8 @@ namespace {
 RefInstruction read(std::vector<Address> a) { return {RefInstruction::read, std::move(a), {}}; }
 
 // The addresses of configs/superwarp_fig*.yaml (our choice; the figures' are not in our copy).
-const RefProgram kThreeWarps{{{read({4, 16, 7, 11})}, {read({3, 15, 19, 1})}, {read({23, 2, 6, 9})}}};
+const RefProgram kThreeWarps{
+    {{read({4, 16, 7, 11})}, {read({3, 15, 19, 1})}, {read({23, 2, 6, 9})}}};
 // Our shift table for Fig. 7: banks get 3, 4, 3 and 2 requests.
 const std::vector<std::uint32_t> kFig7Shifts = {0, 1, 1, 2, 2, 1};
 

@@ -85,7 +85,8 @@ TEST(Timing, RequestsToOneAddressAreMergedAndTheHighestLaneWritesByDefault) {
 }
 
 TEST(Timing, ADispatchWithNoActiveLaneTakesNoTime) {
-  const RefProgram program{{{read({kInactive, kInactive}), read({0, 1}), read({kInactive, kInactive})}}};
+  const RefProgram program{
+      {{read({kInactive, kInactive}), read({0, 1}), read({kInactive, kInactive})}}};
   const auto run = replay(machine("dmm", 2, 5, 2, 4), program);
   EXPECT_EQ(run.result.counters.dispatches, 1u);
   EXPECT_EQ(run.result.cycles(), 5u);
@@ -109,8 +110,8 @@ TEST(Timing, RoundRobinHoldsTheTurnForAWaitingWarp) {
 
 TEST(Timing, BarrierReleasesWhenTheLastWarpArrivesPlusItsLatency) {
   // W0: read, sync, read; W1: read, read, sync, read. l = 3, w = 2, conflict-free.
-  const RefProgram program{{{read({0, 1}), sync(), read({0, 1})},
-                            {read({2, 3}), read({2, 3}), sync(), read({2, 3})}}};
+  const RefProgram program{
+      {{read({0, 1}), sync(), read({0, 1})}, {read({2, 3}), read({2, 3}), sync(), read({2, 3})}}};
   for (const Cycle latency : {0u, 5u}) {
     auto c = machine("dmm", 2, 3, 4, 4);
     c.barrier_latency = latency;

@@ -20,7 +20,8 @@ inline CommandResult run_command(const std::string& command) {
   TempDir dir;
   const auto out = dir / "stdout";
   const auto err = dir / "stderr";
-  const int raw = std::system((command + " > '" + out.string() + "' 2> '" + err.string() + "'").c_str());
+  const int raw =
+      std::system((command + " > '" + out.string() + "' 2> '" + err.string() + "'").c_str());
   CommandResult result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   result.out = read_file(out);

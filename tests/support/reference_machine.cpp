@@ -74,7 +74,8 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
         for (std::size_t v = u * s; v < (u + 1) * s; ++v) {
           if (done[v] || at_barrier[v] || pending[v]) continue;
           const auto& code = program.warps[v];
-          while (pc[v] < code.size() && code[pc[v]].kind != RefInstruction::sync && empty(code[pc[v]]))
+          while (pc[v] < code.size() && code[pc[v]].kind != RefInstruction::sync &&
+                 empty(code[pc[v]]))
             ++pc[v];
           if (pc[v] == code.size()) {
             done[v] = true;
@@ -148,7 +149,8 @@ RefResult run_reference(const RefConfig& c, const RefProgram& program) {
       for (std::size_t u = 0; u < units; ++u)
         if (ready(u) && (laggard == units || progress(u) < progress(laggard))) laggard = u;
       for (std::size_t u = 0; u < units; ++u)
-        if (ready(u) && u != laggard && (chosen == units || free_at[u] < free_at[chosen])) chosen = u;
+        if (ready(u) && u != laggard && (chosen == units || free_at[u] < free_at[chosen]))
+          chosen = u;
       if (chosen == units) chosen = laggard;
     } else {
       throw std::runtime_error("reference: unknown policy " + c.dispatch);

@@ -44,11 +44,13 @@ struct Replayed {
 inline Replayed replay(const MachineConfig& config, const RefProgram& program,
                        const SimulationOptions& options = {}) {
   Simulation simulation(config, options);
-  for (Address a = 0; a < config.memory_words; ++a) simulation.memory().poke(a, static_cast<Word>(a));
+  for (Address a = 0; a < config.memory_words; ++a)
+    simulation.memory().poke(a, static_cast<Word>(a));
   ReplayKernel kernel(program);
   Replayed out;
   out.result = simulation.run(kernel);
-  for (Address a = 0; a < config.memory_words; ++a) out.memory.push_back(simulation.memory().peek(a));
+  for (Address a = 0; a < config.memory_words; ++a)
+    out.memory.push_back(simulation.memory().peek(a));
   out.reads = kernel.reads();
   return out;
 }

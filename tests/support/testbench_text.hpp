@@ -10,7 +10,8 @@
 
 namespace mmsim::test {
 
-inline RunOutcome run_yaml(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+inline RunOutcome run_yaml(const std::string& yaml,
+                           const std::vector<std::string>& overrides = {}) {
   TempDir dir;
   return run_testbench(load_testbench(dir.write("testbench.yaml", yaml), overrides));
 }

@@ -1,8 +1,8 @@
 // Offline permutation on the machines (seed 000 sections V and VI).
 #include <gtest/gtest.h>
 
-#include "support/command.hpp"
 #include <nlohmann/json.hpp>
+#include "support/command.hpp"
 
 #include "support/testbench_text.hpp"
 
@@ -41,7 +41,8 @@ TEST(PermuteDmmConflictFree, EveryWarpAccessIsConflictFree) {
       ASSERT_TRUE(twice.verified.value_or(false)) << where << ": " << twice.first_mismatch;
       EXPECT_EQ(twice.result.counters.stages, 4 * n / w) << where;
       EXPECT_EQ(twice.result.syncthreads, 1u);
-      EXPECT_LE(static_cast<double>(twice.result.cycles()), 4 * (n / w + n * l / p) + 2 * l) << where;
+      EXPECT_LE(static_cast<double>(twice.result.cycles()), 4 * (n / w + n * l / p) + 2 * l)
+          << where;
     }
 }
 
@@ -51,22 +52,25 @@ TEST(PermuteStraightforward, BitReversalPutsEveryWarpsWritesInOneBank) {
   // 16 address groups (UMM): n stages for the writes, plus 3n/w for the contiguous accesses.
   const std::uint64_t n = 4096;
   for (const std::string model : {"dmm", "umm"}) {
-    const auto o = run_yaml(testbench(model, 16, 5, 256, "permute_straightforward", n, "bit_reversal"));
+    const auto o =
+        run_yaml(testbench(model, 16, 5, 256, "permute_straightforward", n, "bit_reversal"));
     ASSERT_TRUE(o.verified.value_or(false)) << model << ": " << o.first_mismatch;
     EXPECT_EQ(o.result.counters.stages, 3 * n / 16 + n) << model;
     EXPECT_EQ(o.result.counters.max_stages, 16u) << model;
     EXPECT_GE(o.result.cycles(), n);
   }
   // The conflict-free schedule of the same permutation: 4n/w.
-  const auto planned = run_yaml(testbench("dmm", 16, 5, 256, "permute_dmm_conflict_free", n, "bit_reversal"));
+  const auto planned =
+      run_yaml(testbench("dmm", 16, 5, 256, "permute_dmm_conflict_free", n, "bit_reversal"));
   EXPECT_EQ(planned.result.counters.stages, 4 * n / 16);
-  EXPECT_LT(planned.result.cycles() * 4, run_yaml(testbench("dmm", 16, 5, 256, "permute_straightforward",
-                                                            n, "bit_reversal")).result.cycles());
+  EXPECT_LT(planned.result.cycles() * 4,
+            run_yaml(testbench("dmm", 16, 5, 256, "permute_straightforward", n, "bit_reversal"))
+                .result.cycles());
 }
 
 TEST(PermuteUmm, MovesEveryWordForNEqualToWSquaredAndWToTheFourth) {
-  const std::vector<std::pair<unsigned, std::uint64_t>> cases = {{2, 4}, {2, 16}, {4, 16}, {4, 256},
-                                                                 {8, 64}, {3, 81}, {8, 4096}};
+  const std::vector<std::pair<unsigned, std::uint64_t>> cases = {
+      {2, 4}, {2, 16}, {4, 16}, {4, 256}, {8, 64}, {3, 81}, {8, 4096}};
   for (const auto& [w, n] : cases)
     for (const std::string permutation : {"random", "bit_reversal", "identity"}) {
       if (permutation == "bit_reversal" && w == 3) continue;  // n must be a power of two
@@ -78,7 +82,8 @@ TEST(PermuteUmm, MovesEveryWordForNEqualToWSquaredAndWToTheFourth) {
       const Bound* stages = find_bound(o, "congestion_exact");
       ASSERT_NE(stages, nullptr);
       EXPECT_EQ(static_cast<double>(o.result.counters.stages), stages->value) << where;
-      EXPECT_EQ(static_cast<double>(o.result.syncthreads), find_bound(o, "syncthreads_exact")->value);
+      EXPECT_EQ(static_cast<double>(o.result.syncthreads),
+                find_bound(o, "syncthreads_exact")->value);
     }
 }
 
@@ -86,9 +91,10 @@ TEST(PermutationPrograms, EveryPolicyMovesTheSameData) {
   for (const std::string policy : {"round_robin", "lowest_ready", "oldest_ready", "random"}) {
     for (const std::string program : {"permute_straightforward", "permute_dmm_conflict_free"})
       for (const std::string in_place : {"true", "false"}) {
-        const auto o = run_yaml(testbench("dmm", 4, 7, 16, program, 256, "random",
-                                          ", in_place: " + in_place, policy));
-        EXPECT_TRUE(o.verified.value_or(false)) << policy << " " << program << ": " << o.first_mismatch;
+        const auto o = run_yaml(
+            testbench("dmm", 4, 7, 16, program, 256, "random", ", in_place: " + in_place, policy));
+        EXPECT_TRUE(o.verified.value_or(false))
+            << policy << " " << program << ": " << o.first_mismatch;
       }
     const auto umm = run_yaml(testbench("umm", 4, 7, 16, "permute_umm", 256, "random", "", policy));
     EXPECT_TRUE(umm.verified.value_or(false)) << policy << " permute_umm: " << umm.first_mismatch;
@@ -109,7 +115,8 @@ TEST(PermutationPrograms, RejectWhatDoesNotFit) {
 TEST(PermutationPrograms, ANonPermutationFileIsLocated) {
   TempDir dir;
   dir.write("p.txt", "# destinations\n3\n1\n1\n0\n");
-  const auto file = dir.write("t.yaml", testbench("dmm", 2, 2, 2, "permute_straightforward", 4, "p.txt"));
+  const auto file =
+      dir.write("t.yaml", testbench("dmm", 2, 2, 2, "permute_straightforward", 4, "p.txt"));
   const CommandResult r = mmsim("run '" + file.string() + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find((dir / "p.txt").string() + ":4:"), std::string::npos) << r.err;
@@ -151,7 +158,8 @@ TEST(PlanCommand, WritesAScheduleTheProgramsReplay) {
 TEST(PlanCommand, RejectsBadInput) {
   const CommandResult not_a_power = mmsim("plan --n 1000 --width 16 --machine umm");
   EXPECT_EQ(not_a_power.status, 2);
-  EXPECT_NE(not_a_power.err.find("n = 256 below, n = 65536 above"), std::string::npos) << not_a_power.err;
+  EXPECT_NE(not_a_power.err.find("n = 256 below, n = 65536 above"), std::string::npos)
+      << not_a_power.err;
   const CommandResult not_a_multiple = mmsim("plan --n 1000 --width 16");
   EXPECT_EQ(not_a_multiple.status, 2);
   EXPECT_NE(not_a_multiple.err.find("1000"), std::string::npos);

@@ -41,9 +41,10 @@ void check_within_bounds(const RunOutcome& o, const std::string& where) {
     EXPECT_LE(cycles, upper->value) << where;
   }
   // Seed 002 Lemma 1 holds for any round-structured program under round robin.
-  const double rounds = static_cast<double>(o.result.counters.dispatches) /
-                        static_cast<double>(o.machine.warps());
-  EXPECT_LE(cycles, static_cast<double>(o.result.counters.stages) + (o.machine.latency - 1) * rounds)
+  const double rounds =
+      static_cast<double>(o.result.counters.dispatches) / static_cast<double>(o.machine.warps());
+  EXPECT_LE(cycles,
+            static_cast<double>(o.result.counters.stages) + (o.machine.latency - 1) * rounds)
       << where;
 }
 
@@ -56,9 +57,9 @@ TEST(SequentialAccess, ContiguousAndStrideStayWithinTheSeedsBounds) {
   for (const Case& c : cases)
     for (const std::string program : {"contiguous_access", "stride_access"})
       for (const std::string op : {"read", "write"}) {
-        const std::string where = program + " " + op + " on " + c.model + " w=" + std::to_string(c.w) +
-                                  " l=" + std::to_string(c.l) + " p=" + std::to_string(c.p) +
-                                  " n=" + std::to_string(c.n);
+        const std::string where = program + " " + op + " on " + c.model +
+                                  " w=" + std::to_string(c.w) + " l=" + std::to_string(c.l) +
+                                  " p=" + std::to_string(c.p) + " n=" + std::to_string(c.n);
         check_within_bounds(run_yaml(testbench(c.model, program, c.w, c.l, c.p, c.n, op)), where);
       }
 }
@@ -94,7 +95,8 @@ TEST(SequentialAccess, EveryDispatchPolicyMovesTheSameData) {
   for (const std::string policy : {"round_robin", "lowest_ready", "oldest_ready", "random"})
     for (const std::string program : {"contiguous_access", "stride_access"}) {
       const auto o = run_yaml(testbench("dmm", program, 8, 12, 128, 128 * 6, "write", policy));
-      ASSERT_TRUE(o.verified.value_or(false)) << policy << " " << program << ": " << o.first_mismatch;
+      ASSERT_TRUE(o.verified.value_or(false))
+          << policy << " " << program << ": " << o.first_mismatch;
       EXPECT_EQ(o.elements_checked, 128u * 6);
       EXPECT_GE(o.result.cycles(), find_bound(o, "time_lower")->value);
     }

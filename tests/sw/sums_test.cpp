@@ -6,8 +6,8 @@
 #include <numeric>
 
 #include "hw/errors.hpp"
-#include "sw/program/input_values.hpp"
 #include "support/testbench_text.hpp"
+#include "sw/program/input_values.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -20,14 +20,15 @@ struct Machine {
 
 std::string testbench(const std::string& program, std::uint64_t n, const Machine& m,
                       const std::string& extra_params = "", const std::string& extra_machine = "") {
-  return "machine: {model: umm, width: " + std::to_string(m.w) + ", latency: " +
-         std::to_string(m.l) + ", dispatch: " + m.dispatch + ", seed: " + std::to_string(m.seed) +
-         ", race_check: true" + extra_machine + "}\nprogram: {name: " + program +
-         ", params: {n: " + std::to_string(n) + extra_params + "}}\n";
+  return "machine: {model: umm, width: " + std::to_string(m.w) +
+         ", latency: " + std::to_string(m.l) + ", dispatch: " + m.dispatch +
+         ", seed: " + std::to_string(m.seed) + ", race_check: true" + extra_machine +
+         "}\nprogram: {name: " + program + ", params: {n: " + std::to_string(n) + extra_params +
+         "}}\n";
 }
 
-const std::vector<std::string> kSums = {"sum_simple", "sum_one_warp", "sum_tree",
-                                        "sum_simple_tree", "sum_hybrid"};
+const std::vector<std::string> kSums = {"sum_simple", "sum_one_warp", "sum_tree", "sum_simple_tree",
+                                        "sum_hybrid"};
 const std::vector<std::string> kPrefixSums = {"prefix_simple", "prefix_one_warp", "prefix_tree",
                                               "prefix_simple_tree", "prefix_hybrid"};
 
@@ -40,8 +41,8 @@ std::vector<Machine> every_policy(unsigned w, unsigned l) {
 }
 
 std::string where(const std::string& program, std::uint64_t n, const Machine& m) {
-  return program + " n=" + std::to_string(n) + " w=" + std::to_string(m.w) + " l=" +
-         std::to_string(m.l) + " " + m.dispatch + " seed " + std::to_string(m.seed);
+  return program + " n=" + std::to_string(n) + " w=" + std::to_string(m.w) +
+         " l=" + std::to_string(m.l) + " " + m.dispatch + " seed " + std::to_string(m.seed);
 }
 
 // Runs it and checks what every run must show: the right result, no race, no warning.
@@ -78,9 +79,9 @@ TEST(Sums, WiderAndNarrowerMachines) {
   for (const Machine& m : {Machine{32, 16, "adversarial"}, Machine{4, 3, "random", 7},
                            Machine{2, 2, "adversarial"}, Machine{6, 2, "oldest_ready"}}) {
     const std::uint64_t two = std::uint64_t{1} << 11;  // a power of two >= 2w
-    if (m.w != 6)  // halving needs w to divide n/2
-      for (const std::string program : {"sum_simple", "sum_simple_tree", "prefix_simple",
-                                        "prefix_simple_tree"})
+    if (m.w != 6)                                      // halving needs w to divide n/2
+      for (const std::string program :
+           {"sum_simple", "sum_simple_tree", "prefix_simple", "prefix_simple_tree"})
         checked_run(program, two, m);
     const std::uint64_t tree = m.w == 6 ? 6 * 6 * 6 : two;  // powers of w work too
     checked_run("sum_tree", tree, m);
@@ -98,16 +99,16 @@ TEST(Sums, BarrierStepsAreExactlyTheAlgorithmsOwn) {
   const Machine m{8, 4, "random", 5};
   // w = 8, l = 4, n = 512 = 2^9 = 8^3; r = ceil(log2(log2(8))) = 2 halving steps in Simple-Tree.
   const std::map<std::string, std::uint64_t> syncs = {
-      {"sum_simple", 9 - 3 - 1},               // m - log2(w) - 1
-      {"sum_one_warp", 0},                     //
-      {"sum_tree", 3},                         // log_w(n) levels
-      {"sum_simple_tree", 2 + 3},              // r + ceil(log_8(512/4)) = 2 + ceil(7/3)
-      {"sum_hybrid", 1 + 2 + 1},               // column sums + r + ceil(log_8(32/4))
-      {"prefix_simple", 2 * (9 - 3 - 1)},      // both stages as Simple
-      {"prefix_one_warp", 0},                  //
-      {"prefix_tree", 2 * 3 - 1},              // k - 1 levels of totals, k of prefix sums
-      {"prefix_simple_tree", 2 + 5 + 1},       // r + prefix tree on 128 (k = 3) + r - 1
-      {"prefix_hybrid", 2 + (2 + 1 + 1)},      // around Simple-Tree on 32 (k = 1)
+      {"sum_simple", 9 - 3 - 1},           // m - log2(w) - 1
+      {"sum_one_warp", 0},                 //
+      {"sum_tree", 3},                     // log_w(n) levels
+      {"sum_simple_tree", 2 + 3},          // r + ceil(log_8(512/4)) = 2 + ceil(7/3)
+      {"sum_hybrid", 1 + 2 + 1},           // column sums + r + ceil(log_8(32/4))
+      {"prefix_simple", 2 * (9 - 3 - 1)},  // both stages as Simple
+      {"prefix_one_warp", 0},              //
+      {"prefix_tree", 2 * 3 - 1},          // k - 1 levels of totals, k of prefix sums
+      {"prefix_simple_tree", 2 + 5 + 1},   // r + prefix tree on 128 (k = 3) + r - 1
+      {"prefix_hybrid", 2 + (2 + 1 + 1)},  // around Simple-Tree on 32 (k = 1)
   };
   for (const auto& [program, expected] : syncs) {
     const RunOutcome o = checked_run(program, size_for(program), m);
@@ -130,19 +131,20 @@ double table1_time(const RunOutcome& o) { return find_bound(o, "time_order")->va
 
 // The constants, stated: measured cycles / (n/w + l*log2(n)) lies in [1, C] with C as below,
 // for every policy (the adversarial one included), w in {4, 32}, l in {2, 32, 400} and n up to
-// 2^14 (configs/sweeps/seed001_table1.md shows the same for w = 32, l = 32 and 400, n up to 2^20). A
-// step of Simple reads twice and writes once: C is about 3 (Simple-Tree's tree a little more).
+// 2^14 (configs/sweeps/seed001_table1.md shows the same for w = 32, l = 32 and 400, n up to 2^20).
+// A step of Simple reads twice and writes once: C is about 3 (Simple-Tree's tree a little more).
 // The prefix sums access each element 12 to 20 times (a strided read costs the UMM two address
 // groups) and their latency chains are as many times l log n. Hybrid's prefix sums transpose
 // twice, about 4*w*l time units whatever n: within C only from n >= w*w*l on.
 TEST(Sums, TimeIsWithinAConstantOfNOverWPlusLLogN) {
   const std::map<std::string, double> constant = {
-      {"sum_simple", 4},      {"sum_simple_tree", 6},     {"sum_hybrid", 4},
-      {"prefix_simple", 16},  {"prefix_simple_tree", 24}, {"prefix_hybrid", 16},
+      {"sum_simple", 4},     {"sum_simple_tree", 6},     {"sum_hybrid", 4},
+      {"prefix_simple", 16}, {"prefix_simple_tree", 24}, {"prefix_hybrid", 16},
   };
   for (const auto& [w, l] : {std::pair{4u, 2u}, {4u, 32u}, {4u, 400u}, {32u, 2u}, {32u, 32u}})
     for (const std::string policy : {"round_robin", "random", "adversarial"})
-      for (const std::uint64_t n : {std::uint64_t{1} << 8, std::uint64_t{1} << 11, std::uint64_t{1} << 14})
+      for (const std::uint64_t n :
+           {std::uint64_t{1} << 8, std::uint64_t{1} << 11, std::uint64_t{1} << 14})
         for (const auto& [program, c] : constant) {
           const bool hybrid = program.find("hybrid") != std::string::npos;
           if (hybrid && n < (program == "prefix_hybrid" ? w * w * l : w * l)) continue;
@@ -267,7 +269,8 @@ TEST(Sums, MachineThreadsMustBeTheAlgorithmsOwn) {
             "machine.threads: sum_hybrid uses p = w*l = 32 threads (seed 001, Table 1), not 64; "
             "leave machine.threads out to get them");
   // Given and right, it is accepted.
-  EXPECT_TRUE(run_yaml(testbench("sum_tree", 512, m, "", ", threads: 512")).verified.value_or(false));
+  EXPECT_TRUE(
+      run_yaml(testbench("sum_tree", 512, m, "", ", threads: 512")).verified.value_or(false));
 }
 
 TEST(Sums, BadInputFiles) {
@@ -275,8 +278,10 @@ TEST(Sums, BadInputFiles) {
   dir.write("bad.txt", "1 2\n3 x4\n");
   dir.write("three.txt", "1 2 3\n");
   const auto bench = [&](const std::string& params) {
-    return dir.write("t.yaml", "machine: {model: umm, width: 2, latency: 3}\n"
-                               "program: {name: sum_simple, params: {" + params + "}}\n");
+    return dir.write("t.yaml",
+                     "machine: {model: umm, width: 2, latency: 3}\n"
+                     "program: {name: sum_simple, params: {" +
+                         params + "}}\n");
   };
   try {
     run_testbench(load_testbench(bench("file: bad.txt")));

@@ -43,10 +43,16 @@ TEST(Transpose, BothAlgorithmsTransposeOnEveryModel) {
     std::string extra;
   };
   const std::vector<Case> cases = {
-      {"dmm", 1, ""},          {"sdmm", 2, ""},   {"sdmm", 4, ""},
-      {"rsdmm", 3, ""},        {"umm", 1, ""},    {"bpram", 1, ""},
-      {"dmm", 1, ", address_map: skew"},          {"sdmm", 2, ", address_map: xor"},
-      {"dmm", 1, ", address_map: random_shift"},  {"rsdmm", 2, ", rsu: {seed: 9}"},
+      {"dmm", 1, ""},
+      {"sdmm", 2, ""},
+      {"sdmm", 4, ""},
+      {"rsdmm", 3, ""},
+      {"umm", 1, ""},
+      {"bpram", 1, ""},
+      {"dmm", 1, ", address_map: skew"},
+      {"sdmm", 2, ", address_map: xor"},
+      {"dmm", 1, ", address_map: random_shift"},
+      {"rsdmm", 2, ", rsu: {seed: 9}"},
   };
   for (const std::string program : {"transpose_naive", "transpose_diagonal"})
     for (const Case& c : cases)

@@ -7,7 +7,8 @@ namespace mmsim::test {
 namespace {
 
 std::string testbench(const std::string& model, unsigned w, unsigned l, std::uint64_t n,
-                      const std::string& dispatch = "round_robin", const std::string& threads = "") {
+                      const std::string& dispatch = "round_robin",
+                      const std::string& threads = "") {
   return "machine: {model: " + model + ", width: " + std::to_string(w) +
          ", latency: " + std::to_string(l) + ", dispatch: " + dispatch +
          (threads.empty() ? "" : ", threads: " + threads) +
@@ -16,10 +17,12 @@ std::string testbench(const std::string& model, unsigned w, unsigned l, std::uin
 
 TEST(TransposeUmmRotating, TransposesWithOneAddressGroupPerWarpAccess) {
   for (const unsigned w : {2u, 4u, 8u})
-    for (const std::uint64_t side : {std::uint64_t{w}, std::uint64_t{3} * w, std::uint64_t{8} * w}) {
+    for (const std::uint64_t side :
+         {std::uint64_t{w}, std::uint64_t{3} * w, std::uint64_t{8} * w}) {
       const std::uint64_t n = side * side;
       const auto o = run_yaml(testbench("umm", w, 5, n));
-      ASSERT_TRUE(o.verified.value_or(false)) << "w=" << w << " n=" << n << ": " << o.first_mismatch;
+      ASSERT_TRUE(o.verified.value_or(false))
+          << "w=" << w << " n=" << n << ": " << o.first_mismatch;
       EXPECT_EQ(o.elements_checked, n);
       EXPECT_EQ(o.result.counters.stages, 4 * n / w - 2 * side) << "w=" << w << " n=" << n;
       EXPECT_EQ(o.result.counters.max_stages, 1u);
@@ -50,8 +53,8 @@ TEST(TransposeUmmRotating, StaysWithinAConstantOfTheSeedsOrder) {
 }
 
 TEST(TransposeUmmRotating, RejectsMatricesThatDoNotFit) {
-  EXPECT_THROW(run_yaml(testbench("umm", 4, 2, 60)), InputError);       // not a square
-  EXPECT_THROW(run_yaml(testbench("umm", 4, 2, 36)), InputError);       // sqrt(n) = 6, w = 4
+  EXPECT_THROW(run_yaml(testbench("umm", 4, 2, 60)), InputError);  // not a square
+  EXPECT_THROW(run_yaml(testbench("umm", 4, 2, 36)), InputError);  // sqrt(n) = 6, w = 4
   EXPECT_THROW(run_yaml(testbench("umm", 4, 2, 64) + "", {"machine.local_memory=3"}), InputError);
 }
 

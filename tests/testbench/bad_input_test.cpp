@@ -45,11 +45,12 @@ TEST_P(BadInput, ExitsWithStatusTwoAndALocatedMessage) {
   const auto file = dir.write("bench.yaml", c.yaml);
   const auto vcd = dir / "out.vcd";
   const auto stats = dir / "out.json";
-  const CommandResult r = mmsim("run '" + file.string() + "' --vcd '" + vcd.string() + "' --stats '" +
-                                stats.string() + "' " + c.extra_args);
+  const CommandResult r = mmsim("run '" + file.string() + "' --vcd '" + vcd.string() +
+                                "' --stats '" + stats.string() + "' " + c.extra_args);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.out, "");
-  const std::string where = c.location.rfind("--", 0) == 0 ? c.location : file.string() + c.location;
+  const std::string where =
+      c.location.rfind("--", 0) == 0 ? c.location : file.string() + c.location;
   EXPECT_NE(r.err.find("mmsim: " + where + ": "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one message: " << r.err;
@@ -80,8 +81,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "machine.latency: expected an integer from 1 to"},
         BadCase{"UnknownModel", edit("model: dmm", "model: dnm"), ":3:10",
                 "unknown machine model 'dnm' (did you mean 'dmm'?)"},
-        BadCase{"UnknownPolicy", edit("  threads: 8", "  threads: 8\n  dispatch: round_robbin"), ":7:13",
-                "unknown dispatch policy 'round_robbin' (did you mean 'round_robin'?)"},
+        BadCase{"UnknownPolicy", edit("  threads: 8", "  threads: 8\n  dispatch: round_robbin"),
+                ":7:13", "unknown dispatch policy 'round_robbin' (did you mean 'round_robin'?)"},
         BadCase{"AddressOutsideMemory", edit("  threads: 8", "  threads: 8\n  memory: 12"), ":12:9",
                 "address 14 is outside memory (machine.memory = 12 words)"},
         BadCase{"TraceWarpsDisagreeWithThreads", edit("threads: 8", "threads: 12"), ":10:5",
@@ -92,7 +93,8 @@ INSTANTIATE_TEST_SUITE_P(
                 "program.warps[0][0].read[1]: expected an integer from 0 to"},
         BadCase{"TraceUnknownInstruction", edit("{read: [8, 9, 14, 15]}", "{raed: [8, 9, 14, 15]}"),
                 ":11:10", "unknown key 'raed' in program.warps[1][0] (did you mean 'read'?)"},
-        BadCase{"MalformedYaml", "machine: {model: dmm, width: 4\nprogram: x\n", ":2:8", "invalid YAML"},
+        BadCase{"MalformedYaml", "machine: {model: dmm, width: 4\nprogram: x\n", ":2:8",
+                "invalid YAML"},
         BadCase{"DuplicateKey", edit("  width: 4", "  width: 4\n  width: 8"), ":5:3",
                 "duplicate key 'width' in machine"},
         BadCase{"UnknownProgram", edit("name: trace", "name: trcae"), ":8:9",
@@ -110,8 +112,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "program: {name: contiguous_access, params: {n: 20}}\n",
                 ":2:48", "program.params.n: n = 20 must be a multiple of p = 8"},
         BadCase{"BadSetOverride", kGood, "--set machine.widht=8",
-                "unknown key 'widht' in machine (did you mean 'width'?)",
-                "--set machine.widht=8"},
+                "unknown key 'widht' in machine (did you mean 'width'?)", "--set machine.widht=8"},
         BadCase{"SetOverrideBreaksTheMachine", kGood, "--set machine.threads=6",
                 "machine.threads: p = 6 is not a multiple of w = 4", "--set machine.threads=6"},
         BadCase{"MissingThreadsWithoutDefault",
@@ -128,44 +129,60 @@ INSTANTIATE_TEST_SUITE_P(
                 "machine: {model: umm, width: 32, latency: 8, threads: 64}\n"
                 "program: {name: sum_hybrid, params: {n: 1024}}\n",
                 ":1:55", "machine.threads: sum_hybrid uses p = w*l = 256 threads"},
-        BadCase{"RaceCheckNotABoolean", edit("  threads: 8", "  threads: 8\n  race_check: yes please"),
-                ":7:15", "machine.race_check: expected true or false"},
+        BadCase{"RaceCheckNotABoolean",
+                edit("  threads: 8", "  threads: 8\n  race_check: yes please"), ":7:15",
+                "machine.race_check: expected true or false"},
         BadCase{"SuperWarpBelowOne", edit("  threads: 8", "  threads: 8\n  super_warp: 0"), ":7:15",
                 "machine.super_warp: expected an integer from 1 to 65536, got '0'"},
         BadCase{"SuperWarpOnTheDmm", edit("  threads: 8", "  threads: 8\n  super_warp: 2"), ":7:15",
                 "machine.super_warp: model dmm dispatches single warps: super_warp must be 1"},
-        BadCase{"ThreadsNotAMultipleOfTheSuperWarp",
-                edit("threads: 8", "threads: 8\n  super_warp: 3", edit("model: dmm", "model: sdmm")),
-                ":6:12", "machine.threads: p = 8 is not a multiple of s*w = 12"},
-        BadCase{"UnknownAddressMap", edit("  threads: 8", "  threads: 8\n  address_map: xro"), ":7:16",
-                "unknown address map 'xro' (did you mean 'xor'?)"},
+        BadCase{
+            "ThreadsNotAMultipleOfTheSuperWarp",
+            edit("threads: 8", "threads: 8\n  super_warp: 3", edit("model: dmm", "model: sdmm")),
+            ":6:12", "machine.threads: p = 8 is not a multiple of s*w = 12"},
+        BadCase{"UnknownAddressMap", edit("  threads: 8", "  threads: 8\n  address_map: xro"),
+                ":7:16", "unknown address map 'xro' (did you mean 'xor'?)"},
         BadCase{"XorNeedsAPowerOfTwoWidth",
                 "machine: {model: dmm, width: 6, latency: 2, threads: 6, address_map: xor}\n"
                 "program: {name: trace, warps: [[{read: [0, 1, 2, 3, 4, 5]}]]}\n",
                 ":1:70", "machine.address_map: address map xor needs w a power of two (got w = 6)"},
-        BadCase{"AddressMapOnTheUmm", edit("threads: 8", "threads: 8\n  address_map: skew", edit("model: dmm", "model: umm")),
-                ":7:16", "machine.address_map: model umm maps addresses interleaved only"},
-        BadCase{"RsdmmWithAnotherMap", edit("threads: 8", "threads: 8\n  address_map: skew", edit("model: dmm", "model: rsdmm")),
+        BadCase{
+            "AddressMapOnTheUmm",
+            edit("threads: 8", "threads: 8\n  address_map: skew", edit("model: dmm", "model: umm")),
+            ":7:16", "machine.address_map: model umm maps addresses interleaved only"},
+        BadCase{"RsdmmWithAnotherMap",
+                edit("threads: 8", "threads: 8\n  address_map: skew",
+                     edit("model: dmm", "model: rsdmm")),
                 ":7:16", "(rsdmm is sdmm with random_shift)"},
         BadCase{"ShiftTableOfTheWrongLength",
-                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, 1, 2]}", edit("model: dmm", "model: rsdmm")),
-                ":7:17", "machine.rsu.shifts: expected one shift per row of memory: 4 (ceil(16 words / w = 4)), got 3"},
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, 1, 2]}",
+                     edit("model: dmm", "model: rsdmm")),
+                ":7:17",
+                "machine.rsu.shifts: expected one shift per row of memory: 4 (ceil(16 words / w = "
+                "4)), got 3"},
         BadCase{"ShiftOutsideZeroToW",
-                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, 4, 1, 2]}", edit("model: dmm", "model: rsdmm")),
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, 4, 1, 2]}",
+                     edit("model: dmm", "model: rsdmm")),
                 ":7:21", "machine.rsu.shifts[1]: r_1 = 4 is outside [0, w) = [0, 4)"},
         BadCase{"NegativeShift",
-                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, -1, 1, 2]}", edit("model: dmm", "model: rsdmm")),
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: [0, -1, 1, 2]}",
+                     edit("model: dmm", "model: rsdmm")),
                 ":7:21", "machine.rsu.shifts[1]: expected an integer from 0 to 65536, got '-1'"},
         BadCase{"EmptyShiftTable",
-                edit("threads: 8", "threads: 8\n  rsu: {shifts: []}", edit("model: dmm", "model: rsdmm")),
+                edit("threads: 8", "threads: 8\n  rsu: {shifts: []}",
+                     edit("model: dmm", "model: rsdmm")),
                 ":7:17", "machine.rsu.shifts: expected a list of shifts"},
         BadCase{"RsuSeedAndShifts",
-                edit("threads: 8", "threads: 8\n  rsu: {seed: 1, shifts: [0, 1, 2, 3]}", edit("model: dmm", "model: rsdmm")),
+                edit("threads: 8", "threads: 8\n  rsu: {seed: 1, shifts: [0, 1, 2, 3]}",
+                     edit("model: dmm", "model: rsdmm")),
                 ":7:8", "machine.rsu: expected either seed or shifts"},
-        BadCase{"RsuWithoutARandomShift", edit("  threads: 8", "  threads: 8\n  rsu: {seed: 3}"), ":7:15",
-                "machine.rsu.seed: the random shift unit exists only with address_map random_shift"},
+        BadCase{
+            "RsuWithoutARandomShift", edit("  threads: 8", "  threads: 8\n  rsu: {seed: 3}"),
+            ":7:15",
+            "machine.rsu.seed: the random shift unit exists only with address_map random_shift"},
         BadCase{"ShiftTableThroughSet", kGood, "--set machine.rsu.shifts=[9]",
-                "machine.rsu.shifts: the random shift unit exists only", "--set machine.rsu.shifts=[9]"}),
+                "machine.rsu.shifts: the random shift unit exists only",
+                "--set machine.rsu.shifts=[9]"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(BadInputFile, AMissingTestbenchIsReported) {
@@ -190,7 +207,8 @@ TEST(BadInputFile, AMissingTraceCsvIsReported) {
                               "program: {name: trace, params: {file: nothere.csv}}\n");
   const CommandResult r = mmsim("run '" + file.string() + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find((dir / "nothere.csv").string() + ": cannot open trace file"), std::string::npos)
+  EXPECT_NE(r.err.find((dir / "nothere.csv").string() + ": cannot open trace file"),
+            std::string::npos)
       << r.err;
 }
 
@@ -202,14 +220,15 @@ TEST(BadInputFile, ABadCsvFieldIsLocated) {
                               "program: {name: trace, params: {file: t.csv}}\n");
   const CommandResult r = mmsim("run '" + file.string() + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "mmsim: " + (dir / "t.csv").string() +
-                       ":3:13: expected an address or '-', got 'x3'\n");
+  EXPECT_EQ(r.err,
+            "mmsim: " + (dir / "t.csv").string() + ":3:13: expected an address or '-', got 'x3'\n");
 }
 
 TEST(BadInputFile, AnOutputIntoAMissingFolderIsRefusedBeforeTheRun) {
   TempDir dir;
   const auto file = dir.write("t.yaml", kGood);
-  const CommandResult r = mmsim("run '" + file.string() + "' --stats '" + (dir / "no/such/x.json").string() + "'");
+  const CommandResult r =
+      mmsim("run '" + file.string() + "' --stats '" + (dir / "no/such/x.json").string() + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--stats: stats: cannot write"), std::string::npos) << r.err;
 }

@@ -9,7 +9,8 @@ namespace {
 
 std::vector<std::string> example_testbenches() {
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(MMSIM_SOURCE_DIR) + "/configs"))
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(MMSIM_SOURCE_DIR) + "/configs"))
     if (entry.path().extension() == ".yaml") files.push_back(entry.path().filename().string());
   std::sort(files.begin(), files.end());
   return files;

@@ -70,7 +70,8 @@ TEST(Congestion, TinyCellsMatchTheExactValuesByEnumeration) {
   // n = 4, w = 2, s = 1: two addresses; Y = 2 exactly when they differ in one bank: E[Y] = 1.25.
   EXPECT_DOUBLE_EQ(exact_congestion(2, 1, 4, "interleaved"), 1.25);
   for (const std::string map : {"random_shift", "interleaved", "skew", "xor"})
-    for (const Tiny t : {Tiny{2, 1, 4}, Tiny{2, 2, 4}, Tiny{2, 1, 6}, Tiny{4, 1, 8}, Tiny{3, 2, 6}}) {
+    for (const Tiny t :
+         {Tiny{2, 1, 4}, Tiny{2, 2, 4}, Tiny{2, 1, 6}, Tiny{4, 1, 8}, Tiny{3, 2, 6}}) {
       if (map == "xor" && t.w == 3) continue;
       const std::vector<CongestionCell> cells =
           run_congestion(spec({t.w}, {t.s}, {t.n}, 1 << 18, map, 7));
@@ -121,7 +122,8 @@ TEST(Congestion, TheSeedsQuotedCellIsReproduced) {
 TEST(Congestion, AnalyticRowIsTwoLogSPlusOneLogWOverSLogLogWPlusOne) {
   EXPECT_NEAR(analytic_ratio(16, 1), 2.0 * 4 / 3, 1e-12);
   EXPECT_NEAR(analytic_ratio(256, 8), 2.0, 1e-12);
-  EXPECT_NEAR(analytic_ratio(64, 3), 2 * (std::log2(3.0) + 1) * 6 / (3 * (std::log2(6.0) + 1)), 1e-12);
+  EXPECT_NEAR(analytic_ratio(64, 3), 2 * (std::log2(3.0) + 1) * 6 / (3 * (std::log2(6.0) + 1)),
+              1e-12);
 }
 
 TEST(Congestion, IntegerListsTakeCommasRangesAndPowers) {
@@ -136,15 +138,18 @@ TEST(CongestionCommand, PrintsTheTableAndWritesCsvAndJson) {
   TempDir dir;
   const auto csv = dir / "c.csv";
   const auto json = dir / "c.json";
-  const CommandResult r = mmsim("congestion --width 4,8 --super-warp 1-2 --array 64 --rounds 3000 "
-                                "--seed 3 --threads 2 --csv '" + csv.string() + "' --json '" +
-                                json.string() + "'");
+  const CommandResult r = mmsim(
+      "congestion --width 4,8 --super-warp 1-2 --array 64 --rounds 3000 "
+      "--seed 3 --threads 2 --csv '" +
+      csv.string() + "' --json '" + json.string() + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("3000 rounds per cell, seed 3, address map random_shift"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3000 rounds per cell, seed 3, address map random_shift"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("n = 64\n s \\ w         4         8\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("f_w(s)/(es)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2.000*"), std::string::npos) << "f_w(s)/(es) = 2 at s = log w, marked: " << r.out;
+  EXPECT_NE(r.out.find("2.000*"), std::string::npos)
+      << "f_w(s)/(es) = 2 at s = log w, marked: " << r.out;
   const auto cells = nlohmann::json::parse(read_file(json));
   ASSERT_EQ(cells.size(), 4u);
   for (const auto& cell : cells)
@@ -165,16 +170,20 @@ TEST(CongestionPlot, DrawsThePngFromTheJsonAndTheCsv) {
   const auto json = dir / "c.json";
   const auto csv = dir / "c.csv";
   ASSERT_EQ(mmsim("congestion --width 4,8 --super-warp 1-3 --array 64,256 --rounds 500 --json '" +
-                  json.string() + "' --csv '" + csv.string() + "'").status, 0);
+                  json.string() + "' --csv '" + csv.string() + "'")
+                .status,
+            0);
   for (const auto& table : {json, csv}) {
     const auto png = dir / (table.filename().string() + ".png");
-    const CommandResult r = run_command(std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_congestion '" +
-                                        table.string() + "' '" + png.string() + "'");
+    const CommandResult r =
+        run_command(std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_congestion '" + table.string() +
+                    "' '" + png.string() + "'");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(read_file(png).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   }
-  const CommandResult bad = run_command(std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_congestion '" +
-                                        (dir / "none.json").string() + "' '" + (dir / "x.png").string() + "'");
+  const CommandResult bad =
+      run_command(std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_congestion '" +
+                  (dir / "none.json").string() + "' '" + (dir / "x.png").string() + "'");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("scripts/plot_congestion: cannot read"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
@@ -194,8 +203,8 @@ TEST_P(CongestionBadOption, ExitsWithStatusTwoAndNoFiles) {
   TempDir dir;
   const auto csv = dir / "c.csv";
   const auto json = dir / "c.json";
-  const CommandResult r = mmsim("congestion " + GetParam().arguments + " --csv '" +
-                                csv.string() + "' --json '" + json.string() + "'");
+  const CommandResult r = mmsim("congestion " + GetParam().arguments + " --csv '" + csv.string() +
+                                "' --json '" + json.string() + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
@@ -215,7 +224,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "mmsim: --map: unknown address map 'randomshift' (did you mean 'random_shift'?)"},
         BadOption{"NotAList", "--width 16,x", "mmsim: --width: 'x' is not an integer or a range"},
         BadOption{"NoRounds", "--rounds 0", "mmsim: --rounds: expected an integer from 1 to"},
-        BadOption{"NegativeRounds", "--rounds -3", "mmsim: --rounds: expected an integer from 1 to"},
+        BadOption{"NegativeRounds", "--rounds -3",
+                  "mmsim: --rounds: expected an integer from 1 to"},
         BadOption{"UnknownOption", "--widht 16", "widht"}),
     [](const auto& info) { return info.param.name; });
 

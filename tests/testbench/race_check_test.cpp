@@ -11,8 +11,10 @@ namespace {
 
 // Two warps of w = 2 running `warps` (a YAML list of instruction lists) under race_check.
 RunOutcome trace(const std::string& warps) {
-  return run_yaml("machine: {model: umm, width: 2, latency: 3, race_check: true}\n"
-                  "program: {name: trace, warps: " + warps + "}\n");
+  return run_yaml(
+      "machine: {model: umm, width: 2, latency: 3, race_check: true}\n"
+      "program: {name: trace, warps: " +
+      warps + "}\n");
 }
 
 TEST(RaceCheck, AWriteAndAnotherWarpsAccessWithNoBarrierBetweenAreARace) {
@@ -36,9 +38,12 @@ TEST(RaceCheck, AWriteAndAnotherWarpsAccessWithNoBarrierBetweenAreARace) {
 
 TEST(RaceCheck, BarriersReadsAndOneWarpsOwnAccessesAreNoRace) {
   // A barrier between: the write's epoch is 0, the read's 1.
-  EXPECT_EQ(trace("[[{write: [5, null]}, {sync: true}], [{sync: true}, {read: [5, 5]}]]").race_count, 0u);
+  EXPECT_EQ(
+      trace("[[{write: [5, null]}, {sync: true}], [{sync: true}, {read: [5, 5]}]]").race_count, 0u);
   EXPECT_EQ(trace("[[{read: [5, 4]}], [{read: [5, 4]}]]").race_count, 0u);
-  EXPECT_EQ(trace("[[{write: [5, 4]}, {read: [5, 4]}, {write: [5, 4]}], [{read: [0, 1]}]]").race_count, 0u);
+  EXPECT_EQ(
+      trace("[[{write: [5, 4]}, {read: [5, 4]}, {write: [5, 4]}], [{read: [0, 1]}]]").race_count,
+      0u);
   const RunOutcome clean = trace("[[{read: [5, 4]}], [{read: [5, 4]}]]");
   EXPECT_EQ(clean.verified, std::optional<bool>(true));  // race_check is something to verify
 }
@@ -46,7 +51,8 @@ TEST(RaceCheck, BarriersReadsAndOneWarpsOwnAccessesAreNoRace) {
 TEST(RaceCheck, EveryPairOnceAndEveryAddress) {
   // Warp 0 writes m[2] and m[3] twice (two instructions); warp 1 reads both in one
   // instruction with both lanes on m[3] as well: 2 pairs at m[2], 2 at m[3].
-  const RunOutcome o = trace("[[{write: [2, 3]}, {write: [2, 3]}], [{read: [2, 3]}, {read: [3, 3]}]]");
+  const RunOutcome o =
+      trace("[[{write: [2, 3]}, {write: [2, 3]}], [{read: [2, 3]}, {read: [3, 3]}]]");
   EXPECT_EQ(o.race_count, 6u);
   std::map<Address, int> per_address;
   for (const RaceDetector::Race& r : o.races) ++per_address[r.address];
@@ -56,9 +62,9 @@ TEST(RaceCheck, EveryPairOnceAndEveryAddress) {
 
 std::string broken_simple(std::uint64_t n, unsigned w, const std::string& policy,
                           unsigned drop = 1) {
-  return "machine: {model: umm, width: " + std::to_string(w) + ", latency: 5, dispatch: " +
-         policy + ", race_check: true}\nprogram: {name: sum_simple, params: {n: " +
-         std::to_string(n) + ", drop_sync: " + std::to_string(drop) + "}}\n";
+  return "machine: {model: umm, width: " + std::to_string(w) + ", latency: 5, dispatch: " + policy +
+         ", race_check: true}\nprogram: {name: sum_simple, params: {n: " + std::to_string(n) +
+         ", drop_sync: " + std::to_string(drop) + "}}\n";
 }
 
 // Summing Algorithm Simple with its first syncthreads (after step t = m - 1) left out: thread
@@ -67,8 +73,8 @@ std::string broken_simple(std::uint64_t n, unsigned w, const std::string& policy
 TEST(RaceCheck, CatchesSumSimpleWithOneSyncthreadsLeftOut) {
   const std::uint64_t n = 256;  // m = 8
   const unsigned w = 4;
-  for (const std::string policy : {"round_robin", "lowest_ready", "oldest_ready", "random",
-                                   "adversarial"}) {
+  for (const std::string policy :
+       {"round_robin", "lowest_ready", "oldest_ready", "random", "adversarial"}) {
     const RunOutcome o = run_yaml(broken_simple(n, w, policy));
     EXPECT_EQ(o.race_count, n / 4) << policy;
     EXPECT_EQ(o.verified, std::optional<bool>(false)) << policy;
@@ -109,8 +115,10 @@ TEST(RaceCheck, ReportAndStatisticsListTheRaces) {
   EXPECT_EQ(json["races"]["count"], 256);
   ASSERT_EQ(json["races"]["listed"].size(), kListedRaces);
   const auto& race = json["races"]["listed"][0];
-  for (const char* key : {"memory", "address", "first", "second"}) EXPECT_TRUE(race.contains(key)) << key;
-  for (const char* key : {"warp", "kind", "pc", "cycle"}) EXPECT_TRUE(race["first"].contains(key)) << key;
+  for (const char* key : {"memory", "address", "first", "second"})
+    EXPECT_TRUE(race.contains(key)) << key;
+  for (const char* key : {"warp", "kind", "pc", "cycle"})
+    EXPECT_TRUE(race["first"].contains(key)) << key;
   EXPECT_EQ(json["verified"], false);
 
   const CommandResult clean = mmsim("run '" + file.string() + "' --set program.params.drop_sync=0");
@@ -139,13 +147,15 @@ TEST(RaceCheck, BarrierDivergenceIsAWarningWithoutRaceCheckAndAnErrorWithIt) {
   const auto file = dir.write("divergent.yaml", kDivergent);
   const CommandResult warned = mmsim("run '" + file.string() + "'");
   EXPECT_EQ(warned.status, 0) << warned.err;
-  EXPECT_NE(warned.out.find("  warning      " + kDivergence + "\n"), std::string::npos) << warned.out;
+  EXPECT_NE(warned.out.find("  warning      " + kDivergence + "\n"), std::string::npos)
+      << warned.out;
 
   const auto stats = dir / "s.json";
-  const CommandResult failed = mmsim("run '" + file.string() + "' --set machine.race_check=true --stats '" +
-                                     stats.string() + "'");
+  const CommandResult failed = mmsim(
+      "run '" + file.string() + "' --set machine.race_check=true --stats '" + stats.string() + "'");
   EXPECT_EQ(failed.status, 1) << failed.err;
-  EXPECT_NE(failed.out.find("  error        " + kDivergence + "\n"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("  error        " + kDivergence + "\n"), std::string::npos)
+      << failed.out;
   EXPECT_NE(failed.out.find("  verified     NO"), std::string::npos);
   const auto json = nlohmann::json::parse(read_file(stats));
   EXPECT_EQ(json["errors"][0], kDivergence);

@@ -14,7 +14,8 @@ TEST(RunCommand, ReportsTheFiguresAndExitsZeroWhenVerified) {
   const CommandResult r = mmsim("run " + kConfigs + "dmm_fig4.yaml");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("  cycles       5\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  stages       3  (total congestion; largest dispatch 2)"), std::string::npos);
+  EXPECT_NE(r.out.find("  stages       3  (total congestion; largest dispatch 2)"),
+            std::string::npos);
   EXPECT_NE(r.out.find("  verified     yes"), std::string::npos);
   EXPECT_EQ(r.err, "");
 }
@@ -25,15 +26,18 @@ TEST(RunCommand, ReportsTheAddressMapAndTheShiftTable) {
   const CommandResult r =
       mmsim("run " + kConfigs + "superwarp_fig7_rsdmm.yaml --stats '" + stats.string() + "'");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("  address map  random_shift  (shift table r_j = 0 1 1 2 2 1)"), std::string::npos)
+  EXPECT_NE(r.out.find("  address map  random_shift  (shift table r_j = 0 1 1 2 2 1)"),
+            std::string::npos)
       << r.out;
   const auto json = nlohmann::json::parse(read_file(stats));
   EXPECT_EQ(json["address_map"], "random_shift");
   EXPECT_EQ(json["rsu"]["shifts"], (std::vector<int>{0, 1, 1, 2, 2, 1}));
   EXPECT_EQ(json["super_warp"], 3);
   // A drawn table is reported by its seed (machine.seed unless rsu.seed is given).
-  const CommandResult drawn = mmsim("run " + kConfigs + "superwarp_fig6_sdmm.yaml --set machine.model=rsdmm "
-                                    "--set machine.rsu.seed=12 --set expect={} --stats '" + stats.string() + "'");
+  const CommandResult drawn = mmsim("run " + kConfigs +
+                                    "superwarp_fig6_sdmm.yaml --set machine.model=rsdmm "
+                                    "--set machine.rsu.seed=12 --set expect={} --stats '" +
+                                    stats.string() + "'");
   ASSERT_EQ(drawn.status, 0) << drawn.err;
   EXPECT_NE(drawn.out.find("(shift table drawn with seed 12)"), std::string::npos) << drawn.out;
   EXPECT_EQ(nlohmann::json::parse(read_file(stats))["rsu"]["seed"], 12);
@@ -48,20 +52,22 @@ TEST(RunCommand, ExitsOneWhenAnExpectationIsNotMet) {
 
 TEST(RunCommand, SetOverridesChangeTheMachine) {
   // The same trace on the UMM (7 time units): override the model and the expectation.
-  const CommandResult r =
-      mmsim("run " + kConfigs + "dmm_fig4.yaml --set machine.model=umm --set expect.cycles=7 "
-            "--set expect.stages=5");
+  const CommandResult r = mmsim("run " + kConfigs +
+                                "dmm_fig4.yaml --set machine.model=umm --set expect.cycles=7 "
+                                "--set expect.stages=5");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
 TEST(RunCommand, WritesTheStatisticsJson) {
   TempDir dir;
   const auto stats = dir / "s.json";
-  const CommandResult r = mmsim("run " + kConfigs + "contiguous_dmm.yaml --stats '" + stats.string() + "'");
+  const CommandResult r =
+      mmsim("run " + kConfigs + "contiguous_dmm.yaml --stats '" + stats.string() + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto json = nlohmann::json::parse(read_file(stats));
-  for (const char* key : {"cycles", "dispatches", "stages", "requests", "syncthreads", "verified",
-                          "model", "width", "latency", "threads", "super_warp", "program", "bounds"})
+  for (const char* key :
+       {"cycles", "dispatches", "stages", "requests", "syncthreads", "verified", "model", "width",
+        "latency", "threads", "super_warp", "program", "bounds"})
     EXPECT_TRUE(json.contains(key)) << key;
   EXPECT_EQ(json["cycles"], 2063);
   EXPECT_EQ(json["dispatches"], 2048);
@@ -110,7 +116,8 @@ TEST(RunCommand, PoliciesAllPrintsATableOfOneRunPerPolicy) {
                        "verified\n"),
             std::string::npos)
       << r.out;
-  for (const char* policy : {"round_robin", "lowest_ready", "oldest_ready", "random", "adversarial"})
+  for (const char* policy :
+       {"round_robin", "lowest_ready", "oldest_ready", "random", "adversarial"})
     EXPECT_NE(r.out.find(std::string("\n  ") + policy), std::string::npos) << policy;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 7);
   EXPECT_NE(r.out.find("  adversarial           2736            8"), std::string::npos) << r.out;
@@ -119,8 +126,9 @@ TEST(RunCommand, PoliciesAllPrintsATableOfOneRunPerPolicy) {
 TEST(RunCommand, PoliciesWritesOneStatisticsFilePerPolicy) {
   TempDir dir;
   const auto stats = dir / "s.json";
-  const CommandResult r = mmsim("run " + kConfigs + "sum_tree.yaml --policies random,adversarial --stats '" +
-                                stats.string() + "'");
+  const CommandResult r =
+      mmsim("run " + kConfigs + "sum_tree.yaml --policies random,adversarial --stats '" +
+            stats.string() + "'");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(std::filesystem::exists(stats));
   for (const std::string policy : {"random", "adversarial"}) {
@@ -132,27 +140,34 @@ TEST(RunCommand, PoliciesWritesOneStatisticsFilePerPolicy) {
 }
 
 TEST(RunCommand, PoliciesFailsWhenOneRunFails) {
-  const CommandResult broken = mmsim("run " + kConfigs + "sum_simple.yaml --policies all "
+  const CommandResult broken = mmsim("run " + kConfigs +
+                                     "sum_simple.yaml --policies all "
                                      "--set program.params.drop_sync=1");
   EXPECT_EQ(broken.status, 1);
-  EXPECT_NE(broken.out.find("  round_robin: 4096 races, the first: m["), std::string::npos) << broken.out;
-  EXPECT_NE(broken.out.find("; expect syncthreads = 8: measured 7\n"), std::string::npos) << broken.out;
-  const CommandResult unknown = mmsim("run " + kConfigs + "sum_simple.yaml --policies round_robin,randon");
+  EXPECT_NE(broken.out.find("  round_robin: 4096 races, the first: m["), std::string::npos)
+      << broken.out;
+  EXPECT_NE(broken.out.find("; expect syncthreads = 8: measured 7\n"), std::string::npos)
+      << broken.out;
+  const CommandResult unknown =
+      mmsim("run " + kConfigs + "sum_simple.yaml --policies round_robin,randon");
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_EQ(unknown.err, "mmsim: --policies: unknown dispatch policy 'randon' (did you mean 'random'?) "
-                         "(or all)\n");
+  EXPECT_EQ(unknown.err,
+            "mmsim: --policies: unknown dispatch policy 'randon' (did you mean 'random'?) "
+            "(or all)\n");
 }
 
 TEST(RunCommand, ListShowsModelsPoliciesAndPrograms) {
   const CommandResult r = mmsim("list");
   EXPECT_EQ(r.status, 0);
-  for (const char* name : {"dmm", "umm", "bpram", "round_robin", "lowest_ready", "oldest_ready",
-                           "random", "adversarial", "trace", "contiguous_access", "stride_access",
-                           "sum_simple", "sum_one_warp", "sum_tree", "sum_simple_tree",
-                           "sum_hybrid", "prefix_simple", "prefix_one_warp", "prefix_tree",
-                           "prefix_simple_tree", "prefix_hybrid"})
+  for (const char* name :
+       {"dmm",           "umm",           "bpram",           "round_robin", "lowest_ready",
+        "oldest_ready",  "random",        "adversarial",     "trace",       "contiguous_access",
+        "stride_access", "sum_simple",    "sum_one_warp",    "sum_tree",    "sum_simple_tree",
+        "sum_hybrid",    "prefix_simple", "prefix_one_warp", "prefix_tree", "prefix_simple_tree",
+        "prefix_hybrid"})
     EXPECT_NE(r.out.find(name), std::string::npos) << name;
-  EXPECT_NE(r.out.find("      n            integer           required"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      n            integer           required"), std::string::npos)
+      << r.out;
 }
 
 }  // namespace

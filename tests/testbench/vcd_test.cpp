@@ -49,7 +49,8 @@ TEST(Waveform, TracesTheDispatchesAndBanksOfTheRun) {
   // Pipeline: groups (unit, group) (0,0), (0,1), (1,0) enter at 0, 1, 2; occupancy 1, 2, 3, 2, 1.
   EXPECT_EQ(vcd.value_at("machine.memory.pipeline.entry_group", 1), 1u);
   EXPECT_EQ(vcd.value_at("machine.memory.pipeline.completion_unit", 4), 1u);
-  for (const auto& [t, groups] : std::vector<std::pair<int, unsigned>>{{0, 1}, {1, 2}, {2, 3}, {3, 2}, {4, 1}})
+  for (const auto& [t, groups] :
+       std::vector<std::pair<int, unsigned>>{{0, 1}, {1, 2}, {2, 3}, {3, 2}, {4, 1}})
     EXPECT_EQ(vcd.value_at("machine.memory.pipeline.occupancy", t), groups) << "time " << t;
   // Warp states: W(1) ready at 0 and 1, waiting from its dispatch at 2, done at 5.
   EXPECT_EQ(vcd.value_at("machine.warp_1.state", 1), 1u);
@@ -76,7 +77,8 @@ TEST(Waveform, ShowsTheShiftTableAndTheBankLoadsOfTheRsdmm) {
   EXPECT_EQ(vcd.value_at(rpu + "packed_valid", 0), 1u);
   EXPECT_EQ(vcd.value_at(rpu + "packed_stages", 0), 4u);
   EXPECT_EQ(vcd.value_at(rpu + "packed_requests", 0), 12u);
-  for (const auto& [bank, load] : std::vector<std::pair<int, unsigned>>{{0, 3}, {1, 4}, {2, 3}, {3, 2}})
+  for (const auto& [bank, load] :
+       std::vector<std::pair<int, unsigned>>{{0, 3}, {1, 4}, {2, 3}, {3, 2}})
     EXPECT_EQ(vcd.value_at(rpu + "load_" + std::to_string(bank), 0), load) << "bank " << bank;
   EXPECT_EQ(vcd.value_at(rpu + "packed_valid", 1), 0u);
   // First group: bank 1 gets m[4] (row 1, shift 1, column 0); bank 0 gets m[7] (row 1, column
@@ -91,7 +93,8 @@ TEST(Waveform, ShowsTheShiftTableAndTheBankLoadsOfTheRsdmm) {
 
 TEST(Waveform, NoWaveformAskedMeansNoFile) {
   TempDir dir;
-  const CommandResult r = run_command("cd '" + dir.path().string() + "' && '" MMSIM_BINARY "' run " + kFig4);
+  const CommandResult r =
+      run_command("cd '" + dir.path().string() + "' && '" MMSIM_BINARY "' run " + kFig4);
   EXPECT_EQ(r.status, 0);
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
