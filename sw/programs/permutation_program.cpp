@@ -29,6 +29,13 @@ std::vector<ParamSpec> PermutationProgram::params(std::vector<ParamSpec> extra) 
   return specs;
 }
 
+void PermutationProgram::check_rounds(const MachineConfig& m) {
+  threads_ = m.threads;
+  if (n_ < threads_ || n_ % threads_ != 0)
+    throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
+                              std::to_string(threads_) + " (each thread moves n/p words)");
+}
+
 void PermutationProgram::initialize(Mmu& memory) {
   for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
 }

@@ -36,6 +36,9 @@ class PermutationProgram : public WarpProgram {
     plan_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
+  // For programs that move n/p words per thread in rounds: checks that p divides n and keeps p.
+  void check_rounds(const MachineConfig& m);
+
   // The stages of warps writing destination d(i) for i = k*w .. k*w+w-1, k = 0 .. n/w-1, by the
   // definitions (DMM: distinct addresses per bank; UMM: distinct rows; BPRAM: one), or nothing
   // for other models.
@@ -43,6 +46,7 @@ class PermutationProgram : public WarpProgram {
   std::optional<std::uint64_t> scatter_stages(const MachineConfig& m, Destination&& d) const;
 
   std::uint64_t n_;
+  std::uint64_t threads_ = 0;  // p, set by check_rounds
   planning::Permutation p_;
   std::filesystem::path schedule_;  // empty: plan here
   Address result_ = 0;              // base of the array that holds the result

@@ -15,10 +15,7 @@ class PermuteDmmConflictFree final : public PermutationProgram {
       : PermutationProgram(args), in_place_(args.params.boolean("in_place")) {}
 
   void configure(const MachineConfig& m) override {
-    p_threads_ = m.threads;
-    if (n_ < p_threads_ || n_ % p_threads_ != 0)
-      throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
-                                std::to_string(p_threads_) + " (each thread moves n/p words)");
+    check_rounds(m);
     if (schedule_.empty()) {
       plan_ = planning_input(
           "n", [&] { return timed([&] { return planning::plan_dmm(p_, m.width); }); });
@@ -38,11 +35,11 @@ class PermuteDmmConflictFree final : public PermutationProgram {
     const unsigned w = warp.width();
     std::vector<Address> from(w);
     std::vector<Address> to(w);
-    const std::uint64_t rounds = n_ / p_threads_;
+    const std::uint64_t rounds = n_ / threads_;
     if (in_place_) {
       for (std::uint64_t t = 0; t < rounds; ++t) {  // b[i] <- a[i]
         for (unsigned lane = 0; lane < w; ++lane) {
-          from[lane] = t * p_threads_ + warp.thread(lane);
+          from[lane] = t * threads_ + warp.thread(lane);
           to[lane] = n_ + from[lane];
         }
         co_await warp.read(from);
@@ -55,7 +52,7 @@ class PermuteDmmConflictFree final : public PermutationProgram {
     const Address source = in_place_ ? n_ : 0;
     const Address target = in_place_ ? 0 : n_;
     for (std::uint64_t t = 0; t < rounds; ++t) {
-      const std::uint64_t c = t * (p_threads_ / w) + warp.index();
+      const std::uint64_t c = t * (threads_ / w) + warp.index();
       const auto sources = plan_.sources_of(c);
       const auto destinations = plan_.destinations_of(c);
       for (unsigned lane = 0; lane < w; ++lane) {
@@ -71,7 +68,7 @@ class PermuteDmmConflictFree final : public PermutationProgram {
     const double n = static_cast<double>(n_);
     const double w = m.width;
     const double l = m.latency;
-    const double p = static_cast<double>(p_threads_);
+    const double p = static_cast<double>(threads_);
     const double accesses = in_place_ ? 4 : 2;  // per word: (copy: read, write) + read, write
     std::vector<Bound> out = {
         {"time_order", "any permutation", "n/w + n*l/p", n / w + n * l / p, Bound::Kind::order,
@@ -89,7 +86,6 @@ class PermuteDmmConflictFree final : public PermutationProgram {
 
  private:
   bool in_place_;
-  std::uint64_t p_threads_ = 0;
   planning::DmmPlan plan_;
 };
 

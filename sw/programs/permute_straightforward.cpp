@@ -12,10 +12,7 @@ class PermuteStraightforward final : public PermutationProgram {
       : PermutationProgram(args), in_place_(args.params.boolean("in_place")) {}
 
   void configure(const MachineConfig& m) override {
-    p_threads_ = m.threads;
-    if (n_ < p_threads_ || n_ % p_threads_ != 0)
-      throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
-                                std::to_string(p_threads_) + " (each thread moves n/p words)");
+    check_rounds(m);
     result_ = in_place_ ? 0 : n_;
   }
 
@@ -25,10 +22,10 @@ class PermuteStraightforward final : public PermutationProgram {
     const unsigned w = warp.width();
     std::vector<Address> from(w);
     std::vector<Address> to(w);
-    const std::uint64_t rounds = n_ / p_threads_;
+    const std::uint64_t rounds = n_ / threads_;
     for (std::uint64_t t = 0; t < rounds; ++t) {  // in place: b[i] <- a[i]; else b[P(i)] <- a[i]
       for (unsigned lane = 0; lane < w; ++lane) {
-        const std::uint64_t i = t * p_threads_ + warp.thread(lane);
+        const std::uint64_t i = t * threads_ + warp.thread(lane);
         from[lane] = i;
         to[lane] = n_ + (in_place_ ? i : p_[i]);
       }
@@ -39,7 +36,7 @@ class PermuteStraightforward final : public PermutationProgram {
     co_await warp.sync();                         // b is complete before a is overwritten
     for (std::uint64_t t = 0; t < rounds; ++t) {  // a[P(i)] <- b[i]
       for (unsigned lane = 0; lane < w; ++lane) {
-        const std::uint64_t i = t * p_threads_ + warp.thread(lane);
+        const std::uint64_t i = t * threads_ + warp.thread(lane);
         from[lane] = n_ + i;
         to[lane] = p_[i];
       }
@@ -53,7 +50,7 @@ class PermuteStraightforward final : public PermutationProgram {
     const double w = m.width;
     std::vector<Bound> out = {
         {"time_order", "worst case: every warp's writes in one bank (DMM) or w groups (UMM)",
-         "n + n*l/p", n + n * m.latency / static_cast<double>(p_threads_), Bound::Kind::order,
+         "n + n*l/p", n + n * m.latency / static_cast<double>(threads_), Bound::Kind::order,
          Bound::Measure::cycles, "seed 000, section V"}};
     // The reads and the copy are contiguous; the scattered writes cost what P makes them.
     if (const auto writes = scatter_stages(m, [this](std::uint64_t i) { return p_[i]; }))
@@ -66,7 +63,6 @@ class PermuteStraightforward final : public PermutationProgram {
 
  private:
   bool in_place_;
-  std::uint64_t p_threads_ = 0;
 };
 
 }  // namespace

@@ -91,6 +91,17 @@ std::string not_a_power(std::uint64_t n, std::uint64_t base, const std::string& 
          std::to_string(below) + " or " + std::to_string(below * base) + " would be";
 }
 
+std::optional<std::string> unfit_tree(std::uint64_t n, unsigned w) {
+  if (!is_power_of(n, 2) && !is_power_of(n, w))
+    return not_a_power(n, 2, "two") + ", nor is it a power of w = " + std::to_string(w) +
+           " (Tree's groups of w)";
+  if (n < w || n % w != 0)
+    return "n = " + std::to_string(n) +
+           ": Tree's n threads fill whole warps of w = " + std::to_string(w) +
+           " only when n is a multiple of w";
+  return std::nullopt;
+}
+
 std::optional<std::string> unfit_halving(std::uint64_t n, unsigned w,
                                          const std::string& algorithm) {
   if (const std::string why = not_a_power(n, 2, "two"); !why.empty())

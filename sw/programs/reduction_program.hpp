@@ -97,6 +97,9 @@ std::string not_a_power(std::uint64_t n, std::uint64_t base, const std::string& 
 // filling whole warps) needs; nullopt when it is.
 std::optional<std::string> unfit_halving(std::uint64_t n, unsigned w, const std::string& algorithm);
 
+// Why n does not suit a w-ary tree with n threads (Tree's groups of w); nullopt when it does.
+std::optional<std::string> unfit_tree(std::uint64_t n, unsigned w);
+
 // `simple` when w is a power of two, else `general` (a formula in log2(w) holds only then).
 inline std::string power_of_two_formula(unsigned w, std::string simple, std::string general) {
   return std::has_single_bit(w) ? simple : general;

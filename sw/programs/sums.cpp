@@ -119,15 +119,7 @@ class SumTree final : public SumProgram {
 
  protected:
   std::optional<std::string> unfit(const MachineConfig& m) const override {
-    const std::uint64_t w = m.width;
-    if (!is_power_of(n(), 2) && !is_power_of(n(), w))
-      return not_a_power(n(), 2, "two") + ", nor is it a power of w = " + std::to_string(w) +
-             " (Tree's groups of w)";
-    if (n() < w || n() % w != 0)
-      return "n = " + std::to_string(n()) +
-             ": Tree's n threads fill whole warps of w = " + std::to_string(w) +
-             " only when n is a multiple of w";
-    return std::nullopt;
+    return unfit_tree(n(), m.width);
   }
   std::uint64_t threads(const MachineConfig&) const override { return n(); }
   void layout() override {
