@@ -15,7 +15,7 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
       barrier_(barrier),
       options_(std::move(options)),
       present_(units_.size()),
-      wakes_(longest_delay + 1) {
+      wakes_(longest_delay + 1, units_.size()) {
   if (options_.tracing) options_.quantum = 0;
   for (UnitId u = 0; u < units_.size(); ++u) {
     present_.set(u);
@@ -52,7 +52,7 @@ void Dispatcher::run() {
 Cycle Dispatcher::step(Cycle t) {
   if (options_.progress && (++steps_ & 0xFFFF) == 0) options_.progress(t);
   wakes_.advance(t);
-  while (!wakes_.empty() && wakes_.next_time() <= t) resume(wakes_.pop(), t);
+  while (wakes_.due()) resume(wakes_.pop_due(), t);
   for (Port& port : ports_) {
     if (port.free_at > t || !port.policy->any_ready()) continue;
     const UnitId u = port.policy->choose(t);
