@@ -81,6 +81,17 @@ void check_regular_from_matrix(std::uint32_t m, std::uint32_t degree,
 // An uninitialised array for large temporaries: no zeroing pass, and on Linux backed by
 // transparent huge pages where the kernel allows (first-touch page faults of 4 KiB pages cost
 // more than the work on a 2^24-edge graph).
+// Asks for transparent huge pages on the 2 MiB-aligned part of [p, p + bytes), before it is
+// first touched: far fewer page faults than with 4 KiB pages.
+void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#endif
+}
+
 template <class T>
 class LargeBuffer {
  public:
@@ -89,11 +100,9 @@ class LargeBuffer {
     constexpr std::size_t kHuge = std::size_t{2} << 20;
     void* p = nullptr;
     if (bytes >= kHuge) {
-      if (posix_memalign(&p, kHuge, (bytes + kHuge - 1) / kHuge * kHuge) != 0)
-        throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-      madvise(p, (bytes + kHuge - 1) / kHuge * kHuge, MADV_HUGEPAGE);
-#endif
+      const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+      if (posix_memalign(&p, kHuge, rounded) != 0) throw std::bad_alloc();
+      advise_huge_pages(p, rounded);
     } else {
       p = std::malloc(bytes);
       if (!p) throw std::bad_alloc();
@@ -811,6 +820,8 @@ EdgeColoring color_edges(std::uint32_t m, std::span<const std::uint32_t> u,
                          std::span<const std::uint32_t> v, const ColoringOptions& options) {
   check_sizes(u, v);
   EdgeColoring out;
+  out.color.reserve(u.size());
+  advise_huge_pages(out.color.data(), u.size() * sizeof(std::uint32_t));
   out.color.resize(u.size());
   const ColoringSummary summary = color_edges_into(m, u, v, out.color, options);
   out.colors = summary.colors;
