@@ -6,6 +6,7 @@
 
 #include "hw/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
+#include "sw/program/square_matrix.hpp"
 
 namespace mmsim {
 namespace {
@@ -14,12 +15,8 @@ enum class Order { naive, diagonal };
 
 class Transpose final : public WarpProgram {
  public:
-  Transpose(Order order, const ParamValues& params) : order_(order), n_(params.count("n")) {
-    side_ = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(n_))));
-    if (side_ * side_ != n_)
-      throw ParamError("n", "n = " + std::to_string(n_) +
-                                " must be a perfect square (the matrix is sqrt(n) x sqrt(n))");
-  }
+  Transpose(Order order, const ParamValues& params)
+      : order_(order), n_(params.count("n")), side_(square_side(n_, "n")) {}
 
   void configure(const MachineConfig& machine) override {
     p_ = machine.threads;
