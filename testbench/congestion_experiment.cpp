@@ -1,5 +1,6 @@
 #include "testbench/congestion_experiment.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -24,12 +25,11 @@ std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-// The seed of one chunk of one cell: every input mixed in, so that chunks and cells draw
-// independent streams.
-std::uint64_t chunk_seed(std::uint64_t seed, unsigned w, unsigned s, std::uint64_t n,
-                         std::uint64_t chunk) {
+// The seed of one chunk of one column (w, n): every input mixed in, so that chunks and columns
+// draw independent streams.
+std::uint64_t chunk_seed(std::uint64_t seed, unsigned w, std::uint64_t n, std::uint64_t chunk) {
   std::uint64_t state = seed;
-  for (const std::uint64_t x : {std::uint64_t{w}, std::uint64_t{s}, n, chunk}) {
+  for (const std::uint64_t x : {std::uint64_t{w}, n, chunk}) {
     state ^= splitmix64(state) + x;
   }
   return splitmix64(state);
@@ -147,33 +147,41 @@ MachineConfig cell_machine(const CongestionSpec& spec, const CellTask& cell) {
   return c;
 }
 
-Sums run_chunk(const CongestionSpec& spec, const CellTask& cell, std::uint64_t chunk,
-               std::uint64_t rounds) {
-  const std::uint64_t seed = chunk_seed(spec.seed, cell.w, cell.s, cell.n, chunk);
-  MachineConfig machine = cell_machine(spec, cell);
+// One chunk of one column (w, n): every round draws the addresses of the largest super warp,
+// and the super warp of s warps takes the first s*w of them (common random numbers). Each
+// cell still sees s*w independent uniform addresses per round, so its mean and standard error
+// are those of its own experiment; the drawing and the mapping are done once for all s.
+// Returns the sums of Y and Y^2 for each s of `super_warps`.
+std::vector<Sums> run_chunk(const CongestionSpec& spec, unsigned w, std::uint64_t n,
+                            std::uint64_t chunk, std::uint64_t rounds) {
+  const unsigned most = *std::max_element(spec.super_warps.begin(), spec.super_warps.end());
+  const std::uint64_t seed = chunk_seed(spec.seed, w, n, chunk);
+  MachineConfig machine = cell_machine(spec, {w, most, n});
   if (spec.map == "random_shift") machine.rsu_seed = seed;  // a fresh table per chunk
   std::vector<MemorySpec> memories = find_machine_model(machine.model)->memories(machine);
   const AddressMap& map = *memories.front().map;
   StageSplitter& packing = *memories.front().splitter;
 
-  const std::size_t lanes = std::size_t{cell.w} * cell.s;
+  const std::size_t lanes = std::size_t{w} * most;
   // Small super warps draw and map several rounds at once (the map works lane by lane, and
-  // writes each lane's cell over its address); the packing unit sees one round at a time.
+  // writes each lane's cell over its address); the packing unit sees one super warp at a time.
   const std::uint64_t batch = std::max<std::uint64_t>(1, kBatchLanes / lanes);
   std::vector<Address> lane(lanes * batch);
   const bool identity = map.identity();
-  AddressSource source(cell.n, seed ^ 0x5851F42D4C957F2Dull);
-  Sums sums;
+  AddressSource source(n, seed ^ 0x5851F42D4C957F2Dull);
+  std::vector<Sums> sums(spec.super_warps.size());
   for (std::uint64_t r = 0; r < rounds; r += batch) {
     const std::uint64_t now = std::min(batch, rounds - r);
     const std::span<Address> drawn(lane.data(), lanes * now);
     source.fill(drawn);
     if (!identity) map.locate(drawn, drawn);
-    for (std::uint64_t k = 0; k < now; ++k) {
-      const std::uint64_t y = packing.stages(drawn.subspan(k * lanes, lanes));
-      sums.sum += y;
-      sums.squares += y * y;
-    }
+    for (std::uint64_t k = 0; k < now; ++k)
+      for (std::size_t i = 0; i < spec.super_warps.size(); ++i) {
+        const std::uint64_t y =
+            packing.stages(drawn.subspan(k * lanes, std::size_t{w} * spec.super_warps[i]));
+        sums[i].sum += y;
+        sums[i].squares += y * y;
+      }
   }
   return sums;
 }
@@ -230,21 +238,22 @@ double analytic_ratio(unsigned width, unsigned super_warp) {
 std::vector<CongestionCell> run_congestion(
     const CongestionSpec& spec, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   check(spec);
-  std::vector<CellTask> cells;
+  struct Column {
+    unsigned w;
+    std::uint64_t n;
+  };
+  std::vector<Column> columns;
   for (const std::uint64_t n : spec.arrays)
-    for (const unsigned s : spec.super_warps)
-      for (const unsigned w : spec.widths) cells.push_back({w, s, n});
+    for (const unsigned w : spec.widths) columns.push_back({w, n});
 
   const std::uint64_t chunks = (spec.rounds + kChunkRounds - 1) / kChunkRounds;
-  const std::uint64_t tasks = cells.size() * chunks;
-  std::vector<Sums> results(tasks);
-  // Largest cells first, so that no thread is left with a long one at the end.
+  const std::uint64_t tasks = columns.size() * chunks;
+  std::vector<std::vector<Sums>> results(tasks);
+  // Widest columns first, so that no thread is left with a long one at the end.
   std::vector<std::uint64_t> order(tasks);
   for (std::uint64_t t = 0; t < tasks; ++t) order[t] = t;
   std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
-    const CellTask& x = cells[a / chunks];
-    const CellTask& y = cells[b / chunks];
-    return std::uint64_t{x.w} * x.s > std::uint64_t{y.w} * y.s;
+    return columns[a / chunks].w > columns[b / chunks].w;
   });
 
   std::atomic<std::uint64_t> next{0};
@@ -257,7 +266,8 @@ std::vector<CongestionCell> run_congestion(
         const std::uint64_t task = order[i];
         const std::uint64_t chunk = task % chunks;
         const std::uint64_t rounds = std::min(kChunkRounds, spec.rounds - chunk * kChunkRounds);
-        results[task] = run_chunk(spec, cells[task / chunks], chunk, rounds);
+        const Column& column = columns[task / chunks];
+        results[task] = run_chunk(spec, column.w, column.n, chunk, rounds);
         const std::lock_guard<std::mutex> lock(mutex);
         ++done;
         if (progress) progress(done, tasks);
@@ -276,33 +286,38 @@ std::vector<CongestionCell> run_congestion(
   for (std::thread& thread : pool) thread.join();
   if (failure) std::rethrow_exception(failure);
 
+  // The cells in table order: n, then s, then w.
   std::vector<CongestionCell> out;
-  for (std::size_t c = 0; c < cells.size(); ++c) {
-    Sums total;
-    for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
-      total.sum += results[c * chunks + chunk].sum;
-      total.squares += results[c * chunks + chunk].squares;
-    }
-    const double rounds = static_cast<double>(spec.rounds);
-    const double s = cells[c].s;
-    const double mean = static_cast<double>(total.sum) / rounds;
-    // Sample variance from exact integer sums (no loss of precision in the sums themselves).
-    const double variance = spec.rounds > 1
-                                ? std::max(0.0, (static_cast<double>(total.squares) -
-                                                 mean * static_cast<double>(total.sum)) /
-                                                    (rounds - 1))
-                                : 0.0;
-    CongestionCell cell;
-    cell.width = cells[c].w;
-    cell.super_warp = cells[c].s;
-    cell.array = cells[c].n;
-    cell.rounds = spec.rounds;
-    cell.congestion = mean;
-    cell.ratio = mean / s;
-    cell.standard_error = std::sqrt(variance / rounds) / s;
-    cell.analytic = analytic_ratio(cells[c].w, cells[c].s);
-    out.push_back(cell);
-  }
+  for (const std::uint64_t n : spec.arrays)
+    for (std::size_t i = 0; i < spec.super_warps.size(); ++i)
+      for (const unsigned w : spec.widths) {
+        std::size_t c = 0;
+        while (columns[c].w != w || columns[c].n != n) ++c;
+        Sums total;
+        for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+          total.sum += results[c * chunks + chunk][i].sum;
+          total.squares += results[c * chunks + chunk][i].squares;
+        }
+        const double rounds = static_cast<double>(spec.rounds);
+        const unsigned s = spec.super_warps[i];
+        const double mean = static_cast<double>(total.sum) / rounds;
+        // Sample variance from exact integer sums (no loss of precision in the sums themselves).
+        const double variance = spec.rounds > 1
+                                    ? std::max(0.0, (static_cast<double>(total.squares) -
+                                                     mean * static_cast<double>(total.sum)) /
+                                                        (rounds - 1))
+                                    : 0.0;
+        CongestionCell cell;
+        cell.width = w;
+        cell.super_warp = s;
+        cell.array = n;
+        cell.rounds = spec.rounds;
+        cell.congestion = mean;
+        cell.ratio = mean / s;
+        cell.standard_error = std::sqrt(variance / rounds) / s;
+        cell.analytic = analytic_ratio(w, s);
+        out.push_back(cell);
+      }
   return out;
 }
 

@@ -34,7 +34,9 @@ struct CongestionCell {
 };
 
 // Rounds are cut into chunks of kChunkRounds, each with its own generator seeded from (seed, w,
-// s, n, chunk) and its own shift table: the result does not depend on the number of threads.
+// n, chunk) and its own shift table: the result does not depend on the number of threads. The
+// cells of one column (w, n) share their draws: in every round the super warp of s warps reads
+// the first s*w of the addresses drawn for the largest super warp (common random numbers).
 inline constexpr std::uint64_t kChunkRounds = std::uint64_t{1} << 16;
 
 // The cells in table order: n, then s, then w. Throws InputError naming the option at fault.
