@@ -38,6 +38,23 @@ class PermutationProgram : public WarpProgram {
   }
   // For programs that move n/p words per thread in rounds: checks that p divides n and keeps p.
   void check_rounds(const MachineConfig& m);
+  // The rounds of such a program: in round t, the thread of index i = t*p + T moves the word
+  // at from(i) to to(i) (a read, then a write of the lanes' registers).
+  template <class From, class To>
+  Task move_rounds(Warp& warp, From from, To to) {
+    const unsigned w = warp.width();
+    std::vector<Address> sources(w);
+    std::vector<Address> targets(w);
+    for (std::uint64_t t = 0; t < n_ / threads_; ++t) {
+      for (unsigned lane = 0; lane < w; ++lane) {
+        const std::uint64_t i = t * threads_ + warp.thread(lane);
+        sources[lane] = from(i);
+        targets[lane] = to(i);
+      }
+      co_await warp.read(sources);
+      co_await warp.write(targets);
+    }
+  }
 
   // The stages of warps writing destination d(i) for i = k*w .. k*w+w-1, k = 0 .. n/w-1, by the
   // definitions (DMM: distinct addresses per bank; UMM: distinct rows; BPRAM: one), or nothing

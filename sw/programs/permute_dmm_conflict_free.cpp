@@ -36,15 +36,9 @@ class PermuteDmmConflictFree final : public PermutationProgram {
     std::vector<Address> from(w);
     std::vector<Address> to(w);
     const std::uint64_t rounds = n_ / threads_;
-    if (in_place_) {
-      for (std::uint64_t t = 0; t < rounds; ++t) {  // b[i] <- a[i]
-        for (unsigned lane = 0; lane < w; ++lane) {
-          from[lane] = t * threads_ + warp.thread(lane);
-          to[lane] = n_ + from[lane];
-        }
-        co_await warp.read(from);
-        co_await warp.write(to);
-      }
+    if (in_place_) {  // b[i] <- a[i]
+      co_await move_rounds(
+          warp, [](std::uint64_t i) { return i; }, [this](std::uint64_t i) { return n_ + i; });
       co_await warp.sync();  // b is complete before a is overwritten
     }
     // Colour step c = t*(p/w) + warp: lane j moves source s[c][j] to P(s[c][j]); the w sources

@@ -19,30 +19,16 @@ class PermuteStraightforward final : public PermutationProgram {
   std::uint64_t memory_words() const override { return 2 * n_; }
 
   Task run(Warp& warp) override {
-    const unsigned w = warp.width();
-    std::vector<Address> from(w);
-    std::vector<Address> to(w);
-    const std::uint64_t rounds = n_ / threads_;
-    for (std::uint64_t t = 0; t < rounds; ++t) {  // in place: b[i] <- a[i]; else b[P(i)] <- a[i]
-      for (unsigned lane = 0; lane < w; ++lane) {
-        const std::uint64_t i = t * threads_ + warp.thread(lane);
-        from[lane] = i;
-        to[lane] = n_ + (in_place_ ? i : p_[i]);
-      }
-      co_await warp.read(from);
-      co_await warp.write(to);
+    const auto same = [](std::uint64_t i) { return i; };
+    const auto in_b = [this](std::uint64_t i) { return n_ + i; };
+    const auto destination = [this](std::uint64_t i) { return p_[i]; };
+    if (!in_place_) {  // b[P(i)] <- a[i]
+      co_await move_rounds(warp, same, [this](std::uint64_t i) { return n_ + p_[i]; });
+      co_return;
     }
-    if (!in_place_) co_return;
-    co_await warp.sync();                         // b is complete before a is overwritten
-    for (std::uint64_t t = 0; t < rounds; ++t) {  // a[P(i)] <- b[i]
-      for (unsigned lane = 0; lane < w; ++lane) {
-        const std::uint64_t i = t * threads_ + warp.thread(lane);
-        from[lane] = n_ + i;
-        to[lane] = p_[i];
-      }
-      co_await warp.read(from);
-      co_await warp.write(to);
-    }
+    co_await move_rounds(warp, same, in_b);         // b[i] <- a[i]
+    co_await warp.sync();                           // b is complete before a is overwritten
+    co_await move_rounds(warp, in_b, destination);  // a[P(i)] <- b[i]
   }
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
