@@ -1,6 +1,7 @@
 #include "sw/programs/permutation_program.hpp"
 
 #include "sw/program/data_pattern.hpp"
+#include "sw/program/rounds.hpp"
 
 namespace mmsim {
 
@@ -31,9 +32,7 @@ std::vector<ParamSpec> PermutationProgram::params(std::vector<ParamSpec> extra) 
 
 void PermutationProgram::check_rounds(const MachineConfig& m) {
   threads_ = m.threads;
-  if (n_ < threads_ || n_ % threads_ != 0)
-    throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
-                              std::to_string(threads_) + " (each thread moves n/p words)");
+  rounds_of(n_, threads_, "moves n/p words");
 }
 
 void PermutationProgram::initialize(Mmu& memory) {

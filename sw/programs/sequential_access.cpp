@@ -8,6 +8,7 @@
 #include "hw/errors.hpp"
 #include "hw/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
+#include "sw/program/rounds.hpp"
 
 namespace mmsim {
 namespace {
@@ -39,10 +40,7 @@ class SequentialAccess final : public WarpProgram {
 
   void configure(const MachineConfig& machine) override {
     p_ = machine.threads;
-    if (n_ < p_ || n_ % p_ != 0)
-      throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
-                                std::to_string(p_) + " (each thread accesses n/p cells)");
-    rounds_ = n_ / p_;
+    rounds_ = rounds_of(n_, p_, "accesses n/p cells");
   }
 
   std::uint64_t memory_words() const override { return n_; }

@@ -6,6 +6,7 @@
 
 #include "hw/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
+#include "sw/program/rounds.hpp"
 #include "sw/program/square_matrix.hpp"
 
 namespace mmsim {
@@ -20,9 +21,7 @@ class Transpose final : public WarpProgram {
 
   void configure(const MachineConfig& machine) override {
     p_ = machine.threads;
-    if (n_ < p_ || n_ % p_ != 0)
-      throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
-                                std::to_string(p_) + " (each thread moves n/p elements)");
+    rounds_of(n_, p_, "moves n/p elements");
   }
 
   std::uint64_t memory_words() const override { return 2 * n_; }
