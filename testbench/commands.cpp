@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "hw/address_maps.hpp"
-#include "hw/dispatch_policy.hpp"
-#include "hw/errors.hpp"
-#include "hw/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/support/errors.hpp"
+#include "hw/machine/machine_models.hpp"
 #include "sw/program/registry.hpp"
 #include "testbench/congestion_experiment.hpp"
 #include "testbench/congestion_report.hpp"

@@ -9,9 +9,9 @@
 #include <mutex>
 #include <thread>
 
-#include "hw/address_maps.hpp"
-#include "hw/errors.hpp"
-#include "hw/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "hw/support/errors.hpp"
+#include "hw/machine/machine_models.hpp"
 #include "sw/program/input_error.hpp"
 #include "testbench/suggest.hpp"
 

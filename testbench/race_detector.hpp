@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hw/mmu.hpp"
+#include "hw/mmu/mmu.hpp"
 
 namespace mmsim {
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "hw/machine_models.hpp"
+#include "hw/machine/machine_models.hpp"
 
 namespace mmsim {
 namespace {

@@ -6,8 +6,8 @@
 #include <map>
 #include <memory>
 
-#include "hw/errors.hpp"
-#include "hw/machine_models.hpp"
+#include "hw/support/errors.hpp"
+#include "hw/machine/machine_models.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/stats_json.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/simulation.hpp"
+#include "hw/machine/simulation.hpp"
 #include "sw/program/bound.hpp"
 #include "sw/program/warp_program.hpp"
 #include "testbench/race_detector.hpp"

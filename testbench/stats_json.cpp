@@ -1,6 +1,6 @@
 #include "testbench/stats_json.hpp"
 
-#include "hw/machine_models.hpp"
+#include "hw/machine/machine_models.hpp"
 
 namespace mmsim {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "hw/errors.hpp"
+#include "hw/support/errors.hpp"
 #include "testbench/runner.hpp"
 #include "testbench/stats_json.hpp"
 #include "testbench/yaml_input.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/machine_config.hpp"
+#include "hw/machine/machine_config.hpp"
 #include "sw/program/input_error.hpp"
 #include "sw/program/registry.hpp"
 

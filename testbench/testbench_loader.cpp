@@ -1,8 +1,8 @@
 #include <limits>
 
-#include "hw/address_maps.hpp"
-#include "hw/dispatch_policy.hpp"
-#include "hw/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/machine/machine_models.hpp"
 #include "testbench/suggest.hpp"
 #include "testbench/testbench.hpp"
 #include "testbench/yaml_input.hpp"

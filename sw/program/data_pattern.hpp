@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "hw/types.hpp"
+#include "hw/support/types.hpp"
 
 namespace mmsim {
 

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <fstream>
 
-#include "hw/random.hpp"
+#include "hw/support/random.hpp"
 
 namespace mmsim {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "hw/types.hpp"
+#include "hw/support/types.hpp"
 #include "sw/program/params.hpp"
 
 namespace mmsim {

@@ -2,7 +2,7 @@
 #include <map>
 #include <vector>
 
-#include "hw/errors.hpp"
+#include "hw/support/errors.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
 #include "sw/programs/permutation_program.hpp"

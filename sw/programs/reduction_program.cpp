@@ -1,6 +1,6 @@
 #include "sw/programs/reduction_program.hpp"
 
-#include "hw/errors.hpp"
+#include "hw/support/errors.hpp"
 #include "sw/programs/reduction_counts.hpp"
 
 namespace mmsim {

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "hw/task.hpp"
-#include "hw/warp.hpp"
+#include "hw/pe/task.hpp"
+#include "hw/pe/warp.hpp"
 
 namespace mmsim {
 

@@ -5,8 +5,8 @@
 #include <span>
 #include <vector>
 
-#include "hw/errors.hpp"
-#include "hw/machine_models.hpp"
+#include "hw/support/errors.hpp"
+#include "hw/machine/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/rounds.hpp"
 

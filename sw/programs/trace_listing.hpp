@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "hw/types.hpp"
+#include "hw/support/types.hpp"
 #include "sw/program/input_error.hpp"
 
 namespace mmsim {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "hw/machine_models.hpp"
+#include "hw/machine/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/rounds.hpp"
 #include "sw/program/square_matrix.hpp"

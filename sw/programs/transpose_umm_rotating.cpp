@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-#include "hw/errors.hpp"
+#include "hw/support/errors.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/square_matrix.hpp"
 #include "sw/programs/rotating_transpose.hpp"

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "hw/task.hpp"
-#include "hw/warp.hpp"
+#include "hw/pe/task.hpp"
+#include "hw/pe/warp.hpp"
 
 namespace mmsim {
 

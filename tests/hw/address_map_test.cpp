@@ -4,10 +4,10 @@
 
 #include <bit>
 
-#include "hw/address_maps.hpp"
-#include "hw/errors.hpp"
-#include "hw/machine_models.hpp"
-#include "hw/random_shift_map.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "hw/support/errors.hpp"
+#include "hw/machine/machine_models.hpp"
+#include "hw/memory/random_shift_map.hpp"
 
 namespace mmsim::test {
 namespace {

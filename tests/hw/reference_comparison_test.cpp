@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "hw/random_shift_map.hpp"
+#include "hw/memory/random_shift_map.hpp"
 #include "support/replay_kernel.hpp"
 #include "support/temp_dir.hpp"
 

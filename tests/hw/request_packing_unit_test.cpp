@@ -7,7 +7,7 @@
 #include <random>
 #include <set>
 
-#include "hw/request_packing_unit.hpp"
+#include "hw/mmu/request_packing_unit.hpp"
 
 namespace mmsim::test {
 namespace {

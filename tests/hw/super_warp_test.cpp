@@ -2,8 +2,8 @@
 // the RSDMM) and the properties of the random shift unit.
 #include <gtest/gtest.h>
 
-#include "hw/machine_models.hpp"
-#include "hw/random_shift_map.hpp"
+#include "hw/machine/machine_models.hpp"
+#include "hw/memory/random_shift_map.hpp"
 #include "support/replay_kernel.hpp"
 
 namespace mmsim::test {

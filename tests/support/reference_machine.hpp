@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/types.hpp"
+#include "hw/support/types.hpp"
 
 namespace mmsim::test {
 

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "hw/kernel.hpp"
-#include "hw/simulation.hpp"
+#include "hw/pe/kernel.hpp"
+#include "hw/machine/simulation.hpp"
 #include "support/reference_machine.hpp"
 
 namespace mmsim::test {

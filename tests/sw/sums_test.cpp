@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "hw/errors.hpp"
+#include "hw/support/errors.hpp"
 #include "support/testbench_text.hpp"
 #include "sw/program/input_values.hpp"
 

@@ -1,0 +1,48 @@
+// How the dispatcher picks the next unit for an MMU (DESIGN.md section 2, dispatch policies).
+// One policy object serves one memory port; it is told which units became ready and asked,
+// whenever the MMU can accept a dispatch, which unit goes (or that the MMU idles).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hw/support/dynamic_bitset.hpp"
+#include "hw/support/types.hpp"
+
+namespace mmsim {
+
+class WarpUnit;
+
+class DispatchPolicy {
+ public:
+  virtual ~DispatchPolicy() = default;
+  // `unit` holds a memory instruction for this port since time `since` (<= now).
+  virtual void ready(UnitId unit, Cycle since) = 0;
+  // The unit to dispatch at `now` (it leaves the ready set), or kNoUnit to leave the MMU idle.
+  virtual UnitId choose(Cycle now) = 0;
+  virtual bool any_ready() const = 0;
+};
+
+// What a policy may look at.
+struct PolicyContext {
+  const std::vector<WarpUnit*>& units;
+  const DynamicBitset& present;  // units neither at a barrier nor finished
+  MemoryId port;
+  std::uint64_t seed;
+};
+
+struct PolicyInfo {
+  std::string name;
+  bool synchronous;
+  std::string description;
+};
+
+// Every policy, in the order `mmsim list` shows them.
+const std::vector<PolicyInfo>& dispatch_policies();
+// nullptr for an unknown name.
+std::unique_ptr<DispatchPolicy> make_dispatch_policy(std::string_view name,
+                                                     const PolicyContext& context);
+
+}  // namespace mmsim

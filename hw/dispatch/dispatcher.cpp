@@ -1,0 +1,152 @@
+#include "hw/dispatch/dispatcher.hpp"
+
+#include <algorithm>
+
+#include "hw/support/errors.hpp"
+
+namespace mmsim {
+
+Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit*> units,
+                       unsigned warps_per_unit, BarrierUnit& barrier, Cycle longest_delay,
+                       Options options)
+    : sc_core::sc_module(name),
+      units_(std::move(units)),
+      warps_per_unit_(warps_per_unit),
+      barrier_(barrier),
+      options_(std::move(options)),
+      present_(units_.size()),
+      wakes_(longest_delay + 1, units_.size()) {
+  if (options_.tracing) options_.quantum = 0;
+  for (UnitId u = 0; u < units_.size(); ++u) {
+    present_.set(u);
+    wakes_.push(0, u);
+  }
+  SC_METHOD(run);
+}
+
+void Dispatcher::add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy) {
+  ports_.push_back(Port{&mmu, std::move(policy), 0});
+}
+
+void Dispatcher::run() {
+  if (finished_) return;  // the flush step below
+  const Cycle now = sc_core::sc_time_stamp().value();
+  try {
+    const Cycle horizon = options_.quantum >= kNever - now ? kNever : now + options_.quantum;
+    Cycle next = step(now);
+    while (next != kNever && next <= horizon) next = step(next);
+    if (next == kNever) {
+      finish();
+      // SystemC writes a time step's traced values once time moves on: one more step records
+      // the last one.
+      if (options_.tracing) next_trigger(sc_core::sc_time::from_value(1));
+      return;
+    }
+    next_trigger(sc_core::sc_time::from_value(next - now));
+  } catch (...) {
+    failure_ = std::current_exception();
+    sc_core::sc_stop();
+  }
+}
+
+Cycle Dispatcher::step(Cycle t) {
+  if (options_.progress && (++steps_ & 0xFFFF) == 0) options_.progress(t);
+  wakes_.advance(t);
+  while (wakes_.due()) resume(wakes_.pop_due(), t);
+  for (Port& port : ports_) {
+    if (port.free_at > t || !port.policy->any_ready()) continue;
+    const UnitId u = port.policy->choose(t);
+    if (u != kNoUnit) dispatch(port, u, t);
+  }
+  if (options_.tracing) update_traces(t);
+
+  Cycle next = wakes_.empty() ? kNever : wakes_.next_time();
+  for (const Port& port : ports_) {
+    if (port.free_at > t && port.policy->any_ready()) next = std::min(next, port.free_at);
+    if (options_.tracing && !port.mmu->idle()) next = std::min(next, t + 1);
+  }
+  return next;
+}
+
+void Dispatcher::resume(UnitId u, Cycle t) {
+  // Everything completed before t has taken effect (the unit's own request among it).
+  if (t > 0)
+    for (Port& port : ports_) port.mmu->complete_until(t - 1);
+  WarpUnit& unit = *units_[u];
+  switch (unit.resume(t, barrier_)) {
+    case UnitState::ready:
+      if (unit.target() >= ports_.size())
+        throw SimulationError("unit " + std::to_string(u) + " addressed memory " +
+                              std::to_string(unit.target()) + "; this machine has " +
+                              std::to_string(ports_.size()));
+      ports_[unit.target()].policy->ready(u, t);
+      break;
+    case UnitState::barrier:
+    case UnitState::done:
+      present_.reset(u);
+      break;
+    default:
+      break;
+  }
+  if (options_.tracing) unit.update_trace();
+  open_barrier();
+}
+
+void Dispatcher::open_barrier() {
+  const std::optional<Cycle> release = barrier_.open();
+  if (!release) return;
+  for (const WarpId warp : barrier_.released()) {
+    const UnitId u = warp / warps_per_unit_;
+    WarpUnit& unit = *units_[u];
+    if (unit.state() != UnitState::barrier) continue;  // another of its warps already did this
+    unit.release_barrier();
+    present_.set(u);
+    wakes_.push(*release, u);
+    if (options_.tracing) unit.update_trace();
+  }
+}
+
+void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
+  WarpUnit& unit = *units_[u];
+  const Mmu::Accepted accepted = port.mmu->dispatch(unit, t);
+  const unsigned k = accepted.stages;
+  port.free_at = t + k;
+  const Cycle completion = t + k + port.mmu->latency() - 2;
+  ++counters_.dispatches;
+  counters_.stages += k;
+  counters_.requests += accepted.requests;
+  counters_.max_stages = std::max<std::uint64_t>(counters_.max_stages, k);
+  counters_.last_completion = std::max(counters_.last_completion, completion);
+  counters_.any_completion = true;
+  wakes_.push(completion + 1 + options_.compute_latency, u);
+  if (options_.tracing) {
+    traced_ = {true, u, k, t};
+    unit.update_trace();
+  }
+}
+
+void Dispatcher::finish() {
+  for (Port& port : ports_) port.mmu->complete_until(kNever);
+  for (const WarpUnit* unit : units_)
+    if (unit->state() != UnitState::done)
+      throw SimulationError("unit " + std::to_string(unit->id()) +
+                            " never finished: the machine ran out of events");
+  finished_ = true;
+}
+
+void Dispatcher::trace(sc_core::sc_trace_file* file) {
+  const std::string base = name();
+  sc_core::sc_trace(file, trace_cycle_, base + ".cycle");
+  sc_core::sc_trace(file, traced_.valid, base + ".dispatch_valid");
+  sc_core::sc_trace(file, traced_.unit, base + ".dispatch_unit");
+  sc_core::sc_trace(file, traced_.stages, base + ".dispatch_stages");
+}
+
+void Dispatcher::update_traces(Cycle t) {
+  trace_cycle_ = t;
+  if (traced_.time != t) traced_.valid = false;
+  for (Port& port : ports_) port.mmu->update_trace(t);
+  barrier_.update_trace();
+}
+
+}  // namespace mmsim

@@ -1,0 +1,92 @@
+// The dispatcher: whenever an MMU can accept a dispatch, its policy picks a ready unit. It is
+// the machine's one SystemC process: it wakes only when something happens (a request completes,
+// the barrier opens, an MMU frees up), never on idle cycles.
+//
+// Temporal decoupling (as in TLM-2.0 loosely-timed models): the process may handle the events
+// of the next `quantum` cycles in one activation, since every state it touches lives in the
+// modules it calls. Results are identical for any quantum; tracing sets it to 0 so that every
+// event is handled, and traced, at its own simulation time.
+#pragma once
+
+#include <exception>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "hw/pe/barrier_unit.hpp"
+#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/support/dynamic_bitset.hpp"
+#include "hw/mmu/mmu.hpp"
+#include "hw/dispatch/run_counters.hpp"
+#include "hw/dispatch/wake_queue.hpp"
+#include "hw/pe/warp_unit.hpp"
+
+namespace mmsim {
+
+class Dispatcher : public sc_core::sc_module {
+ public:
+  struct Options {
+    Cycle compute_latency = 0;  // between a completion and the next instruction
+    Cycle quantum = Cycle{1} << 20;
+    bool tracing = false;
+    std::function<void(Cycle now)> progress;  // called now and then on long runs
+  };
+
+  SC_HAS_PROCESS(Dispatcher);
+  // `longest_delay`: the most cycles between a step and a wake it schedules (a dispatch's
+  // stages + latency + compute latency, or the barrier latency).
+  Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit*> units,
+             unsigned warps_per_unit, BarrierUnit& barrier, Cycle longest_delay, Options options);
+
+  // Units neither at a barrier nor finished (policies read it).
+  const DynamicBitset& present() const { return present_; }
+  const std::vector<WarpUnit*>& units() const { return units_; }
+  // Connects an MMU; the n-th call serves memory n.
+  void add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy);
+
+  const RunCounters& counters() const { return counters_; }
+  bool finished() const { return finished_; }
+  // An error raised by a warp program or the hardware during the run, if any.
+  std::exception_ptr failure() const { return failure_; }
+
+  void trace(sc_core::sc_trace_file* file);
+
+ private:
+  struct Port {
+    Mmu* mmu;
+    std::unique_ptr<DispatchPolicy> policy;
+    Cycle free_at = 0;
+  };
+
+  void run();
+  Cycle step(Cycle t);
+  void resume(UnitId u, Cycle t);
+  void open_barrier();
+  void dispatch(Port& port, UnitId u, Cycle t);
+  void finish();
+  void update_traces(Cycle t);
+
+  std::vector<WarpUnit*> units_;
+  unsigned warps_per_unit_;
+  BarrierUnit& barrier_;
+  Options options_;
+  std::vector<Port> ports_;
+  DynamicBitset present_;
+  WakeQueue wakes_;
+  RunCounters counters_;
+  bool finished_ = false;
+  std::exception_ptr failure_;
+  std::uint64_t steps_ = 0;
+
+  struct DispatchTrace {
+    bool valid = false;
+    unsigned unit = 0;
+    unsigned stages = 0;
+    Cycle time = kNever;
+  };
+  DispatchTrace traced_;
+  std::uint64_t trace_cycle_ = 0;
+};
+
+}  // namespace mmsim

@@ -1,0 +1,44 @@
+// The parameters of a machine (the `machine:` section of a testbench).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/support/types.hpp"
+#include "hw/mmu/write_conflict.hpp"
+
+namespace mmsim {
+
+struct MachineConfig {
+  std::string model = "dmm";
+  unsigned width = 32;        // w: banks, and threads per warp
+  unsigned latency = 1;       // l: pipeline stages of the MMU
+  std::uint64_t threads = 0;  // p
+  unsigned super_warp = 1;    // s: warps per dispatch unit (sdmm, rsdmm)
+  std::string dispatch = "round_robin";
+  std::uint64_t seed = 1;  // for every random choice of the hardware
+  Cycle barrier_latency = 0;
+  Cycle compute_latency = 0;
+  WriteConflict write_conflict = WriteConflict::highest_lane;
+  std::uint64_t memory_words = 0;  // words of memory
+  std::uint64_t local_words = 0;   // local memory per PE, in words
+  // DMM family: how addresses map to banks ("" = the model's own; see address_maps()).
+  std::string address_map;
+  // The random shift unit's table r_j, one per row of memory; empty: drawn from rsu_seed, or
+  // else from seed.
+  std::vector<std::uint32_t> rsu_shifts;
+  std::optional<std::uint64_t> rsu_seed;
+
+  std::uint64_t warps() const { return threads / width; }
+  std::uint64_t units() const { return warps() / super_warp; }
+  // Rows (address groups) of memory: ceil(memory_words / w).
+  std::uint64_t rows() const { return (memory_words + width - 1) / width; }
+};
+
+// Checks what every machine needs (w >= 1, l >= 1, p a multiple of s*w, ...). Throws ConfigError
+// naming the key at fault.
+void validate(const MachineConfig& config);
+
+}  // namespace mmsim

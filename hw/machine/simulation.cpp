@@ -1,0 +1,76 @@
+#include "hw/machine/simulation.hpp"
+
+#include <chrono>
+#include <cstdlib>
+
+#include <sysc/tracing/sc_tracing_ids.h>
+
+#include "hw/support/errors.hpp"
+
+namespace mmsim {
+namespace {
+
+// SystemC 2.3 cannot delete a finished context safely; each run leaves its (small) context
+// behind and installs a new one.
+void fresh_systemc_context() {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+  sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  sc_core::sc_set_time_resolution(1, sc_core::SC_NS);  // one machine cycle = 1 ns
+  using sc_core::sc_report_handler;
+  // Waveforms whose times are not exact are errors, not warnings.
+  sc_report_handler::set_actions(sc_core::SC_ID_TRACING_VCD_TIME_RESOLUTION_, sc_core::SC_THROW);
+  sc_report_handler::set_actions(sc_core::SC_ID_TRACING_REVERSED_TIME_, sc_core::SC_THROW);
+  sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_DO_NOTHING);
+  sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
+
+}  // namespace
+
+Simulation::Simulation(const MachineConfig& config, const SimulationOptions& options) {
+  validate(config);
+  fresh_systemc_context();
+  Dispatcher::Options dispatch;
+  dispatch.quantum = options.quantum;
+  dispatch.tracing = !options.vcd_base.empty();
+  dispatch.progress = options.progress;
+  machine_ = std::make_unique<Machine>("machine", config, std::move(dispatch));
+  if (!options.vcd_base.empty()) {
+    trace_ = sc_core::sc_create_vcd_trace_file(options.vcd_base.c_str());
+    trace_->set_time_unit(1, sc_core::SC_NS);
+    machine_->trace(trace_);
+  }
+}
+
+Simulation::~Simulation() {
+  if (trace_) sc_core::sc_close_vcd_trace_file(trace_);
+}
+
+RunResult Simulation::run(Kernel& kernel) {
+  if (ran_) throw SimulationError("a Simulation runs once");
+  ran_ = true;
+  machine_->load(kernel);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    sc_core::sc_start();
+  } catch (const sc_core::sc_report& report) {
+    throw SimulationError(std::string("SystemC: ") + report.what());
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  Dispatcher& dispatcher = machine_->dispatcher();
+  if (dispatcher.failure()) std::rethrow_exception(dispatcher.failure());
+  if (!dispatcher.finished()) throw SimulationError("the simulation stopped before the end");
+  if (trace_) {
+    sc_core::sc_close_vcd_trace_file(trace_);
+    trace_ = nullptr;
+  }
+  RunResult result;
+  result.counters = dispatcher.counters();
+  result.syncthreads = machine_->barrier().steps();
+  for (const auto& unit : machine_->units())
+    for (const Warp& warp : unit->warps()) result.warp_barriers.push_back(warp.barriers());
+  result.seconds = std::chrono::duration<double>(stop - start).count();
+  return result;
+}
+
+}  // namespace mmsim

@@ -1,0 +1,39 @@
+// The mapping of the Random Shift Unit (seed 002, section V): address j*w + k lies in bank
+// (k + r_j) mod w, the shifts r_j independent and uniform in [0, w), one per row j. This is the
+// combinational logic only (the RSU module shows it in waveforms; mmsim congestion calls it).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/memory/address_map.hpp"
+
+namespace mmsim {
+
+class RandomShiftMap final : public RowPermutation<RandomShiftMap> {
+ public:
+  // One shift per row, each in [0, width) (the caller has checked it; w <= 2^16).
+  RandomShiftMap(unsigned width, std::vector<std::uint16_t> shifts)
+      : RowPermutation(width), shifts_(std::move(shifts)) {}
+
+  template <bool kPowerOfTwo>
+  auto rule() const {
+    return [table = shifts_.data(), w = Address{width()}](Address row, Address column) {
+      const Address b = column + table[row];
+      if constexpr (kPowerOfTwo) return b & (w - 1);
+      return b >= w ? b - w : b;  // both terms below w: one conditional subtract
+    };
+  }
+  std::string name() const override { return "random_shift"; }
+
+  const std::vector<std::uint16_t>& shifts() const { return shifts_; }
+
+ private:
+  std::vector<std::uint16_t> shifts_;  // 16 bits: a small table stays in the L1 cache
+};
+
+// A shift table of `rows` entries drawn uniformly from [0, width) by a generator seeded with
+// `seed` (the same table on every platform).
+std::vector<std::uint16_t> random_shifts(unsigned width, std::uint64_t rows, std::uint64_t seed);
+
+}  // namespace mmsim

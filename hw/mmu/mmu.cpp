@@ -1,0 +1,160 @@
+#include "hw/mmu/mmu.hpp"
+
+#include <algorithm>
+
+#include "hw/support/errors.hpp"
+#include "hw/pe/warp_unit.hpp"
+
+namespace mmsim {
+
+Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, std::unique_ptr<AddressMap> map,
+         std::unique_ptr<StageSplitter> splitter)
+    : sc_core::sc_module(name),
+      config_(config),
+      map_(std::move(map)),
+      pipeline_("pipeline", config.latency),
+      identity_(map_->identity()) {
+  if (const auto* shift = dynamic_cast<const RandomShiftMap*>(map_.get()))
+    rsu_ = std::make_unique<RandomShiftUnit>("random_shift_unit", *shift);
+  const std::string splitter_name = splitter->name();
+  splitter_unit_ = std::make_unique<SplitterUnit>(splitter_name.c_str(), std::move(splitter));
+  splitter_ = &splitter_unit_->logic();
+  const std::uint64_t rows = (config.words + config.width - 1) / config.width;
+  cells_.assign(rows * config.width, 0);
+  for (unsigned b = 0; b < config.width; ++b)
+    banks_.push_back(std::make_unique<MemoryBank>(("bank_" + std::to_string(b)).c_str(),
+                                                  cells_.data(), b, config.width, rows));
+}
+
+void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
+  const unsigned width = config_.width;
+  const Warp& warp = unit.warps()[lane / width];
+  throw SimulationError("warp " + std::to_string(warp.index()) + " lane " +
+                        std::to_string(lane % width) + " (instruction " +
+                        std::to_string(warp.pc()) + ") addressed m[" + std::to_string(a) +
+                        "] outside memory " + std::to_string(config_.id) + " of " +
+                        std::to_string(config_.words) + " words");
+}
+
+Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
+  const std::span<const Address> addresses = unit.dispatch_addresses();
+  // kInactive is beyond every memory, so an address outside memory shows as one more lane at
+  // or beyond `words` than there are inactive lanes (a branch-free, vectorisable count).
+  std::uint64_t inactive = 0;
+  std::uint64_t beyond = 0;
+  const std::uint64_t words = config_.words;
+  for (const Address a : addresses) {
+    inactive += a == kInactive;
+    beyond += a >= words;
+  }
+  const auto active = static_cast<unsigned>(addresses.size() - inactive);
+  if (beyond != inactive)
+    for (std::size_t i = 0; i < addresses.size(); ++i)
+      if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
+  std::span<const Address> cells = addresses;
+  if (!identity_) {
+    map_->locate(addresses, unit.cell_buffer());
+    cells = unit.cell_buffer();
+  }
+  unit.set_dispatch_cells(cells, active == cells.size());
+  const unsigned k = splitter_->stages(cells);
+  MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
+  if (config_.keep_groups) {
+    groups_.resize(cells.size());
+    splitter_->assign_groups(cells, groups_);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (cells[i] == kInactive) continue;
+      const MmuPipeline::Slot slot{groups_[i], splitter_->bank(cells[i]), addresses[i]};
+      const bool merged = std::any_of(record.slots.begin(), record.slots.end(), [&](const auto& s) {
+        return s.group == slot.group && s.bank == slot.bank && s.address == slot.address;
+      });
+      if (!merged) record.slots.push_back(slot);
+    }
+  }
+  unit.dispatched();
+  return {k, active};
+}
+
+void Mmu::complete_until(Cycle t) {
+  while (!pipeline_.empty() && pipeline_.front().completion(config_.latency) <= t) {
+    perform(pipeline_.front());
+    pipeline_.pop();
+  }
+}
+
+void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
+  WarpUnit& unit = *dispatch.unit;
+  const unsigned width = config_.width;
+  const Address* index = unit.dispatch_cells().data();
+  Word* cells = cells_.data();
+  const Cycle completion = dispatch.completion(config_.latency);
+  const std::size_t warps = unit.warps().size();
+  // Merged requests: every read returns the value from before the dispatch's writes; of
+  // several writes to one address the one performed last wins.
+  for (std::size_t slot = 0; slot < warps; ++slot) {
+    if (!unit.in_flight(slot)) continue;
+    Warp& warp = unit.warps()[slot];
+    const Warp::Instruction& in = warp.instruction();
+    if (in.access != AccessKind::read) continue;
+    const Address* addresses = in.addresses.data();
+    Word* registers = warp.registers().data();
+    const std::size_t base = slot * width;
+    const Address* lane_cells = index + base;
+    if (unit.all_active()) {
+#pragma GCC unroll 8
+      for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
+    } else {
+      for (unsigned lane = 0; lane < width; ++lane)
+        if (addresses[lane] != kInactive) registers[lane] = cells[lane_cells[lane]];
+    }
+    if (observer_) notify(warp, AccessKind::read, completion);
+  }
+  const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
+  for (std::size_t n = 0; n < warps; ++n) {
+    const std::size_t slot = ascending ? n : warps - 1 - n;
+    if (!unit.in_flight(slot)) continue;
+    Warp& warp = unit.warps()[slot];
+    const Warp::Instruction& in = warp.instruction();
+    if (in.access != AccessKind::write) continue;
+    const Address* addresses = in.addresses.data();
+    const Word* values = in.values.data();
+    const std::size_t base = slot * width;
+    for (unsigned m = 0; m < width; ++m) {
+      const unsigned lane = ascending ? m : width - 1 - m;
+      if (addresses[lane] != kInactive) cells[index[base + lane]] = values[lane];
+    }
+    if (observer_) notify(warp, AccessKind::write, completion);
+  }
+}
+
+void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
+  for (const Address a : warp.instruction().addresses)
+    if (a != kInactive)
+      observer_->access(config_.id, a, kind, warp.index(), warp.pc(), warp.barriers(), completion);
+}
+
+void Mmu::trace(sc_core::sc_trace_file* file) {
+  if (rsu_) rsu_->trace(file);
+  splitter_unit_->trace(file);
+  pipeline_.trace(file);
+  for (auto& bank : banks_) bank->trace(file);
+}
+
+void Mmu::update_trace(Cycle t) {
+  pipeline_.update_trace(t);
+  for (auto& bank : banks_) bank->entering = bank->completing = {};
+  const unsigned latency = config_.latency;
+  const MmuPipeline::InFlight* packed = nullptr;
+  pipeline_.for_each([&](const MmuPipeline::InFlight& d) {
+    if (d.entry == t) packed = &d;
+    const Cycle first_completion = d.first_completion(latency);
+    for (const MmuPipeline::Slot& s : d.slots) {
+      if (d.entry + s.group == t) banks_[s.bank]->entering = {true, s.address};
+      if (first_completion + s.group == t) banks_[s.bank]->completing = {true, s.address};
+    }
+  });
+  splitter_unit_->update_trace(packed);
+  if (rsu_) rsu_->update_trace(banks_);
+}
+
+}  // namespace mmsim

@@ -1,0 +1,94 @@
+// A memory with its MMU: the address map (with the random shift unit where the model has one),
+// the splitter (request packing unit, coalescer or bandwidth serializer), the l-stage pipeline
+// and the w banks. Accesses take effect when a dispatch completes, in completion order. The
+// hot path calls the map's and the splitter's logic directly; their modules only trace.
+#pragma once
+
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "hw/memory/address_map.hpp"
+#include "hw/memory/memory_bank.hpp"
+#include "hw/mmu/mmu_pipeline.hpp"
+#include "hw/mmu/random_shift_unit.hpp"
+#include "hw/mmu/splitter_unit.hpp"
+#include "hw/mmu/stage_splitter.hpp"
+#include "hw/support/types.hpp"
+#include "hw/mmu/write_conflict.hpp"
+
+namespace mmsim {
+
+class Warp;
+class WarpUnit;
+
+// Sees every access when it takes effect (the race detector listens here). `pc` is the warp's
+// instruction number, `epoch` the syncthreads it has executed before this access.
+class AccessObserver {
+ public:
+  virtual ~AccessObserver() = default;
+  virtual void access(MemoryId memory, Address address, AccessKind kind, WarpId warp,
+                      std::uint64_t pc, std::uint64_t epoch, Cycle completion) = 0;
+};
+
+class Mmu : public sc_core::sc_module {
+ public:
+  struct Config {
+    MemoryId id = 0;
+    unsigned width = 1;
+    unsigned latency = 1;
+    std::uint64_t words = 0;
+    WriteConflict write_conflict = WriteConflict::highest_lane;
+    bool keep_groups = false;  // record each dispatch's stage groups (for waveforms)
+  };
+
+  Mmu(const sc_core::sc_module_name& name, const Config& config, std::unique_ptr<AddressMap> map,
+      std::unique_ptr<StageSplitter> splitter);
+
+  MemoryId id() const { return config_.id; }
+  unsigned width() const { return config_.width; }
+  unsigned latency() const { return config_.latency; }
+  std::uint64_t words() const { return config_.words; }
+  const AddressMap& address_map() const { return *map_; }
+  StageSplitter& splitter() { return *splitter_; }
+  // The random shift unit, when the map is a random shift (else nullptr).
+  const RandomShiftUnit* random_shift_unit() const { return rsu_.get(); }
+
+  struct Accepted {
+    unsigned stages;    // k: the stage groups the dispatch occupies
+    unsigned requests;  // active lanes
+  };
+  // Accepts the unit's dispatch at time t.
+  Accepted dispatch(WarpUnit& unit, Cycle t);
+  // Performs the accesses of every dispatch completed at or before t, in completion order.
+  void complete_until(Cycle t);
+  bool idle() const { return pipeline_.empty(); }
+
+  // Backdoor access (initial contents and verification), outside simulated time.
+  Word peek(Address a) const { return cells_[identity_ ? a : map_->cell(a)]; }
+  void poke(Address a, Word value) { cells_[identity_ ? a : map_->cell(a)] = value; }
+
+  void set_observer(AccessObserver* observer) { observer_ = observer; }
+
+  void trace(sc_core::sc_trace_file* file);
+  void update_trace(Cycle t);
+
+ private:
+  void perform(const MmuPipeline::InFlight& dispatch);
+  void notify(const Warp& warp, AccessKind kind, Cycle completion);
+  [[noreturn]] void reject(WarpUnit& unit, std::size_t lane, Address a) const;
+
+  Config config_;
+  std::unique_ptr<AddressMap> map_;
+  MmuPipeline pipeline_;
+  std::unique_ptr<RandomShiftUnit> rsu_;
+  std::unique_ptr<SplitterUnit> splitter_unit_;
+  StageSplitter* splitter_;  // the splitter unit's logic
+  std::vector<std::unique_ptr<MemoryBank>> banks_;
+  std::vector<Word> cells_;  // row-major: row j, bank b at j*w + b
+  bool identity_;            // the address map is the identity: cell index = address
+  std::vector<std::uint32_t> groups_;
+  AccessObserver* observer_ = nullptr;
+};
+
+}  // namespace mmsim

@@ -1,0 +1,68 @@
+// The l-stage pipeline of an MMU. A dispatch accepted at time t occupies k stage groups that
+// enter at t, t+1, ..., t+k-1; a group entering at e completes at e+l-1. Since every group
+// takes the same time, completion order is entry order: the pipeline is a FIFO ring of the
+// dispatches in flight, at most l+1 of them.
+#pragma once
+
+#include <systemc>
+#include <vector>
+
+#include "hw/support/types.hpp"
+
+namespace mmsim {
+
+class WarpUnit;
+
+class MmuPipeline : public sc_core::sc_module {
+ public:
+  // One request of a dispatch in flight, kept only when tracing (the waveforms show it).
+  struct Slot {
+    std::uint32_t group;
+    std::uint32_t bank;
+    Address address;
+  };
+  struct InFlight {
+    WarpUnit* unit;
+    Cycle entry;      // first group enters
+    unsigned stages;  // k
+    std::vector<Slot> slots;
+    Cycle first_completion(unsigned latency) const { return entry + latency - 1; }
+    Cycle completion(unsigned latency) const { return entry + stages + latency - 2; }
+  };
+
+  MmuPipeline(const sc_core::sc_module_name& name, unsigned latency);
+
+  unsigned latency() const { return latency_; }
+  bool empty() const { return size_ == 0; }
+  InFlight& push(WarpUnit* unit, Cycle entry, unsigned stages);
+  const InFlight& front() const { return ring_[head_]; }
+  void pop();
+  // Calls f(in_flight) for every dispatch in flight, oldest first.
+  template <class F>
+  void for_each(F&& f) const {
+    for (std::size_t i = 0; i < size_; ++i) f(ring_[(head_ + i) % ring_.size()]);
+  }
+  // Groups in the pipeline stages at time t (entered at or before t, not yet completed).
+  unsigned occupancy(Cycle t) const;
+
+  void trace(sc_core::sc_trace_file* file);
+  // Sets the traced values for time t (group entering and completing, occupancy).
+  void update_trace(Cycle t);
+
+ private:
+  unsigned latency_;
+  std::vector<InFlight> ring_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+
+  struct GroupTrace {
+    bool valid = false;
+    unsigned unit = 0;
+    unsigned group = 0;
+  };
+  GroupTrace entering_;
+  GroupTrace completing_;
+  unsigned occupancy_ = 0;
+};
+
+}  // namespace mmsim

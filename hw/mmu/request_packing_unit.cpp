@@ -1,0 +1,185 @@
+#include "hw/mmu/request_packing_unit.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace mmsim {
+namespace {
+
+// Marking and summing columns costs about cells/32 vector steps besides two stores per lane:
+// worth it while the memory is small next to the dispatch (and has at most 255 rows).
+constexpr std::uint64_t kColumnsPerLane = 32;
+constexpr std::uint64_t kColumnRows = 255;
+// Cells summed side by side when rows are narrower than a vector.
+constexpr std::size_t kBlock = 32;
+// Beyond this many requests in one bank, sorting them costs more than pack().
+constexpr std::size_t kSortLimit = 64;
+
+// Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
+bool all_active(std::span<const Address> cells) {
+  std::uint64_t inactive = 0;
+  for (const Address c : cells) inactive += c == kInactive;
+  return inactive == 0;
+}
+
+}  // namespace
+
+RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, std::uint64_t cells)
+    : StageSplitter(width), seen_(max_lanes), bank_count_(width, 0), bank_stamp_(width, 0) {
+  const std::uint64_t rows = (cells + width - 1) / width;
+  if (cells > 0 && cells <= kColumnsPerLane * max_lanes && rows <= kColumnRows) {
+    marked_.assign(rows * width, 0);
+    column_count_.assign(width, 0);
+  } else {
+    in_bank_.assign((max_lanes + 7) / 8 * 8, 0);  // whole words of marks
+    busiest_.assign(kSortLimit, 0);
+  }
+}
+
+// Every active lane in a bank of its own means one stage, whatever the addresses (w <= 64):
+// then the active lanes light as many distinct banks as there are lanes.
+template <class Bank>
+bool RequestPackingUnit::conflict_free(std::span<const Address> cells, Bank bank) const {
+  std::uint64_t used = 0;
+  std::uint64_t active = 0;
+  const Address* c = cells.data();
+  const std::size_t n = cells.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t on = c[i] != kInactive;
+    used |= on << bank(c[i]);
+    active += on;
+  }
+  return static_cast<std::uint64_t>(std::popcount(used)) == active;
+}
+
+unsigned RequestPackingUnit::stages(std::span<const Address> cells) {
+  const Divider& d = divider();
+  const auto count = [&](auto bank) {
+    // More lanes than banks are rarely conflict-free (super warps): go straight to counting.
+    if (width() <= 64 && cells.size() <= width() && conflict_free(cells, bank)) return 1u;
+    return marked_.empty() ? count_busiest(cells, bank) : count_columns(cells);
+  };
+  if (d.power_of_two()) return count([mask = d.divisor() - 1](Address c) { return c & mask; });
+  return count([&d](Address c) { return d.remainder(c); });
+}
+
+unsigned RequestPackingUnit::count_columns(std::span<const Address> cells) {
+  std::uint8_t* marked = marked_.data();
+  const Address* c = cells.data();
+  const std::size_t n = cells.size();
+  const bool active = all_active(cells);
+  const auto mark = [&](std::uint8_t value) {
+    if (active) {
+#pragma GCC unroll 4
+      for (std::size_t i = 0; i < n; ++i) marked[c[i]] = value;
+    } else {
+      for (std::size_t i = 0; i < n; ++i)
+        if (c[i] != kInactive) marked[c[i]] = value;
+    }
+  };
+  mark(1);
+  // At most 255 rows: a column's count fits its byte, and the sums are byte-wide vector adds.
+  std::uint8_t* __restrict column = column_count_.data();
+  const unsigned w = width();
+  const std::size_t size = marked_.size();
+  if (kBlock % w == 0 && size % kBlock == 0) {
+    // Narrow rows: sum whole blocks of kBlock cells (kBlock/w rows each), then fold the block.
+    std::uint8_t block[kBlock] = {};
+    for (std::size_t at = 0; at < size; at += kBlock)
+      for (std::size_t j = 0; j < kBlock; ++j) block[j] += marked[at + j];
+    std::fill(column, column + w, 0);
+    for (std::size_t j = 0; j < kBlock; ++j) column[j % w] += block[j];
+  } else {
+    std::fill(column, column + w, 0);
+    for (std::size_t row = 0; row < size; row += w)
+      for (unsigned b = 0; b < w; ++b) column[b] += marked[row + b];
+  }
+  // Clearing the whole (small) array is cheaper than one store per lane when lanes outnumber
+  // its vector-sized pieces.
+  if (size <= n * kBlock)
+    std::memset(marked, 0, size);
+  else
+    mark(0);
+  return *std::max_element(column, column + w);
+}
+
+template <class Bank>
+unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank bank) {
+  std::uint32_t* count = bank_count_.data();
+  const unsigned w = width();
+  std::fill(count, count + w, 0);
+  const Address* c = cells.data();
+  const std::size_t n = cells.size();
+  if (all_active(cells)) {
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < n; ++i) ++count[bank(c[i])];
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      if (c[i] != kInactive) ++count[bank(c[i])];
+  }
+  const unsigned most = *std::max_element(count, count + w);
+  if (most <= 1) return most;
+  // Distinct addresses of the banks with `level` requests, from the busiest level down while a
+  // bank there could still beat the best count found.
+  unsigned best = 0;
+  for (unsigned level = most; level > best; --level) {
+    if (level > kSortLimit) return pack(cells, {});
+    for (unsigned b = 0; b < w; ++b) {
+      if (count[b] != level) continue;
+      // The bank's lanes: a vectorised comparison marks them, a scan of the marks collects them.
+      std::uint8_t* in_bank = in_bank_.data();
+      for (std::size_t i = 0; i < n; ++i) in_bank[i] = (bank(c[i]) == b) & (c[i] != kInactive);
+      Address* found = busiest_.data();
+      std::size_t m = 0;
+      for (std::size_t i = 0; i < n; i += 8) {
+        std::uint64_t marks;
+        std::memcpy(&marks, in_bank + i, sizeof marks);
+        if (n - i < 8) marks &= (std::uint64_t{1} << (8 * (n - i))) - 1;  // not past the lanes
+        for (; marks != 0; marks &= marks - 1)
+          found[m++] = c[i + static_cast<std::size_t>(std::countr_zero(marks)) / 8];
+      }
+      std::sort(found, found + m);
+      const auto distinct = static_cast<unsigned>(std::unique(found, found + m) - found);
+      best = std::max(best, distinct);
+      if (best == level) return best;
+    }
+  }
+  // pack() starts a new stamp, so the counts left here are never read as its own.
+  return best;
+}
+
+unsigned RequestPackingUnit::assign_groups(std::span<const Address> cells,
+                                           std::span<std::uint32_t> groups) {
+  return pack(cells, groups);
+}
+
+unsigned RequestPackingUnit::pack(std::span<const Address> cells, std::span<std::uint32_t> groups) {
+  if (++stamp_ == 0) {
+    std::fill(bank_stamp_.begin(), bank_stamp_.end(), 0);
+    stamp_ = 1;
+  }
+  seen_.clear();
+  const bool record = !groups.empty();
+  unsigned k = 0;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Address c = cells[i];
+    if (c == kInactive) continue;
+    const auto [first_lane, fresh] = seen_.insert(c, static_cast<std::uint32_t>(i));
+    if (!fresh) {  // merged with an earlier lane's request
+      if (record) groups[i] = groups[first_lane];
+      continue;
+    }
+    const std::uint32_t b = bank(c);
+    if (bank_stamp_[b] != stamp_) {
+      bank_stamp_[b] = stamp_;
+      bank_count_[b] = 0;
+    }
+    const std::uint32_t rank = bank_count_[b]++;
+    if (record) groups[i] = rank;
+    k = std::max(k, rank + 1);
+  }
+  return k;
+}
+
+}  // namespace mmsim

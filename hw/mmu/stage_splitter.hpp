@@ -1,0 +1,40 @@
+// The part of an MMU that cuts one dispatch into stage groups (DESIGN.md section 2, rule 2).
+// Requests to the same address are merged first; the number of groups is the dispatch's
+// congestion. Splitters are combinational logic: plain classes the MMU module calls, so that
+// experiments (mmsim congestion) can drive the very same code without a simulation kernel.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "hw/support/divider.hpp"
+#include "hw/support/types.hpp"
+
+namespace mmsim {
+
+class StageSplitter {
+ public:
+  explicit StageSplitter(unsigned width) : divider_(width) {}
+  virtual ~StageSplitter() = default;
+
+  // Number of stage groups (k >= 1) of a dispatch with at least one active lane. cells[i] is
+  // lane i's cell index (see AddressMap: bank = index mod w, row = index div w) or kInactive.
+  virtual unsigned stages(std::span<const Address> cells) = 0;
+  // The stage group of every active lane (lanes merged into one request share it); returns k.
+  virtual unsigned assign_groups(std::span<const Address> cells,
+                                 std::span<std::uint32_t> groups) = 0;
+  virtual std::string name() const = 0;
+
+  unsigned width() const { return divider_.divisor(); }
+  std::uint32_t bank(Address cell) const { return divider_.remainder(cell); }
+  std::uint32_t row(Address cell) const { return divider_.quotient(cell); }
+
+ protected:
+  const Divider& divider() const { return divider_; }
+
+ private:
+  Divider divider_;
+};
+
+}  // namespace mmsim

@@ -1,0 +1,69 @@
+#include "hw/pe/warp.hpp"
+
+#include <algorithm>
+
+#include "hw/support/errors.hpp"
+
+namespace mmsim {
+
+Warp::Warp(WarpId index, unsigned width, WarpId count, std::uint64_t local_words)
+    : index_(index),
+      width_(width),
+      count_(count),
+      local_words_(local_words),
+      registers_(width),
+      local_(std::size_t{width} * local_words) {
+  for (unsigned lane = 0; lane < width; ++lane) registers_[lane] = static_cast<Word>(thread(lane));
+}
+
+Warp::MemoryAwaiter Warp::issue(AccessKind access, std::span<const Address> addresses,
+                                std::span<const Word> values, MemoryId memory) {
+  if (addresses.size() != width_)
+    throw SimulationError("warp " + std::to_string(index_) + " issued " +
+                          std::to_string(addresses.size()) + " addresses for " +
+                          std::to_string(width_) + " lanes");
+  const bool active =
+      std::any_of(addresses.begin(), addresses.end(), [](Address a) { return a != kInactive; });
+  if (!active) return MemoryAwaiter(*this, true);
+  pending_ = Instruction{Instruction::Kind::memory, access, memory, addresses, values};
+  ++pc_;
+  return MemoryAwaiter(*this, false);
+}
+
+Warp::MemoryAwaiter Warp::read(std::span<const Address> addresses, MemoryId memory) {
+  return issue(AccessKind::read, addresses, {}, memory);
+}
+
+Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<const Word> values,
+                                MemoryId memory) {
+  if (values.size() != width_)
+    throw SimulationError("warp " + std::to_string(index_) + " wrote " +
+                          std::to_string(values.size()) + " values for " + std::to_string(width_) +
+                          " lanes");
+  return issue(AccessKind::write, addresses, values, memory);
+}
+
+Warp::SyncAwaiter Warp::sync() {
+  pending_ = Instruction{Instruction::Kind::sync, AccessKind::read, 0, {}, {}};
+  ++pc_;
+  ++barriers_;
+  return SyncAwaiter(*this);
+}
+
+void Warp::start(Task program) {
+  program_ = std::move(program);
+  suspended_ = program_.handle();
+}
+
+const Warp::Instruction& Warp::advance() {
+  pending_ = Instruction{};
+  auto next = std::exchange(suspended_, {});
+  next.resume();
+  if (program_.done()) {
+    program_.rethrow_if_failed();
+    pending_.kind = Instruction::Kind::done;
+  }
+  return pending_;
+}
+
+}  // namespace mmsim

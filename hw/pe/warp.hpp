@@ -1,0 +1,108 @@
+// What a warp program sees of its warp: w lanes with one data register each, optional local
+// memory per lane (PE), and the instructions read, write and sync (co_await them).
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hw/pe/task.hpp"
+#include "hw/support/types.hpp"
+
+namespace mmsim {
+
+class Warp {
+ public:
+  // The instruction a warp is stopped at, as the hardware sees it.
+  struct Instruction {
+    enum class Kind : std::uint8_t { none, memory, sync, done };
+    Kind kind = Kind::none;
+    AccessKind access = AccessKind::read;
+    MemoryId memory = 0;
+    std::span<const Address> addresses;  // one per lane, kInactive = no request
+    std::span<const Word> values;        // writes: one per lane
+  };
+
+  class MemoryAwaiter {
+   public:
+    explicit MemoryAwaiter(Warp& warp, bool skip) : warp_(warp), skip_(skip) {}
+    bool await_ready() const noexcept { return skip_; }
+    void await_suspend(std::coroutine_handle<> h) noexcept { warp_.suspended_ = h; }
+    std::span<const Word> await_resume() const noexcept { return warp_.registers_; }
+
+   private:
+    Warp& warp_;
+    bool skip_;
+  };
+
+  class SyncAwaiter {
+   public:
+    explicit SyncAwaiter(Warp& warp) : warp_(warp) {}
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> h) noexcept { warp_.suspended_ = h; }
+    void await_resume() const noexcept {}
+
+   private:
+    Warp& warp_;
+  };
+
+  Warp(WarpId index, unsigned width, WarpId count, std::uint64_t local_words);
+  Warp(const Warp&) = delete;
+  Warp& operator=(const Warp&) = delete;
+  Warp(Warp&&) = default;
+  Warp& operator=(Warp&&) = default;
+
+  WarpId index() const { return index_; }
+  unsigned width() const { return width_; }
+  WarpId count() const { return count_; }
+  // Global thread number T(i) of a lane.
+  std::uint64_t thread(unsigned lane) const { return std::uint64_t{index_} * width_ + lane; }
+  std::uint64_t threads() const { return std::uint64_t{count_} * width_; }
+
+  // One data register per lane: reads land here; initially the lane's thread number.
+  std::span<Word> registers() { return registers_; }
+  std::span<const Word> registers() const { return registers_; }
+  // The local memory of the PE running `lane` (size fixed by machine.local_memory).
+  std::span<Word> local(unsigned lane) {
+    return std::span<Word>(local_).subspan(std::size_t{lane} * local_words_, local_words_);
+  }
+  std::uint64_t local_words() const { return local_words_; }
+
+  // Instructions. A memory instruction with no active lane takes no time and is skipped.
+  MemoryAwaiter read(std::span<const Address> addresses, MemoryId memory = 0);
+  MemoryAwaiter write(std::span<const Address> addresses, std::span<const Word> values,
+                      MemoryId memory = 0);
+  // Stores each lane's register.
+  MemoryAwaiter write(std::span<const Address> addresses, MemoryId memory = 0) {
+    return write(addresses, registers_, memory);
+  }
+  SyncAwaiter sync();
+
+  // ---- hardware side -------------------------------------------------------------------
+  void start(Task program);
+  // Runs the program up to its next instruction (or its end) and returns that instruction.
+  const Instruction& advance();
+  const Instruction& instruction() const { return pending_; }
+  // Instructions issued so far (memory and sync): the program counter shown in traces.
+  std::uint64_t pc() const { return pc_; }
+  std::uint64_t barriers() const { return barriers_; }
+
+ private:
+  MemoryAwaiter issue(AccessKind access, std::span<const Address> addresses,
+                      std::span<const Word> values, MemoryId memory);
+
+  WarpId index_;
+  unsigned width_;
+  WarpId count_;
+  std::uint64_t local_words_;
+  std::vector<Word> registers_;
+  std::vector<Word> local_;
+  Task program_;
+  std::coroutine_handle<> suspended_;
+  Instruction pending_;
+  std::uint64_t pc_ = 0;
+  std::uint64_t barriers_ = 0;
+};
+
+}  // namespace mmsim

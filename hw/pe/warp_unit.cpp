@@ -1,0 +1,101 @@
+#include "hw/pe/warp_unit.hpp"
+
+#include <algorithm>
+
+#include "hw/pe/barrier_unit.hpp"
+#include "hw/support/errors.hpp"
+
+namespace mmsim {
+
+WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<Warp> warps)
+    : sc_core::sc_module(name),
+      id_(id),
+      warps_(std::move(warps)),
+      phase_(warps_.size(), Phase::run),
+      cells_(warps_.size() * warps_.front().width(), kInactive),
+      trace_pc_(warps_.size(), 0) {
+  if (warps_.size() > 1) gathered_.assign(cells_.size(), kInactive);
+}
+
+UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
+  bool memory = false;
+  bool waiting_at_barrier = false;
+  for (std::size_t j = 0; j < warps_.size(); ++j) {
+    Phase& phase = phase_[j];
+    if (phase == Phase::in_flight) phase = Phase::run;
+    if (phase == Phase::run) {
+      const Warp::Instruction& next = warps_[j].advance();
+      switch (next.kind) {
+        case Warp::Instruction::Kind::memory:
+          phase = Phase::memory;
+          break;
+        case Warp::Instruction::Kind::sync:
+          phase = Phase::barrier;
+          barrier.arrive(warps_[j].index(), t);
+          break;
+        case Warp::Instruction::Kind::done:
+          phase = Phase::done;
+          barrier.leave(warps_[j].index(), t);
+          break;
+        case Warp::Instruction::Kind::none:
+          throw SimulationError("the program of warp " + std::to_string(warps_[j].index()) +
+                                " stopped without an instruction (it awaited something that is"
+                                " not a warp instruction)");
+      }
+    }
+    if (phase == Phase::memory) {
+      const MemoryId m = warps_[j].instruction().memory;
+      if (memory && m != target_)
+        throw SimulationError("the warps of super warp " + std::to_string(id_) +
+                              " send one dispatch to two memories (" + std::to_string(target_) +
+                              " and " + std::to_string(m) + ")");
+      target_ = m;
+      memory = true;
+    }
+    waiting_at_barrier |= phase == Phase::barrier;
+  }
+  state_ = memory ? UnitState::ready : waiting_at_barrier ? UnitState::barrier : UnitState::done;
+  return state_;
+}
+
+void WarpUnit::release_barrier() {
+  for (Phase& phase : phase_)
+    if (phase == Phase::barrier) phase = Phase::run;
+  state_ = UnitState::idle;
+}
+
+std::span<const Address> WarpUnit::dispatch_addresses() {
+  if (warps_.size() == 1) return warps_.front().instruction().addresses;
+  const unsigned width = warps_.front().width();
+  for (std::size_t j = 0; j < warps_.size(); ++j) {
+    const auto out = std::span<Address>(gathered_).subspan(j * width, width);
+    if (phase_[j] == Phase::memory) {
+      const auto in = warps_[j].instruction().addresses;
+      std::copy(in.begin(), in.end(), out.begin());
+    } else {
+      std::fill(out.begin(), out.end(), kInactive);
+    }
+  }
+  return gathered_;
+}
+
+void WarpUnit::dispatched() {
+  for (Phase& phase : phase_)
+    if (phase == Phase::memory) phase = Phase::in_flight;
+  state_ = UnitState::waiting;
+}
+
+void WarpUnit::trace(sc_core::sc_trace_file* file) {
+  sc_core::sc_trace(file, trace_state_, std::string(name()) + ".state", 3);
+  for (std::size_t j = 0; j < warps_.size(); ++j) {
+    const std::string pc = warps_.size() == 1 ? ".pc" : ".pc_" + std::to_string(j);
+    sc_core::sc_trace(file, trace_pc_[j], std::string(name()) + pc);
+  }
+}
+
+void WarpUnit::update_trace() {
+  trace_state_ = static_cast<unsigned>(state_);
+  for (std::size_t j = 0; j < warps_.size(); ++j) trace_pc_[j] = warps_[j].pc();
+}
+
+}  // namespace mmsim

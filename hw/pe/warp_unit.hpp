@@ -1,0 +1,73 @@
+// A dispatch unit of the PE array: one warp (DMM, UMM, BPRAM) or a super warp of s warps
+// (SDMM, RSDMM). It runs its warps' programs and hands their memory instructions to the
+// dispatcher as one dispatch of s*w lanes.
+#pragma once
+
+#include <systemc>
+#include <vector>
+
+#include "hw/support/types.hpp"
+#include "hw/pe/unit_state.hpp"
+#include "hw/pe/warp.hpp"
+
+namespace mmsim {
+
+class BarrierUnit;
+
+class WarpUnit : public sc_core::sc_module {
+ public:
+  WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<Warp> warps);
+
+  UnitId id() const { return id_; }
+  std::span<Warp> warps() { return warps_; }
+  unsigned lanes() const { return static_cast<unsigned>(cells_.size()); }
+  UnitState state() const { return state_; }
+  void set_state(UnitState state) { state_ = state; }
+  // The memory its pending instruction goes to (when ready).
+  MemoryId target() const { return target_; }
+
+  // Runs every warp that may go on (its request completed, the barrier opened, or it has not
+  // started) up to its next instruction at time t, and returns the unit's new state. Warps that
+  // reach a barrier or their end are reported to the barrier unit.
+  UnitState resume(Cycle t, BarrierUnit& barrier);
+  // The warps waiting at the barrier run again at the next resume.
+  void release_barrier();
+
+  // ---- the dispatch, as the MMU sees it --------------------------------------------------
+  // Lane addresses of the dispatch (s*w of them, kInactive where a lane or warp sends nothing).
+  std::span<const Address> dispatch_addresses();
+  // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
+  // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
+  std::span<Address> cell_buffer() { return cells_; }
+  void set_dispatch_cells(std::span<const Address> cells, bool all_active) {
+    dispatch_cells_ = cells;
+    all_active_ = all_active;
+  }
+  std::span<const Address> dispatch_cells() const { return dispatch_cells_; }
+  // Every lane of every warp in the dispatch sends a request.
+  bool all_active() const { return all_active_; }
+  void dispatched();
+  // Whether the warp in slot j (0 <= j < s) takes part in the dispatch in flight.
+  bool in_flight(std::size_t j) const { return phase_[j] == Phase::in_flight; }
+
+  void trace(sc_core::sc_trace_file* file);
+  void update_trace();
+
+ private:
+  enum class Phase : std::uint8_t { run, memory, in_flight, barrier, done };
+
+  UnitId id_;
+  std::vector<Warp> warps_;
+  std::vector<Phase> phase_;
+  UnitState state_ = UnitState::idle;
+  MemoryId target_ = 0;
+  std::vector<Address> gathered_;
+  std::vector<Address> cells_;
+  std::span<const Address> dispatch_cells_;
+  bool all_active_ = false;
+  // traced copies
+  unsigned trace_state_ = 0;
+  std::vector<std::uint64_t> trace_pc_;
+};
+
+}  // namespace mmsim
