@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "hw/memory/address_maps.hpp"
 #include "hw/dispatch/dispatch_policy.hpp"
-#include "hw/support/errors.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "hw/support/errors.hpp"
 #include "sw/program/registry.hpp"
 #include "testbench/congestion_experiment.hpp"
 #include "testbench/congestion_report.hpp"
@@ -149,7 +149,7 @@ int list_command(const std::string& what) {
   if (all || what == "models") {
     std::cout << "machine models (machine.model):\n";
     for (const MachineModel& m : machine_models())
-      std::cout << fmt::format("  {:<8} {} [seed {}]\n", m.name, m.description, m.seed);
+      std::cout << fmt::format("  {:<8} {} [{}]\n", m.name, m.description, m.reference);
   }
   if (all || what == "maps") {
     std::cout << (all ? "\n" : "") << "address maps (machine.address_map, dmm and sdmm):\n";

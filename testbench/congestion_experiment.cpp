@@ -9,9 +9,9 @@
 #include <mutex>
 #include <thread>
 
+#include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
-#include "hw/machine/machine_models.hpp"
 #include "sw/program/input_error.hpp"
 #include "testbench/suggest.hpp"
 
@@ -138,12 +138,14 @@ struct CellTask {
 
 MachineConfig cell_machine(const CongestionSpec& spec, const CellTask& cell) {
   MachineConfig c;
-  c.model = spec.map == "random_shift" ? "rsdmm" : "sdmm";
+  // The random shift unit's map is the rsdmm's own; the sdmm takes every other map.
+  const AddressMapInfo* map = find_address_map(spec.map);
+  c.model = map && map->shift_table ? "rsdmm" : "sdmm";
   c.width = cell.w;
   c.super_warp = cell.s;
   c.threads = std::uint64_t{cell.w} * cell.s;
   c.memory_words = cell.n;
-  c.address_map = spec.map;
+  c.mapping.address_map = spec.map;
   return c;
 }
 
@@ -157,8 +159,8 @@ std::vector<Sums> run_chunk(const CongestionSpec& spec, unsigned w, std::uint64_
   const unsigned most = *std::max_element(spec.super_warps.begin(), spec.super_warps.end());
   const std::uint64_t seed = chunk_seed(spec.seed, w, n, chunk);
   MachineConfig machine = cell_machine(spec, {w, most, n});
-  if (spec.map == "random_shift") machine.rsu_seed = seed;  // a fresh table per chunk
-  std::vector<MemorySpec> memories = find_machine_model(machine.model)->memories(machine);
+  if (address_map_of(machine).shift_table) machine.mapping.rsu_seed = seed;  // a table per chunk
+  std::vector<MemorySpec> memories = memory_specs(machine);
   const AddressMap& map = *memories.front().map;
   StageSplitter& packing = *memories.front().splitter;
 

@@ -88,14 +88,15 @@ std::string format_report(const RunOutcome& o) {
   if (m.barrier_latency) machine += fmt::format("  barrier latency {}", m.barrier_latency);
   if (m.compute_latency) machine += fmt::format("  compute latency {}", m.compute_latency);
   line("  machine      " + machine);
-  const std::string map = address_map_of(m);
-  if (map != "interleaved") {
+  const AddressMapInfo& map = address_map_of(m);
+  if (!map.identity) {
     std::string rsu;
-    if (map == "random_shift")
-      rsu = m.rsu_shifts.empty()
-                ? fmt::format("  (shift table drawn with seed {})", m.rsu_seed.value_or(m.seed))
-                : fmt::format("  (shift table r_j = {})", fmt::join(m.rsu_shifts, " "));
-    line("  address map  " + map + rsu);
+    if (map.shift_table)
+      rsu = m.mapping.rsu_shifts.empty()
+                ? fmt::format("  (shift table drawn with seed {})",
+                              m.mapping.rsu_seed.value_or(m.seed))
+                : fmt::format("  (shift table r_j = {})", fmt::join(m.mapping.rsu_shifts, " "));
+    line("  address map  " + map.name + rsu);
   }
   line(fmt::format("  program      {}  (memory {} words)", o.program, m.memory_words));
   line("");

@@ -6,8 +6,8 @@
 #include <map>
 #include <memory>
 
-#include "hw/support/errors.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/support/errors.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/stats_json.hpp"
 
@@ -50,7 +50,7 @@ std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
 // The machine as it will run: thread count, memory and local memory resolved, checked.
 MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   MachineConfig m = tb.machine;
-  if (find_machine_model(m.model)->unit_latency) m.latency = 1;
+  if (machine_model(m).unit_latency) m.latency = 1;
   const auto invalid = [&](const ConfigError& e) {
     return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
   };

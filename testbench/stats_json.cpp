@@ -28,7 +28,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
       {"barrier_latency", m.barrier_latency},
       {"compute_latency", m.compute_latency},
       {"memory_words", m.memory_words},
-      {"address_map", address_map_of(m)},
+      {"address_map", address_map_of(m).name},
       {"program", o.program},
       {"wall_seconds", o.result.seconds},
   };
@@ -57,9 +57,10 @@ nlohmann::json stats_json(const RunOutcome& o) {
   json figures = json::object();
   for (const ProgramFigure& f : o.figures) figures[f.key] = f.value;
   stats["program_figures"] = figures;
-  if (address_map_of(m) == "random_shift")
-    stats["rsu"] = m.rsu_shifts.empty() ? json{{"seed", m.rsu_seed.value_or(m.seed)}}
-                                        : json{{"shifts", m.rsu_shifts}};
+  if (address_map_of(m).shift_table)
+    stats["rsu"] = m.mapping.rsu_shifts.empty()
+                       ? json{{"seed", m.mapping.rsu_seed.value_or(m.seed)}}
+                       : json{{"shifts", m.mapping.rsu_shifts}};
   stats["warnings"] = o.warnings;
   stats["errors"] = o.errors;
   stats["race_check"] = o.race_check;

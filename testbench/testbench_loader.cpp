@@ -1,8 +1,8 @@
 #include <limits>
 
-#include "hw/memory/address_maps.hpp"
 #include "hw/dispatch/dispatch_policy.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "testbench/suggest.hpp"
 #include "testbench/testbench.hpp"
 #include "testbench/yaml_input.hpp"
@@ -37,7 +37,7 @@ void load_rsu(const YamlSection& rsu, Testbench& tb) {
     throw InputError(rsu.where(),
                      "machine.rsu: expected either seed or shifts (one shift per row)");
   if (rsu.has("seed")) {
-    c.rsu_seed = static_cast<std::uint64_t>(rsu.integer("seed", 0, kMaxInt));
+    c.mapping.rsu_seed = static_cast<std::uint64_t>(rsu.integer("seed", 0, kMaxInt));
     tb.where["machine.rsu.seed"] = rsu.where("seed");
     return;
   }
@@ -50,7 +50,7 @@ void load_rsu(const YamlSection& rsu, Testbench& tb) {
     const std::string what = "machine.rsu.shifts[" + std::to_string(j) + "]";
     // Each value's own place, for the range check against w in validate().
     tb.where[what] = rsu.where("shifts", j);
-    c.rsu_shifts.push_back(
+    c.mapping.rsu_shifts.push_back(
         static_cast<std::uint32_t>(yaml_integer(shifts[j], tb.where[what], what, 0, 1 << 16)));
   }
 }
@@ -87,7 +87,7 @@ void load_machine(const YamlSection& m, Testbench& tb) {
       static_cast<std::uint64_t>(m.optional_integer("local_memory", 0, 1 << 20).value_or(0));
   tb.race_check = m.optional_boolean("race_check").value_or(false);
   if (m.has("address_map"))
-    c.address_map =
+    c.mapping.address_map =
         choice(m, "address_map", names_of(address_maps(), [](const auto& x) { return x.name; }),
                "address map");
   for (const std::string& key : m.keys()) tb.where["machine." + key] = m.where(key);

@@ -10,14 +10,24 @@ namespace mmsim {
 
 const std::vector<PolicyInfo>& dispatch_policies() {
   static const std::vector<PolicyInfo> policies = {
-      {"round_robin", true,
-       "synchronous: fixed cyclic turn; a unit waiting for its request holds the turn"},
-      {"lowest_ready", false, "asynchronous: the ready unit with the lowest number"},
-      {"oldest_ready", false, "asynchronous: the unit ready for the longest time"},
-      {"random", false, "asynchronous: a ready unit drawn uniformly (machine.seed)"},
-      {"adversarial", false,
-       "asynchronous, laggard last: the ready unit that has issued the fewest instructions"
-       " (ties: the lowest number) goes only alone; the others oldest first"},
+      {.name = "round_robin",
+       .synchronous = true,
+       .description =
+           "synchronous: fixed cyclic turn; a unit waiting for its request holds the turn"},
+      {.name = "lowest_ready",
+       .synchronous = false,
+       .description = "asynchronous: the ready unit with the lowest number"},
+      {.name = "oldest_ready",
+       .synchronous = false,
+       .description = "asynchronous: the unit ready for the longest time"},
+      {.name = "random",
+       .synchronous = false,
+       .description = "asynchronous: a ready unit drawn uniformly (machine.seed)"},
+      {.name = "adversarial",
+       .synchronous = false,
+       .description = "asynchronous, laggard last: the ready unit that has issued the fewest "
+                      "instructions (ties: the lowest number) goes only alone; the others oldest "
+                      "first"},
   };
   return policies;
 }

@@ -1,18 +1,16 @@
 #include "hw/machine/machine.hpp"
 
-#include "hw/support/errors.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/support/errors.hpp"
 
 namespace mmsim {
 
 Machine::Machine(const sc_core::sc_module_name& name, const MachineConfig& config,
                  Dispatcher::Options options)
     : sc_core::sc_module(name), config_(config) {
-  const MachineModel* model = find_machine_model(config.model);
-  if (!model) throw ConfigError("model", "unknown machine model '" + config.model + "'");
-  if (model->unit_latency) config_.latency = 1;
+  if (machine_model(config).unit_latency) config_.latency = 1;
 
-  std::vector<MemorySpec> specs = model->memories(config_);
+  std::vector<MemorySpec> specs = memory_specs(config_);
   for (std::size_t m = 0; m < specs.size(); ++m) {
     MemorySpec& spec = specs[m];
     Mmu::Config mmu{static_cast<MemoryId>(m), spec.width,     spec.latency, spec.words,

@@ -6,10 +6,19 @@
 #include <string>
 #include <vector>
 
-#include "hw/support/types.hpp"
 #include "hw/mmu/write_conflict.hpp"
+#include "hw/support/types.hpp"
 
 namespace mmsim {
+
+// How a DMM-family memory maps addresses to banks (machine.address_map, machine.rsu).
+struct BankMapping {
+  std::string address_map;  // "" = the memory model's own (see address_maps())
+  // The random shift unit's table r_j, one per row of memory; empty: drawn from rsu_seed, or
+  // else from the machine's seed.
+  std::vector<std::uint32_t> rsu_shifts;
+  std::optional<std::uint64_t> rsu_seed;
+};
 
 struct MachineConfig {
   std::string model = "dmm";
@@ -24,12 +33,7 @@ struct MachineConfig {
   WriteConflict write_conflict = WriteConflict::highest_lane;
   std::uint64_t memory_words = 0;  // words of memory
   std::uint64_t local_words = 0;   // local memory per PE, in words
-  // DMM family: how addresses map to banks ("" = the model's own; see address_maps()).
-  std::string address_map;
-  // The random shift unit's table r_j, one per row of memory; empty: drawn from rsu_seed, or
-  // else from seed.
-  std::vector<std::uint32_t> rsu_shifts;
-  std::optional<std::uint64_t> rsu_seed;
+  BankMapping mapping;             // DMM family
 
   std::uint64_t warps() const { return threads / width; }
   std::uint64_t units() const { return warps() / super_warp; }

@@ -1,65 +1,101 @@
 #include "hw/machine/machine_models.hpp"
 
-#include "hw/memory/address_maps.hpp"
 #include "hw/mmu/bandwidth_serializer.hpp"
 #include "hw/mmu/coalescer.hpp"
 #include "hw/mmu/request_packing_unit.hpp"
+#include "hw/support/errors.hpp"
 
 namespace mmsim {
 namespace {
 
-std::size_t lanes(const MachineConfig& c) { return std::size_t{c.width} * c.super_warp; }
-
-std::vector<MemorySpec> one_memory(const MachineConfig& c, std::unique_ptr<StageSplitter> splitter,
-                                   unsigned latency) {
-  std::vector<MemorySpec> memories;
-  memories.push_back(MemorySpec{"memory", c.width, latency, c.memory_words,
-                                find_address_map(address_map_of(c))->make(c), std::move(splitter)});
-  return memories;
+std::unique_ptr<StageSplitter> make_splitter(Splitting splitting, unsigned width, std::size_t lanes,
+                                             std::uint64_t cells) {
+  switch (splitting) {
+    case Splitting::banked:
+      return std::make_unique<RequestPackingUnit>(width, lanes, cells);
+    case Splitting::coalesced:
+      return std::make_unique<Coalescer>(width, lanes);
+    case Splitting::bandwidth:
+      return std::make_unique<BandwidthSerializer>(width, lanes);
+  }
+  throw ConfigError("model", "internal: unknown splitting");
 }
 
-// The DMM family: the request packing unit over all s*w lanes of a dispatch, behind the
-// address map (for rsdmm the random shift unit).
-std::vector<MemorySpec> banked_memory(const MachineConfig& c) {
-  return one_memory(c, std::make_unique<RequestPackingUnit>(c.width, lanes(c), c.rows() * c.width),
-                    c.latency);
+AddressMapParams map_params(const MachineConfig& c) {
+  return {.width = c.width,
+          .rows = c.rows(),
+          .shifts = c.mapping.rsu_shifts,
+          .seed = c.mapping.rsu_seed.value_or(c.seed)};
 }
 
 }  // namespace
 
 const std::vector<MachineModel>& machine_models() {
   static const std::vector<MachineModel> models = {
-      {"dmm", "Discrete Memory Machine: a warp occupies one stage per request to its busiest bank",
-       "000", false, false, banked_memory, "interleaved", true},
-      {"sdmm",
-       "Super DMM: a super warp of s warps occupies one stage per request to its busiest bank",
-       "002", true, false, banked_memory, "interleaved", true},
-      {"rsdmm", "Random Super DMM: the sdmm behind a random shift unit (bank (k + r_j) mod w)",
-       "002", true, false, banked_memory, "random_shift", false},
-      {"umm", "Unified Memory Machine: a warp occupies one stage per address group it touches",
-       "000", false, false,
-       [](const MachineConfig& c) {
-         return one_memory(c, std::make_unique<Coalescer>(c.width, lanes(c)), c.latency);
-       }},
-      {"bpram", "bandwidth-limited PRAM (reference): any w requests per time unit, latency 1",
-       "000", false, true,
-       [](const MachineConfig& c) {
-         return one_memory(c, std::make_unique<BandwidthSerializer>(c.width, lanes(c)), 1);
-       }},
+      {.name = "dmm",
+       .description =
+           "Discrete Memory Machine: a warp occupies one stage per request to its busiest bank",
+       .reference = "Nakano 2012",
+       .memory = {.splitting = Splitting::banked, .other_maps = true}},
+      {.name = "sdmm",
+       .description =
+           "Super DMM: a super warp of s warps occupies one stage per request to its busiest bank",
+       .reference = "Nakano and Matsumae 2013",
+       .memory = {.splitting = Splitting::banked, .other_maps = true},
+       .super_warps = true},
+      {.name = "rsdmm",
+       .description =
+           "Random Super DMM: the sdmm behind a random shift unit (bank (k + r_j) mod w)",
+       .reference = "Nakano and Matsumae 2013",
+       .memory = {.splitting = Splitting::banked, .address_map = "random_shift"},
+       .super_warps = true},
+      {.name = "umm",
+       .description =
+           "Unified Memory Machine: a warp occupies one stage per address group it touches",
+       .reference = "Nakano 2012",
+       .memory = {.splitting = Splitting::coalesced}},
+      {.name = "bpram",
+       .description = "bandwidth-limited PRAM (reference): any w requests per time unit, latency 1",
+       .reference = "Nakano 2012",
+       .memory = {.splitting = Splitting::bandwidth},
+       .unit_latency = true},
   };
   return models;
-}
-
-std::string address_map_of(const MachineConfig& config) {
-  if (!config.address_map.empty()) return config.address_map;
-  const MachineModel* model = find_machine_model(config.model);
-  return model ? model->address_map : "interleaved";
 }
 
 const MachineModel* find_machine_model(std::string_view name) {
   for (const MachineModel& model : machine_models())
     if (model.name == name) return &model;
   return nullptr;
+}
+
+const MachineModel& machine_model(const MachineConfig& config) {
+  const MachineModel* model = find_machine_model(config.model);
+  if (!model) throw ConfigError("model", "unknown machine model '" + config.model + "'");
+  return *model;
+}
+
+const AddressMapInfo& address_map_of(const MachineConfig& config) {
+  const std::string& name = config.mapping.address_map.empty()
+                                ? machine_model(config).memory.address_map
+                                : config.mapping.address_map;
+  const AddressMapInfo* info = find_address_map(name);
+  if (!info) throw ConfigError("address_map", "unknown address map '" + name + "'");
+  return *info;
+}
+
+std::vector<MemorySpec> memory_specs(const MachineConfig& c) {
+  const MachineModel& model = machine_model(c);
+  const std::size_t lanes = std::size_t{c.width} * c.super_warp;
+  std::vector<MemorySpec> memories;
+  memories.push_back(MemorySpec{
+      .name = "memory",
+      .width = c.width,
+      .latency = model.unit_latency ? 1 : c.latency,
+      .words = c.memory_words,
+      .map = address_map_of(c).make(map_params(c)),
+      .splitter = make_splitter(model.memory.splitting, c.width, lanes, c.rows() * c.width)});
+  return memories;
 }
 
 }  // namespace mmsim

@@ -1,17 +1,50 @@
-// The machines mmsim can assemble, by name: which splitter and address map each memory gets.
+// The machines mmsim can assemble, by name: a table of what each one's memory is made of.
+// Programs and reports ask a model for its traits (how its memory splits a dispatch, whether it
+// dispatches super warps) rather than comparing names.
 #pragma once
 
-#include <functional>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "hw/memory/address_map.hpp"
 #include "hw/machine/machine_config.hpp"
+#include "hw/memory/address_map.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "hw/mmu/stage_splitter.hpp"
 
 namespace mmsim {
+
+// How a memory cuts a dispatch into stage groups (the k of the timing rules).
+enum class Splitting {
+  banked,     // request packing unit: k = the most distinct requests to one bank (DMM family)
+  coalesced,  // coalescer: k = the address groups touched (UMM)
+  bandwidth,  // bandwidth serializer: k = ceil(distinct requests / w) (BPRAM)
+};
+
+// How one memory serves a dispatch.
+struct MemoryTraits {
+  Splitting splitting = Splitting::banked;
+  std::string address_map = "interleaved";  // its own map
+  bool other_maps = false;                  // machine.address_map may choose another
+};
+
+struct MachineModel {
+  std::string name;
+  std::string description;
+  std::string reference;  // the paper that defines it (docs/bibliography.md)
+  MemoryTraits memory;
+  bool super_warps = false;   // the dispatch unit is a super warp of machine.super_warp warps
+  bool unit_latency = false;  // the latency is 1 whatever machine.latency says
+};
+
+const std::vector<MachineModel>& machine_models();
+const MachineModel* find_machine_model(std::string_view name);
+// The model of `config` (throws ConfigError on `model` when there is none of that name).
+const MachineModel& machine_model(const MachineConfig& config);
+// The address map `config`'s memory runs with: machine.address_map, or its model's own.
+const AddressMapInfo& address_map_of(const MachineConfig& config);
 
 // One memory of a machine, with what its MMU is made of.
 struct MemorySpec {
@@ -23,22 +56,7 @@ struct MemorySpec {
   std::unique_ptr<StageSplitter> splitter;
 };
 
-struct MachineModel {
-  std::string name;
-  std::string description;
-  std::string seed;   // the paper that defines it
-  bool super_warps;   // dispatch unit is a super warp of machine.super_warp warps
-  bool unit_latency;  // latency is forced to 1 (the BPRAM reference)
-  std::function<std::vector<MemorySpec>(const MachineConfig&)> memories;
-  // How its memory maps addresses to banks: by default, and whether machine.address_map may
-  // choose another map (the DMM family, where banks serialise requests).
-  std::string address_map = "interleaved";
-  bool address_maps = false;
-};
-
-const std::vector<MachineModel>& machine_models();
-const MachineModel* find_machine_model(std::string_view name);
-// The address map `config` runs with: machine.address_map, or its model's own.
-std::string address_map_of(const MachineConfig& config);
+// The memories of a valid `config` (with its memory size), in memory-id order.
+std::vector<MemorySpec> memory_specs(const MachineConfig& config);
 
 }  // namespace mmsim

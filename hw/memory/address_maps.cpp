@@ -8,18 +8,26 @@ namespace mmsim {
 
 const std::vector<AddressMapInfo>& address_maps() {
   static const std::vector<AddressMapInfo> maps = {
-      {"interleaved", "address j*w + k in bank k (i mod w)", false,
-       [](const MachineConfig& c) { return std::make_unique<InterleavedMap>(c.width); }},
-      {"random_shift", "bank (k + r_j) mod w, r_j uniform per row (the RSU of seed 002)", false,
-       [](const MachineConfig& c) {
-         std::vector<std::uint16_t> shifts(c.rsu_shifts.begin(), c.rsu_shifts.end());
-         if (shifts.empty()) shifts = random_shifts(c.width, c.rows(), c.rsu_seed.value_or(c.seed));
-         return std::make_unique<RandomShiftMap>(c.width, std::move(shifts));
-       }},
-      {"skew", "bank (k + j) mod w", false,
-       [](const MachineConfig& c) { return std::make_unique<SkewMap>(c.width); }},
-      {"xor", "bank k xor (j mod w); w a power of two", true,
-       [](const MachineConfig& c) { return std::make_unique<XorMap>(c.width); }},
+      {.name = "interleaved",
+       .description = "address j*w + k in bank k (i mod w)",
+       .identity = true,
+       .make = [](const AddressMapParams& p) { return std::make_unique<InterleavedMap>(p.width); }},
+      {.name = "random_shift",
+       .description = "bank (k + r_j) mod w, r_j uniform per row (the random shift unit)",
+       .shift_table = true,
+       .make =
+           [](const AddressMapParams& p) {
+             std::vector<std::uint16_t> shifts(p.shifts.begin(), p.shifts.end());
+             if (shifts.empty()) shifts = random_shifts(p.width, p.rows, p.seed);
+             return std::make_unique<RandomShiftMap>(p.width, std::move(shifts));
+           }},
+      {.name = "skew",
+       .description = "bank (k + j) mod w",
+       .make = [](const AddressMapParams& p) { return std::make_unique<SkewMap>(p.width); }},
+      {.name = "xor",
+       .description = "bank k xor (j mod w); w a power of two",
+       .power_of_two = true,
+       .make = [](const AddressMapParams& p) { return std::make_unique<XorMap>(p.width); }},
   };
   return maps;
 }

@@ -2,6 +2,7 @@
 // mmsim congestion --map).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -9,17 +10,25 @@
 #include <vector>
 
 #include "hw/memory/address_map.hpp"
-#include "hw/machine/machine_config.hpp"
 
 namespace mmsim {
+
+// What a map is built from.
+struct AddressMapParams {
+  unsigned width = 1;
+  std::uint64_t rows = 0;  // rows (address groups) of the memory
+  // random_shift: the table r_j, one per row; empty: drawn with `seed`.
+  std::vector<std::uint32_t> shifts;
+  std::uint64_t seed = 1;
+};
 
 struct AddressMapInfo {
   std::string name;
   std::string description;
-  bool power_of_two;  // needs w a power of two
-  // The map of a memory of `config.memory_words` words (random_shift: its table from
-  // config.rsu_shifts, or drawn with config.rsu_seed, or else config.seed).
-  std::function<std::unique_ptr<AddressMap>(const MachineConfig& config)> make;
+  bool identity = false;      // every address is its own cell (the seeds' interleaving)
+  bool shift_table = false;   // a random shift unit with its table r_j (machine.rsu)
+  bool power_of_two = false;  // needs w a power of two
+  std::function<std::unique_ptr<AddressMap>(const AddressMapParams& params)> make;
 };
 
 const std::vector<AddressMapInfo>& address_maps();

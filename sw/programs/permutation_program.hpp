@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "hw/machine/machine_models.hpp"
 #include "sw/planning/errors.hpp"
 #include "sw/planning/permutation.hpp"
 #include "sw/program/registry.hpp"
@@ -73,8 +74,10 @@ class PermutationProgram : public WarpProgram {
 template <class Destination>
 std::optional<std::uint64_t> PermutationProgram::scatter_stages(const MachineConfig& m,
                                                                 Destination&& d) const {
-  if (m.model != "dmm" && m.model != "umm" && m.model != "bpram") return std::nullopt;
-  if (m.model == "bpram") return n_ / m.width;
+  const Splitting splitting = machine_model(m).memory.splitting;
+  if (splitting == Splitting::bandwidth) return n_ / m.width;
+  const bool banked = splitting == Splitting::banked;
+  if (banked && (m.super_warp != 1 || !address_map_of(m).identity)) return std::nullopt;
   std::uint64_t total = 0;
   for (std::uint64_t first = 0; first < n_; first += m.width) {
     std::map<std::uint64_t, std::uint64_t> per_bank;
@@ -84,7 +87,7 @@ std::optional<std::uint64_t> PermutationProgram::scatter_stages(const MachineCon
       k = std::max(k, ++per_bank[d(i) % m.width]);
       rows.insert(d(i) / m.width);
     }
-    total += m.model == "dmm" ? k : rows.size();
+    total += banked ? k : rows.size();
   }
   return total;
 }

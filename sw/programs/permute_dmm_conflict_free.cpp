@@ -1,6 +1,7 @@
 #include <fstream>
 #include <vector>
 
+#include "hw/machine/machine_models.hpp"
 #include "sw/planning/dmm_plan.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/programs/permutation_program.hpp"
@@ -71,7 +72,10 @@ class PermuteDmmConflictFree final : public PermutationProgram {
          in_place_ ? "max(4n/w + l - 1, 4l*n/p)" : "max(2n/w + l - 1, 2l*n/p)",
          std::max(accesses * n / w + l - 1, accesses * l * n / p), Bound::Kind::lower,
          Bound::Measure::cycles, "DESIGN.md section 2"}};
-    if (m.model == "dmm" || m.model == "bpram" || (m.model == "sdmm" && m.super_warp == 1))
+    const Splitting splitting = machine_model(m).memory.splitting;
+    const bool single_banked_warps =
+        splitting == Splitting::banked && m.super_warp == 1 && address_map_of(m).identity;
+    if (single_banked_warps || splitting == Splitting::bandwidth)
       out.push_back({"congestion_exact", "every warp access conflict-free (Lemma 5)",
                      in_place_ ? "4n/w" : "2n/w", accesses * n / w, Bound::Kind::exact,
                      Bound::Measure::stages, "seed 000, Lemma 5"});

@@ -2,6 +2,7 @@
 #include <map>
 #include <vector>
 
+#include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
@@ -79,7 +80,9 @@ class PermuteUmm final : public PermutationProgram {
         {"syncthreads_exact", "one barrier between consecutive steps", "steps - 1",
          static_cast<double>(plan_.steps.size() - 1), Bound::Kind::exact,
          Bound::Measure::syncthreads, "mmsim"}};
-    if (m.model == "umm" || m.model == "dmm") {
+    const Splitting splitting = machine_model(m).memory.splitting;
+    if (splitting == Splitting::coalesced ||
+        (splitting == Splitting::banked && m.super_warp == 1 && address_map_of(m).identity)) {
       // Row-wise steps: a read and a write per row; transposes: see RotatingTranspose.
       double stages = 0;
       for (const planning::UmmStep& step : plan_.steps)

@@ -5,8 +5,8 @@
 #include <span>
 #include <vector>
 
-#include "hw/support/errors.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/support/errors.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/rounds.hpp"
 
@@ -102,17 +102,13 @@ class SequentialAccess final : public WarpProgram {
 
 std::optional<std::uint64_t> SequentialAccess::stages_per_dispatch(const MachineConfig& m) const {
   const std::uint64_t s = m.super_warp;
-  if (m.model == "bpram") return 1;                             // w distinct requests per warp
-  if (address_map_of(m) != "interleaved") return std::nullopt;  // banks permuted per row
-  if (pattern_ == Pattern::contiguous) {
-    if (m.model == "dmm" || m.model == "umm") return 1;
-    if (m.model == "sdmm") return s;  // s*w consecutive cells: s per bank
-    return std::nullopt;
-  }
-  const std::uint64_t g = std::gcd(rounds_, std::uint64_t{m.width});
-  if (m.model == "dmm") return g;  // seed 000: w/G banks with G requests each
-  if (m.model == "sdmm") return s * g;
-  return std::nullopt;  // UMM: the number of rows varies with the alignment
+  const Splitting splitting = machine_model(m).memory.splitting;
+  if (splitting == Splitting::bandwidth) return 1;       // w distinct requests per warp
+  if (!address_map_of(m).identity) return std::nullopt;  // banks permuted per row
+  if (pattern_ == Pattern::contiguous) return splitting == Splitting::banked ? s : 1;  // s per bank
+  if (splitting != Splitting::banked) return std::nullopt;  // UMM: rows vary with the alignment
+  // Nakano 2012: w/G banks with G requests each, for every warp of the super warp.
+  return s * std::gcd(rounds_, std::uint64_t{m.width});
 }
 
 std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunResult&) const {
@@ -129,7 +125,7 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
   if (pattern_ == Pattern::contiguous) {
     out.push_back({"time_order", "contiguous access", "n/w + n*l/p", n / w + n * l / p,
                    Bound::Kind::order, Bound::Measure::cycles, "seed 000, Table I"});
-  } else if (m.model == "umm") {
+  } else if (machine_model(m).memory.splitting == Splitting::coalesced) {
     out.push_back({"time_order", "stride access on the UMM", "min(n, (n/w)*(n/p)) + n*l/p",
                    std::min(n, n / w * s) + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
                    "seed 000, Table I"});
@@ -152,7 +148,8 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
                    Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
     out.push_back({"congestion_exact", "total congestion", "(n/p)*U*k", s * units * kk,
                    Bound::Kind::exact, Bound::Measure::stages, "seed 002, Lemma 1"});
-  } else if (m.model == "umm" && pattern_ == Pattern::stride) {
+  } else if (machine_model(m).memory.splitting == Splitting::coalesced &&
+             pattern_ == Pattern::stride) {
     // seed 000: a warp's cells span at most min(n/p, w) address groups.
     const double k = std::min(s, w);
     out.push_back({"time_upper", "stride access on the UMM, at most min(n/p, w) groups per warp",

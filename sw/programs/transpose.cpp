@@ -81,14 +81,14 @@ std::optional<double> Transpose::congestion(const MachineConfig& m) const {
   const std::uint64_t sw = w * m.super_warp;
   const double n = static_cast<double>(n_);
   const double dispatches = n / static_cast<double>(sw);  // per instruction
-  if (m.model == "bpram") return 2 * dispatches;          // w distinct requests: one group
+  const Splitting splitting = machine_model(m).memory.splitting;
+  if (splitting == Splitting::bandwidth) return 2 * dispatches;  // w distinct requests: one group
   // The seeds' counts take a dispatch's lanes inside one matrix row, or whole rows, and rows
   // of b starting in bank 0.
   const bool aligned = side_ % w == 0 && (side_ % sw == 0 || sw % side_ == 0);
   if (!aligned) return std::nullopt;
-  if (m.model == "umm") return order_ == Order::naive ? n / w + n : 2 * n;
-  const bool banked = m.model == "dmm" || m.model == "sdmm";
-  if (!banked || address_map_of(m) != "interleaved") return std::nullopt;
+  if (splitting == Splitting::coalesced) return order_ == Order::naive ? n / w + n : 2 * n;
+  if (!address_map_of(m).identity) return std::nullopt;
   // Reads of a row-major block, and both diagonal accesses: s requests in every bank.
   const double spread = dispatches * m.super_warp;
   if (order_ == Order::diagonal) return 2 * spread;
@@ -108,15 +108,16 @@ std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& re
   const double l = m.latency;
   const double s = m.super_warp;
   const double rounds = 2 * n / p;  // a read and a write per element
-  const std::string map = address_map_of(m);
+  const Splitting splitting = machine_model(m).memory.splitting;
+  const AddressMapInfo& map = address_map_of(m);
   std::vector<Bound> out;
   out.push_back({"time_lower",
                  "lower bound: 2n requests, w per time unit; 2n/p requests per thread, l each",
                  "max(2n/w + l - 1, 2n*l/p)", std::max(std::ceil(2 * n / w) + l - 1, rounds * l),
                  Bound::Kind::lower, Bound::Measure::cycles, "seed 002, section III"});
   const bool naive = order_ == Order::naive;
-  if ((m.model == "dmm" || m.model == "sdmm") && map == "interleaved") {
-    if (m.model == "dmm")
+  if (splitting == Splitting::banked && map.identity) {
+    if (!machine_model(m).super_warps)
       out.push_back({"time_order",
                      naive ? "naive transpose on the DMM" : "diagonal transpose on the DMM",
                      naive ? "n + n*l/p" : "n/w + n*l/p", (naive ? n : n / w) + n * l / p,
@@ -127,7 +128,7 @@ std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& re
            naive ? "n/w + min(n, n*sqrt(n)/(s*w)) + n*l/p" : "n/w + n*l/p",
            n / w + (naive ? std::min(n, n * static_cast<double>(side_) / (s * w)) : 0) + n * l / p,
            Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 3"});
-  } else if (map == "random_shift") {
+  } else if (map.shift_table) {
     out.push_back({"time_order", "expected, with super warps of log w warps (random shift)",
                    "n/w + n*l/p", n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
                    "seed 002, Theorem 8"});

@@ -1,4 +1,5 @@
 #include "sw/programs/transpose_umm_rotating.hpp"
+#include "hw/machine/machine_models.hpp"
 
 #include <optional>
 #include <vector>
@@ -62,7 +63,8 @@ class TransposeUmmRotating final : public WarpProgram {
         {"time_order", "transpose on the UMM with w words of local memory per PE", "n/w + n*l/p",
          n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles, "seed 000, Lemma 3"},
     };
-    if (m.model == "dmm" || m.model == "umm" || m.model == "bpram")
+    if (machine_model(m).memory.splitting != Splitting::banked ||
+        (m.super_warp == 1 && address_map_of(m).identity))
       out.push_back({"congestion_exact",
                      "every warp access stays in one address group and w banks: 2w per block, "
                      "4w per swapped pair",

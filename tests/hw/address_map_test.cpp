@@ -4,10 +4,10 @@
 
 #include <bit>
 
-#include "hw/memory/address_maps.hpp"
-#include "hw/support/errors.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "hw/memory/random_shift_map.hpp"
+#include "hw/support/errors.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -24,22 +24,21 @@ TEST(AddressMaps, EveryMapPermutesTheBanksOfEveryRow) {
   for (const AddressMapInfo& info : address_maps()) {
     for (const unsigned w : {1u, 2u, 6u, 16u, 128u}) {
       if (info.power_of_two && !std::has_single_bit(w)) continue;
-      MachineConfig c;
-      c.width = w;
-      c.memory_words = std::uint64_t{w} * 70;
-      c.rsu_seed = 3;
-      const auto map = info.make(c);
+      const AddressMapParams params{.width = w, .rows = 70, .shifts = {}, .seed = 3};
+      const std::uint64_t words = std::uint64_t{w} * params.rows;
+      const auto map = info.make(params);
       EXPECT_EQ(map->name(), info.name);
-      EXPECT_EQ(map->identity(), info.name == "interleaved");
+      EXPECT_EQ(map->identity(), info.identity);
+      EXPECT_EQ(info.identity, info.name == "interleaved");
       std::vector<std::uint32_t> shifts;
       if (info.name == "random_shift")
         for (const auto r : random_shifts(w, 70, 3)) shifts.push_back(r);
-      std::vector<Address> addresses(c.memory_words);
-      for (Address a = 0; a < c.memory_words; ++a) addresses[a] = a;
+      std::vector<Address> addresses(words);
+      for (Address a = 0; a < words; ++a) addresses[a] = a;
       std::vector<Address> cells(addresses.size());
       map->locate(addresses, cells);
-      std::vector<bool> used(c.memory_words, false);
-      for (Address a = 0; a < c.memory_words; ++a) {
+      std::vector<bool> used(words, false);
+      for (Address a = 0; a < words; ++a) {
         const std::uint64_t j = a / w;
         const std::uint64_t k = a % w;
         const Address cell = j * w + expected_bank(info.name, j, k, w, shifts);
@@ -60,18 +59,18 @@ TEST(AddressMaps, TheDmmFamilyChoosesItsMapAndTheOthersRefuse) {
   for (const std::string model : {"dmm", "sdmm"})
     for (const AddressMapInfo& info : address_maps()) {
       c.model = model;
-      c.address_map = info.name;
+      c.mapping.address_map = info.name;
       EXPECT_NO_THROW(validate(c)) << model << " " << info.name;
-      EXPECT_EQ(address_map_of(c), info.name);
+      EXPECT_EQ(address_map_of(c).name, info.name);
     }
   c.model = "rsdmm";
-  c.address_map = "";
-  EXPECT_EQ(address_map_of(c), "random_shift");
-  c.address_map = "skew";
+  c.mapping.address_map = "";
+  EXPECT_EQ(address_map_of(c).name, "random_shift");
+  c.mapping.address_map = "skew";
   EXPECT_THROW(validate(c), ConfigError);
   c.model = "umm";
   EXPECT_THROW(validate(c), ConfigError);
-  c.address_map = "interleaved";
+  c.mapping.address_map = "interleaved";
   EXPECT_NO_THROW(validate(c));
 }
 
@@ -80,7 +79,7 @@ TEST(AddressMaps, XorNeedsAPowerOfTwoWidth) {
   c.model = "dmm";
   c.width = 12;
   c.threads = 12;
-  c.address_map = "xor";
+  c.mapping.address_map = "xor";
   try {
     validate(c);
     FAIL() << "w = 12 accepted";
@@ -96,16 +95,16 @@ TEST(AddressMaps, AnExplicitShiftTableHasOneShiftPerRowInRange) {
   c.width = 4;
   c.threads = 4;
   c.memory_words = 10;  // 3 rows
-  c.rsu_shifts = {0, 3, 1};
+  c.mapping.rsu_shifts = {0, 3, 1};
   EXPECT_NO_THROW(validate(c));
-  c.rsu_shifts = {0, 3};
+  c.mapping.rsu_shifts = {0, 3};
   try {
     validate(c);
     FAIL();
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.key(), "rsu.shifts");
   }
-  c.rsu_shifts = {0, 4, 1};
+  c.mapping.rsu_shifts = {0, 4, 1};
   try {
     validate(c);
     FAIL();
@@ -114,7 +113,7 @@ TEST(AddressMaps, AnExplicitShiftTableHasOneShiftPerRowInRange) {
     EXPECT_STREQ(e.what(), "r_1 = 4 is outside [0, w) = [0, 4)");
   }
   c.model = "sdmm";
-  c.rsu_shifts = {0, 1, 1};
+  c.mapping.rsu_shifts = {0, 1, 1};
   EXPECT_THROW(validate(c), ConfigError);  // no random shift unit to configure
 }
 

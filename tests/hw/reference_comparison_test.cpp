@@ -79,15 +79,15 @@ void compare(const std::vector<Shape>& shapes, const std::string& policy, std::u
       m.write_conflict =
           ref.lowest_lane_wins ? WriteConflict::lowest_lane : WriteConflict::highest_lane;
       m.memory_words = ref.memory_words;
-      if (s.map != "interleaved" && s.model != "rsdmm") m.address_map = s.map;
+      if (s.map != "interleaved" && s.model != "rsdmm") m.mapping.address_map = s.map;
       if (s.map == "random_shift") {
         // Half the runs give the table, half let the machine draw it from a seed.
         const auto drawn = random_shifts(s.width, s.rows, seed);
         ref.shifts.assign(drawn.begin(), drawn.end());
         if (seed % 2)
-          m.rsu_shifts = ref.shifts;
+          m.mapping.rsu_shifts = ref.shifts;
         else
-          m.rsu_seed = seed;
+          m.mapping.rsu_seed = seed;
       }
 
       const RefResult expected = run_reference(ref, program);

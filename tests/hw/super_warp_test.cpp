@@ -47,7 +47,7 @@ TEST(SuperWarp, Seed002Fig6TheSdmmPacksTheSuperWarpIntoSixStages) {
 
 TEST(SuperWarp, Seed002Fig7TheRsdmmTakesTenTimeUnits) {
   MachineConfig c = machine("rsdmm", 3);
-  c.rsu_shifts = kFig7Shifts;
+  c.mapping.rsu_shifts = kFig7Shifts;
   const auto run = replay(c, kThreeWarps);
   EXPECT_EQ(run.result.counters.max_stages, 4u);
   EXPECT_EQ(run.result.cycles(), 4u + 7 - 1);
@@ -59,10 +59,10 @@ TEST(SuperWarp, Seed002Fig7TheRsdmmTakesTenTimeUnits) {
 TEST(SuperWarp, ADmmWithTheRandomShiftMapIsTheRsdmmWithOneWarpPerSuperWarp) {
   // dmm with address_map random_shift is the rsdmm with s = 1 (seed 002 ref. [21]).
   MachineConfig dmm = machine("dmm", 1);
-  dmm.address_map = "random_shift";
-  dmm.rsu_shifts = kFig7Shifts;
+  dmm.mapping.address_map = "random_shift";
+  dmm.mapping.rsu_shifts = kFig7Shifts;
   MachineConfig rsdmm = machine("rsdmm", 1);
-  rsdmm.rsu_shifts = kFig7Shifts;
+  rsdmm.mapping.rsu_shifts = kFig7Shifts;
   EXPECT_EQ(replay(dmm, kThreeWarps).result.cycles(), replay(rsdmm, kThreeWarps).result.cycles());
 }
 
@@ -103,7 +103,7 @@ TEST(RandomShiftUnit, EveryAddressHasExactlyOneCellAndBack) {
 
 TEST(RandomShiftUnit, MemoryThroughTheUnitReadsBackWhatWasWritten) {
   MachineConfig c = machine("rsdmm", 3);
-  c.rsu_shifts = kFig7Shifts;
+  c.mapping.rsu_shifts = kFig7Shifts;
   Simulation simulation(c);
   Mmu& memory = simulation.memory();
   ASSERT_NE(memory.random_shift_unit(), nullptr);
