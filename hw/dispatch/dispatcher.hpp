@@ -14,13 +14,13 @@
 #include <systemc>
 #include <vector>
 
-#include "hw/pe/barrier_unit.hpp"
 #include "hw/dispatch/dispatch_policy.hpp"
-#include "hw/support/dynamic_bitset.hpp"
-#include "hw/mmu/mmu.hpp"
 #include "hw/dispatch/run_counters.hpp"
 #include "hw/dispatch/wake_queue.hpp"
+#include "hw/mmu/mmu.hpp"
+#include "hw/pe/barrier_unit.hpp"
 #include "hw/pe/warp_unit.hpp"
+#include "hw/support/dynamic_bitset.hpp"
 
 namespace mmsim {
 

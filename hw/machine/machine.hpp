@@ -6,11 +6,11 @@
 #include <systemc>
 #include <vector>
 
-#include "hw/pe/barrier_unit.hpp"
 #include "hw/dispatch/dispatcher.hpp"
-#include "hw/pe/kernel.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/mmu/mmu.hpp"
+#include "hw/pe/barrier_unit.hpp"
+#include "hw/pe/kernel.hpp"
 #include "hw/pe/warp_unit.hpp"
 
 namespace mmsim {

@@ -8,10 +8,10 @@
 #include <systemc>
 #include <vector>
 
-#include "hw/pe/kernel.hpp"
+#include "hw/dispatch/run_counters.hpp"
 #include "hw/machine/machine.hpp"
 #include "hw/machine/machine_config.hpp"
-#include "hw/dispatch/run_counters.hpp"
+#include "hw/pe/kernel.hpp"
 
 namespace mmsim {
 

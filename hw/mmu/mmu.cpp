@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "hw/support/errors.hpp"
 #include "hw/pe/warp_unit.hpp"
+#include "hw/support/errors.hpp"
 
 namespace mmsim {
 

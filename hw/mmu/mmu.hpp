@@ -14,8 +14,8 @@
 #include "hw/mmu/random_shift_unit.hpp"
 #include "hw/mmu/splitter_unit.hpp"
 #include "hw/mmu/stage_splitter.hpp"
-#include "hw/support/types.hpp"
 #include "hw/mmu/write_conflict.hpp"
+#include "hw/support/types.hpp"
 
 namespace mmsim {
 

@@ -6,9 +6,9 @@
 #include <systemc>
 #include <vector>
 
-#include "hw/support/types.hpp"
 #include "hw/pe/unit_state.hpp"
 #include "hw/pe/warp.hpp"
+#include "hw/support/types.hpp"
 
 namespace mmsim {
 

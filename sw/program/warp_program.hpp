@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "hw/pe/kernel.hpp"
 #include "hw/machine/machine_config.hpp"
-#include "hw/mmu/mmu.hpp"
 #include "hw/machine/simulation.hpp"
+#include "hw/mmu/mmu.hpp"
+#include "hw/pe/kernel.hpp"
 #include "sw/program/bound.hpp"
 #include "sw/program/verification.hpp"
 

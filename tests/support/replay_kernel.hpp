@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "hw/pe/kernel.hpp"
 #include "hw/machine/simulation.hpp"
+#include "hw/pe/kernel.hpp"
 #include "support/reference_machine.hpp"
 
 namespace mmsim::test {
