@@ -50,7 +50,6 @@ std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
 // The machine as it will run: thread count, memory and local memory resolved, checked.
 MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   MachineConfig m = tb.machine;
-  if (machine_model(m).unit_latency) m.latency = 1;
   const auto invalid = [&](const ConfigError& e) {
     return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
   };
@@ -61,6 +60,11 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
                                                  tb.program + " has no thread count of its own)");
   }
   try {
+    if (machine_model(m).one_unit && tb.where.count("machine.super_warp"))
+      throw ConfigError("super_warp", "model " + m.model +
+                                          " dispatches all p threads as one unit; leave "
+                                          "super_warp out");
+    apply_model_rules(m);
     validate(m);
     program.configure(m);
   } catch (const ConfigError& e) {

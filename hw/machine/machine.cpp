@@ -8,7 +8,7 @@ namespace mmsim {
 Machine::Machine(const sc_core::sc_module_name& name, const MachineConfig& config,
                  Dispatcher::Options options)
     : sc_core::sc_module(name), config_(config) {
-  if (machine_model(config).unit_latency) config_.latency = 1;
+  apply_model_rules(config_);
 
   std::vector<MemorySpec> specs = memory_specs(config_);
   for (std::size_t m = 0; m < specs.size(); ++m) {

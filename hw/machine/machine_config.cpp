@@ -54,7 +54,7 @@ void validate(const MachineConfig& c) {
   if (c.width < 1) throw ConfigError("width", "the width w must be at least 1");
   if (c.latency < 1) throw ConfigError("latency", "the latency l must be at least 1");
   if (c.super_warp < 1) throw ConfigError("super_warp", "the super warp size s must be at least 1");
-  if (!model.super_warps && c.super_warp != 1)
+  if (!model.super_warps && !model.one_unit && c.super_warp != 1)
     throw ConfigError("super_warp", "model " + c.model +
                                         " dispatches single warps: super_warp must be 1 (got " +
                                         std::to_string(c.super_warp) + ")");
@@ -64,6 +64,12 @@ void validate(const MachineConfig& c) {
     throw ConfigError("threads", "p = " + std::to_string(c.threads) + " is not a multiple of " +
                                      (c.super_warp == 1 ? "w = " + std::to_string(c.width)
                                                         : "s*w = " + std::to_string(unit)));
+  if (model.one_unit && c.super_warp != c.warps())
+    throw ConfigError("super_warp", "model " + c.model +
+                                        " dispatches all p threads as one unit: super_warp must "
+                                        "be p/w = " +
+                                        std::to_string(c.warps()) + " (got " +
+                                        std::to_string(c.super_warp) + ")");
   if (c.memory_words > kMaxMemoryWords)
     throw ConfigError("memory", "memory of " + std::to_string(c.memory_words) +
                                     " words exceeds the limit of 2^32 words");

@@ -2,6 +2,7 @@
 
 #include "hw/mmu/bandwidth_serializer.hpp"
 #include "hw/mmu/coalescer.hpp"
+#include "hw/mmu/crossbar.hpp"
 #include "hw/mmu/request_packing_unit.hpp"
 #include "hw/support/errors.hpp"
 
@@ -17,6 +18,8 @@ std::unique_ptr<StageSplitter> make_splitter(Splitting splitting, unsigned width
       return std::make_unique<Coalescer>(width, lanes);
     case Splitting::bandwidth:
       return std::make_unique<BandwidthSerializer>(width, lanes);
+    case Splitting::crossbar:
+      return std::make_unique<Crossbar>(width);
   }
   throw ConfigError("model", "internal: unknown splitting");
 }
@@ -59,6 +62,13 @@ const std::vector<MachineModel>& machine_models() {
        .reference = "Nakano 2012",
        .memory = {.splitting = Splitting::bandwidth},
        .unit_latency = true},
+      {.name = "pram",
+       .description =
+           "PRAM (reference): all p threads access any cells in one time unit, latency 1",
+       .reference = "Nakano 2012",
+       .memory = {.splitting = Splitting::crossbar},
+       .unit_latency = true,
+       .one_unit = true},
   };
   return models;
 }
@@ -73,6 +83,13 @@ const MachineModel& machine_model(const MachineConfig& config) {
   const MachineModel* model = find_machine_model(config.model);
   if (!model) throw ConfigError("model", "unknown machine model '" + config.model + "'");
   return *model;
+}
+
+void apply_model_rules(MachineConfig& config) {
+  const MachineModel& model = machine_model(config);
+  if (model.unit_latency) config.latency = 1;
+  if (model.one_unit && config.threads % config.width == 0 && config.warps() > 0)
+    config.super_warp = static_cast<unsigned>(config.warps());
 }
 
 const AddressMapInfo& address_map_of(const MachineConfig& config) {

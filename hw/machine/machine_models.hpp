@@ -21,6 +21,7 @@ enum class Splitting {
   banked,     // request packing unit: k = the most distinct requests to one bank (DMM family)
   coalesced,  // coalescer: k = the address groups touched (UMM)
   bandwidth,  // bandwidth serializer: k = ceil(distinct requests / w) (BPRAM)
+  crossbar,   // no conflicts: k = 1 for any dispatch (PRAM)
 };
 
 // How one memory serves a dispatch.
@@ -37,12 +38,16 @@ struct MachineModel {
   MemoryTraits memory;
   bool super_warps = false;   // the dispatch unit is a super warp of machine.super_warp warps
   bool unit_latency = false;  // the latency is 1 whatever machine.latency says
+  bool one_unit = false;      // all p threads dispatch together, as one unit (PRAM)
 };
 
 const std::vector<MachineModel>& machine_models();
 const MachineModel* find_machine_model(std::string_view name);
 // The model of `config` (throws ConfigError on `model` when there is none of that name).
 const MachineModel& machine_model(const MachineConfig& config);
+// Sets what the model fixes whatever the testbench says: the latency of unit-latency models, the
+// super warp of all p/w warps of one-unit models. Idempotent.
+void apply_model_rules(MachineConfig& config);
 // The address map `config`'s memory runs with: machine.address_map, or its model's own.
 const AddressMapInfo& address_map_of(const MachineConfig& config);
 
