@@ -1,12 +1,18 @@
 // The race detector (machine.race_check): finds every pair of accesses to one address by two
 // different warps, at least one of them a write, that no barrier separates.
 //
-// A warp's accesses between its k-th and (k+1)-th syncthreads form its epoch k. The barrier
-// opens only when every unfinished warp has reached it, so an access of epoch k takes effect
-// before any access of epoch k + 1 is sent: two accesses are separated by a barrier exactly when
-// their epochs differ (a warp that has finished counts as being at every later barrier). Within
-// one memory, accesses are seen in completion order, so epochs never go back: the detector keeps
-// only the current epoch's accesses, per address one list of reads and one of writes.
+// A warp's accesses between two of its barriers form an epoch. Barriers of a block open only
+// when every unfinished warp of the block has reached one, so two accesses by warps of one
+// block are separated exactly when their block epochs (barriers of either scope passed)
+// differ; accesses by warps of different blocks (streaming multiprocessors of the hierarchical
+// machine) only when their grid epochs (grid_syncs passed) differ. A warp that has finished
+// counts as being at every later barrier.
+//
+// Within one memory accesses are seen in completion order, and the epoch of the widest scope
+// that reaches the memory never goes back: a memory that one block reaches (a flat machine's
+// memory, a shared memory) keeps only the current block epoch's accesses, the global memory of
+// a machine of several blocks the current grid epoch's; per address one list of reads and one
+// of writes.
 #pragma once
 
 #include <cstdint>
@@ -30,12 +36,15 @@ class RaceDetector final : public AccessObserver {
     Access first;  // took effect first
     Access second;
   };
+  struct MemoryScope {
+    std::uint64_t words;
+    bool one_block;  // reached by the warps of one block only
+  };
 
-  // `memory_words`: the size of each memory. Keeps the first `listed` races; counts them all.
-  RaceDetector(const std::vector<std::uint64_t>& memory_words, std::size_t listed);
+  // One scope per memory. Keeps the first `listed` races; counts them all.
+  RaceDetector(const std::vector<MemoryScope>& memories, std::size_t listed);
 
-  void access(MemoryId memory, Address address, AccessKind kind, WarpId warp, std::uint64_t pc,
-              std::uint64_t epoch, Cycle completion) override;
+  void access(const MemoryAccess& access) override;
 
   std::uint64_t count() const { return count_; }
   const std::vector<Race>& races() const { return races_; }
@@ -43,6 +52,8 @@ class RaceDetector final : public AccessObserver {
  private:
   struct Record {
     Access access;
+    unsigned block;
+    std::uint64_t epoch;
     std::uint32_t next;  // the address's previous record of the same kind, + 1 (0: none)
   };
   struct Cell {
@@ -53,13 +64,13 @@ class RaceDetector final : public AccessObserver {
   struct Memory {
     std::vector<Cell> cells;
     std::vector<Record> log;  // the current epoch's accesses
-    std::uint64_t epoch = 0;
+    bool one_block = true;
+    std::uint64_t epoch = 0;  // of the scope that reaches it
     std::uint32_t generation = 1;
   };
 
   // Reports the pairs the new access forms with the list starting at `head`.
-  void pair_with(const Memory& memory, std::uint32_t head, MemoryId id, Address address,
-                 const Access& access);
+  void pair_with(const Memory& memory, std::uint32_t head, const MemoryAccess& access);
 
   std::vector<Memory> memories_;
   std::size_t listed_;

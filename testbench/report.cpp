@@ -16,6 +16,18 @@ std::string number(double value) {
   return std::abs(value) >= 100 ? fmt::format("{:.1f}", value) : fmt::format("{:.4g}", value);
 }
 
+// "  random_shift  (shift table drawn with seed 7)", or "" for the interleaved map.
+std::string address_map_line(const AddressMapInfo& map, const BankMapping& mapping,
+                             std::uint64_t seed) {
+  if (map.identity) return {};
+  std::string rsu;
+  if (map.shift_table)
+    rsu = mapping.rsu_shifts.empty()
+              ? fmt::format("  (shift table drawn with seed {})", mapping.rsu_seed.value_or(seed))
+              : fmt::format("  (shift table r_j = {})", fmt::join(mapping.rsu_shifts, " "));
+  return "  " + map.name + rsu;
+}
+
 std::string describe(const RaceDetector::Access& a) {
   return fmt::format("warp {} {} (instruction {}, cycle {})", a.warp,
                      a.kind == AccessKind::read ? "read" : "write", a.pc, a.cycle);
@@ -23,10 +35,11 @@ std::string describe(const RaceDetector::Access& a) {
 
 }  // namespace
 
-std::string format_race(const RaceDetector::Race& race) {
-  const std::string cell = race.memory == 0
-                               ? fmt::format("m[{}]", race.address)
-                               : fmt::format("memory {} m[{}]", race.memory, race.address);
+std::string format_race(const RaceDetector::Race& race, const RunResult& result) {
+  const std::string cell =
+      result.memories.size() == 1
+          ? fmt::format("m[{}]", race.address)
+          : fmt::format("{} m[{}]", result.memories.at(race.memory).label, race.address);
   return fmt::format("{}: {} and {}", cell, describe(race.first), describe(race.second));
 }
 
@@ -41,8 +54,8 @@ std::string failure(const RunOutcome& o) {
   std::vector<std::string> why;
   if (o.mismatches > 0) why.push_back(o.first_mismatch);
   if (o.race_count > 0)
-    why.push_back(
-        fmt::format("{} races, the first: {}", o.race_count, format_race(o.races.front())));
+    why.push_back(fmt::format("{} races, the first: {}", o.race_count,
+                              format_race(o.races.front(), o.result)));
   why.insert(why.end(), o.errors.begin(), o.errors.end());
   for (const Expectation& e : o.expectations)
     if (!e.met())
@@ -82,22 +95,22 @@ std::string format_report(const RunOutcome& o) {
 
   line(o.description.empty() ? o.name : o.name + " - " + o.description);
   line(fmt::format("  testbench    {}", o.file));
+  const bool hierarchical = machine_model(m).hierarchical;
   std::string machine = fmt::format("{}  w={}  l={}  p={}", m.model, m.width, m.latency, m.threads);
+  if (hierarchical)
+    machine += fmt::format("  d={}  w_g={}", m.multiprocessors, m.global_words_per_group());
   if (m.super_warp > 1) machine += fmt::format("  s={}", m.super_warp);
   machine += fmt::format("  ({} warps)  dispatch {}", m.warps(), m.dispatch);
   if (m.barrier_latency) machine += fmt::format("  barrier latency {}", m.barrier_latency);
+  if (m.kernel_latency) machine += fmt::format("  kernel latency {}", m.kernel_latency);
   if (m.compute_latency) machine += fmt::format("  compute latency {}", m.compute_latency);
   line("  machine      " + machine);
-  const AddressMapInfo& map = address_map_of(m);
-  if (!map.identity) {
-    std::string rsu;
-    if (map.shift_table)
-      rsu = m.mapping.rsu_shifts.empty()
-                ? fmt::format("  (shift table drawn with seed {})",
-                              m.mapping.rsu_seed.value_or(m.seed))
-                : fmt::format("  (shift table r_j = {})", fmt::join(m.mapping.rsu_shifts, " "));
-    line("  address map  " + map.name + rsu);
-  }
+  if (hierarchical)
+    line(fmt::format("  shared       {}  l_s={}  {} words per SM{}", m.shared.model,
+                     m.shared.latency, m.shared.words,
+                     address_map_line(shared_address_map(m), m.shared.mapping, m.seed)));
+  else if (const AddressMapInfo& map = address_map_of(m); !map.identity)
+    line("  address map" + address_map_line(map, m.mapping, m.seed));
   line(fmt::format("  program      {}  (memory {} words)", o.program, m.memory_words));
   line("");
   line(fmt::format("  cycles       {}", r.cycles()));
@@ -105,7 +118,18 @@ std::string format_report(const RunOutcome& o) {
   line(fmt::format("  stages       {}  (total congestion; largest dispatch {})", r.counters.stages,
                    r.counters.max_stages));
   line(fmt::format("  requests     {}", r.counters.requests));
-  line(fmt::format("  syncthreads  {}", r.syncthreads));
+  line(fmt::format("  syncthreads  {}", r.syncthreads) +
+       (r.block_syncthreads.size() > 1 ? "  (the most steps of one SM)" : ""));
+  if (r.grid_syncs > 0 || hierarchical) line(fmt::format("  grid_syncs   {}", r.grid_syncs));
+  if (r.memories.size() > 1) {
+    line(fmt::format("  {:<13}{:>12}{:>12}{:>6}{:>12}{:>10}{:>10}", "memory", "dispatches",
+                     "stages", "max", "requests", "busy", "cycles"));
+    for (const MemoryResult& memory : r.memories) {
+      const MemoryCounters& c = memory.counters;
+      line(fmt::format("  {:<13}{:>12}{:>12}{:>6}{:>12}{:>10}{:>10}", memory.label, c.dispatches,
+                       c.stages, c.max_stages, c.requests, c.busy, c.cycles()));
+    }
+  }
   const double rate = r.seconds > 0 ? static_cast<double>(r.counters.dispatches) / r.seconds : 0;
   line(fmt::format("  wall time    {:.3f} s  ({:.2f} M dispatches/s)", r.seconds, rate / 1e6));
 
@@ -145,7 +169,7 @@ std::string format_report(const RunOutcome& o) {
           o.race_count,
           o.race_count > kShownRaces ? fmt::format("; the first {}:", kShownRaces) : ":"));
       for (std::size_t i = 0; i < o.races.size() && i < kShownRaces; ++i)
-        line("    " + format_race(o.races[i]));
+        line("    " + format_race(o.races[i], o.result));
     }
   }
   for (const std::string& e : o.errors) line("  error        " + e);

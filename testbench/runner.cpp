@@ -81,6 +81,19 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
                      "machine.memory: program " + tb.program + " needs " + std::to_string(words) +
                          " words, machine.memory gives " + std::to_string(m.memory_words));
   }
+  if (machine_model(m).hierarchical) {
+    const std::uint64_t shared = program.shared_words();
+    if (m.shared.words == 0) {
+      m.shared.words = std::max<std::uint64_t>(shared, 1);
+    } else if (m.shared.words < shared) {
+      throw InputError(tb.locate("machine.shared.memory"),
+                       "machine.shared.memory: program " + tb.program + " needs " +
+                           std::to_string(shared) +
+                           " words of shared memory per multiprocessor, "
+                           "machine.shared.memory gives " +
+                           std::to_string(m.shared.words));
+    }
+  }
   const std::uint64_t local = program.local_words();
   if (tb.where.count("machine.local_memory") == 0) {
     m.local_words = local;
@@ -116,29 +129,56 @@ std::string warp_ranges(const std::vector<std::uint64_t>& warps, std::size_t sho
   return out;
 }
 
-// Warps that executed different numbers of syncthreads: each count with its warps.
-std::string barrier_divergence(const std::vector<std::uint64_t>& barriers) {
+// Warps first .. first + count - 1 that passed different numbers of barriers (counts[warp] of
+// them): "barrier divergence: the warps<where> executed different numbers of <what>: ..." with
+// each count and its warps, or "" when they agree.
+std::string divergence(const std::vector<std::uint64_t>& counts, std::uint64_t first,
+                       std::uint64_t count, const std::string& where, const std::string& what) {
   std::map<std::uint64_t, std::vector<std::uint64_t>> warps_by_count;
-  for (std::size_t warp = 0; warp < barriers.size(); ++warp)
-    warps_by_count[barriers[warp]].push_back(warp);
+  for (std::uint64_t warp = first; warp < first + count; ++warp)
+    warps_by_count[counts[warp]].push_back(warp);
   if (warps_by_count.size() <= 1) return {};
-  std::string out = "barrier divergence: the warps executed different numbers of syncthreads:";
+  std::string out =
+      "barrier divergence: the warps" + where + " executed different numbers of " + what + ":";
   std::size_t shown = 0;
-  for (const auto& [count, warps] : warps_by_count) {
+  for (const auto& [n, warps] : warps_by_count) {
     if (++shown > 8) {
       out += "; and " + std::to_string(warps_by_count.size() - 8) + " more counts";
       break;
     }
     out += (shown > 1 ? "; " : " ") + std::string(warps.size() == 1 ? "warp " : "warps ") +
-           warp_ranges(warps, 6) + " executed " + std::to_string(count);
+           warp_ranges(warps, 6) + " executed " + std::to_string(n);
   }
   return out;
 }
 
-std::vector<std::uint64_t> memory_sizes(Machine& machine) {
-  std::vector<std::uint64_t> sizes;
-  for (MemoryId m = 0; m < machine.memory_count(); ++m) sizes.push_back(machine.memory(m).words());
-  return sizes;
+// Barrier divergence within each block (its syncthreads, with the grid_syncs that also stop
+// it), and over the machine (grid_syncs).
+std::vector<std::string> barrier_divergences(const RunResult& r, const MachineConfig& m) {
+  std::vector<std::string> out;
+  const std::string what =
+      r.grid_syncs == 0 ? "syncthreads" : "barriers (syncthreads and grid_syncs)";
+  const std::uint64_t block_warps = m.block_warps();
+  for (unsigned b = 0; b < m.multiprocessors; ++b) {
+    const std::string where =
+        m.multiprocessors == 1 ? "" : " of multiprocessor " + std::to_string(b);
+    if (std::string d = divergence(r.warp_barriers, b * block_warps, block_warps, where, what);
+        !d.empty())
+      out.push_back(std::move(d));
+  }
+  if (std::string d =
+          divergence(r.warp_grid_barriers, 0, r.warp_grid_barriers.size(), "", "grid_syncs");
+      !d.empty())
+    out.push_back(std::move(d));
+  return out;
+}
+
+std::vector<RaceDetector::MemoryScope> memory_scopes(Machine& machine) {
+  std::vector<RaceDetector::MemoryScope> scopes;
+  const bool one_block = machine.config().multiprocessors == 1;
+  for (MemoryId m = 0; m < machine.memory_count(); ++m)
+    scopes.push_back({machine.memory(m).words(), one_block || m != 0});
+  return scopes;
 }
 
 }  // namespace
@@ -184,7 +224,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
     Simulation simulation(o.machine, sim_options);
     std::unique_ptr<RaceDetector> detector;
     if (tb.race_check) {
-      detector = std::make_unique<RaceDetector>(memory_sizes(simulation.machine()), kListedRaces);
+      detector = std::make_unique<RaceDetector>(memory_scopes(simulation.machine()), kListedRaces);
       for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m)
         simulation.memory(m).set_observer(detector.get());
     }
@@ -199,8 +239,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   }
   // Under race_check a divergence is an error: the barriers no longer separate what the
   // program meant them to (the run still ends: a finished warp no longer holds a barrier).
-  if (const std::string divergence = barrier_divergence(o.result.warp_barriers);
-      !divergence.empty())
+  for (const std::string& divergence : barrier_divergences(o.result, o.machine))
     (o.race_check ? o.errors : o.warnings).push_back(divergence);
 
   const Verification& v = program->verification();
@@ -209,11 +248,9 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   o.mismatches = v.mismatches();
   o.first_mismatch = v.first_mismatch();
   const std::map<std::string, std::uint64_t> figures = {
-      {"cycles", o.result.cycles()},
-      {"dispatches", o.result.counters.dispatches},
-      {"stages", o.result.counters.stages},
-      {"requests", o.result.counters.requests},
-      {"syncthreads", o.result.syncthreads}};
+      {"cycles", o.result.cycles()},         {"dispatches", o.result.counters.dispatches},
+      {"stages", o.result.counters.stages},  {"requests", o.result.counters.requests},
+      {"syncthreads", o.result.syncthreads}, {"grid_syncs", o.result.grid_syncs}};
   for (const auto& [figure, expected] : tb.expect)
     o.expectations.push_back({figure, expected, figures.at(figure)});
   if (o.program_checked || !o.expectations.empty() || o.race_check) {

@@ -4,10 +4,42 @@
 
 namespace mmsim {
 
+namespace {
+
+nlohmann::json rsu_json(const BankMapping& mapping, std::uint64_t seed) {
+  if (mapping.rsu_shifts.empty()) return {{"seed", mapping.rsu_seed.value_or(seed)}};
+  return {{"shifts", mapping.rsu_shifts}};
+}
+
+// Per memory: what it is, and what it did.
+nlohmann::json memories_json(const RunResult& r) {
+  nlohmann::json out = nlohmann::json::array();
+  const double cycles = static_cast<double>(r.cycles());
+  for (const MemoryResult& memory : r.memories) {
+    const MemoryCounters& c = memory.counters;
+    nlohmann::json entry = {{"name", memory.block == kNoBlock ? memory.label : "shared"}};
+    if (memory.block != kNoBlock) entry["multiprocessor"] = memory.block;
+    entry.update({{"width", memory.width},
+                  {"latency", memory.latency},
+                  {"words", memory.words},
+                  {"cycles", c.cycles()},
+                  {"dispatches", c.dispatches},
+                  {"stages", c.stages},
+                  {"max_stages", c.max_stages},
+                  {"requests", c.requests},
+                  {"busy", c.busy},
+                  {"utilization", cycles > 0 ? static_cast<double>(c.stages) / cycles : 0.0}});
+    out.push_back(entry);
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json stats_json(const RunOutcome& o) {
   using nlohmann::json;
   const MachineConfig& m = o.machine;
-  const RunCounters& c = o.result.counters;
+  const MemoryCounters& c = o.result.counters;
   json stats = {
       {"name", o.name},
       {"testbench", o.file},
@@ -17,6 +49,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
       {"max_stages", c.max_stages},
       {"requests", c.requests},
       {"syncthreads", o.result.syncthreads},
+      {"grid_syncs", o.result.grid_syncs},
       {"verified", o.verified ? json(*o.verified) : json(nullptr)},
       {"model", m.model},
       {"width", m.width},
@@ -61,6 +94,20 @@ nlohmann::json stats_json(const RunOutcome& o) {
     stats["rsu"] = m.mapping.rsu_shifts.empty()
                        ? json{{"seed", m.mapping.rsu_seed.value_or(m.seed)}}
                        : json{{"shifts", m.mapping.rsu_shifts}};
+  stats["memories"] = memories_json(o.result);
+  if (machine_model(m).hierarchical) {
+    stats["multiprocessors"] = m.multiprocessors;
+    stats["global_width"] = m.global_words_per_group();
+    stats["kernel_latency"] = m.kernel_latency;
+    stats["block_syncthreads"] = o.result.block_syncthreads;
+    const AddressMapInfo& map = shared_address_map(m);
+    json shared = {{"model", m.shared.model},
+                   {"latency", m.shared.latency},
+                   {"memory_words", m.shared.words},
+                   {"address_map", map.name}};
+    if (map.shift_table) shared["rsu"] = rsu_json(m.shared.mapping, m.seed);
+    stats["shared"] = shared;
+  }
   stats["warnings"] = o.warnings;
   stats["errors"] = o.errors;
   stats["race_check"] = o.race_check;

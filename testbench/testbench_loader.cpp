@@ -28,37 +28,59 @@ std::string choice(const YamlSection& s, const std::string& key,
   return value;
 }
 
-// machine.rsu: the random shift unit's table, drawn from a seed or given row by row.
-void load_rsu(const YamlSection& rsu, Testbench& tb) {
+// machine.rsu (or machine.shared.rsu): the random shift unit's table, drawn from a seed or
+// given row by row. `path` is where the section is, e.g. "machine.shared.rsu".
+void load_rsu(const YamlSection& rsu, const std::string& path, BankMapping& mapping,
+              Testbench& tb) {
   rsu.allow({"seed", "shifts"});
-  tb.where["machine.rsu"] = rsu.where();
-  MachineConfig& c = tb.machine;
+  tb.where[path] = rsu.where();
   if (rsu.has("seed") == rsu.has("shifts"))
-    throw InputError(rsu.where(),
-                     "machine.rsu: expected either seed or shifts (one shift per row)");
+    throw InputError(rsu.where(), path + ": expected either seed or shifts (one shift per row)");
   if (rsu.has("seed")) {
-    c.mapping.rsu_seed = static_cast<std::uint64_t>(rsu.integer("seed", 0, kMaxInt));
-    tb.where["machine.rsu.seed"] = rsu.where("seed");
+    mapping.rsu_seed = static_cast<std::uint64_t>(rsu.integer("seed", 0, kMaxInt));
+    tb.where[path + ".seed"] = rsu.where("seed");
     return;
   }
   const YAML::Node shifts = rsu.node("shifts");
-  tb.where["machine.rsu.shifts"] = rsu.where("shifts");
+  tb.where[path + ".shifts"] = rsu.where("shifts");
   if (!shifts.IsSequence() || shifts.size() == 0)
     rsu.fail("shifts", "expected a list of shifts r_0, r_1, ... (one per row of memory), got " +
                            yaml_describe(shifts));
   for (std::size_t j = 0; j < shifts.size(); ++j) {
-    const std::string what = "machine.rsu.shifts[" + std::to_string(j) + "]";
+    const std::string what = path + ".shifts[" + std::to_string(j) + "]";
     // Each value's own place, for the range check against w in validate().
     tb.where[what] = rsu.where("shifts", j);
-    c.mapping.rsu_shifts.push_back(
+    mapping.rsu_shifts.push_back(
         static_cast<std::uint32_t>(yaml_integer(shifts[j], tb.where[what], what, 0, 1 << 16)));
   }
+}
+
+std::string load_address_map(const YamlSection& s) {
+  return choice(s, "address_map", names_of(address_maps(), [](const auto& x) { return x.name; }),
+                "address map");
+}
+
+// machine.shared: the shared memory of every streaming multiprocessor (hmm).
+void load_shared(const YamlSection& s, Testbench& tb) {
+  s.allow({"model", "latency", "memory", "address_map", "rsu"});
+  SharedMemoryConfig& shared = tb.machine.shared;
+  std::vector<std::string> models;
+  for (const MachineModel& model : machine_models())
+    if (model.shared_memory) models.push_back(model.name);
+  if (s.has("model")) shared.model = choice(s, "model", models, "shared memory model");
+  shared.latency = static_cast<unsigned>(s.optional_integer("latency", 1, 1 << 24).value_or(1));
+  shared.words = static_cast<std::uint64_t>(
+      s.optional_integer("memory", 1, static_cast<std::int64_t>(kMaxMemoryWords)).value_or(0));
+  if (s.has("address_map")) shared.mapping.address_map = load_address_map(s);
+  for (const std::string& key : s.keys()) tb.where["machine.shared." + key] = s.where(key);
+  if (s.has("rsu")) load_rsu(s.section("rsu"), "machine.shared.rsu", shared.mapping, tb);
 }
 
 void load_machine(const YamlSection& m, Testbench& tb) {
   m.allow({"model", "width", "latency", "threads", "super_warp", "dispatch", "seed",
            "barrier_latency", "compute_latency", "write_conflict", "memory", "local_memory",
-           "race_check", "address_map", "rsu"});
+           "race_check", "address_map", "rsu", "multiprocessors", "kernel_latency", "shared",
+           "global"});
   MachineConfig& c = tb.machine;
   c.model = choice(m, "model", names_of(machine_models(), [](const auto& x) { return x.name; }),
                    "machine model");
@@ -86,12 +108,26 @@ void load_machine(const YamlSection& m, Testbench& tb) {
   c.local_words =
       static_cast<std::uint64_t>(m.optional_integer("local_memory", 0, 1 << 20).value_or(0));
   tb.race_check = m.optional_boolean("race_check").value_or(false);
-  if (m.has("address_map"))
-    c.mapping.address_map =
-        choice(m, "address_map", names_of(address_maps(), [](const auto& x) { return x.name; }),
-               "address map");
+  if (m.has("address_map")) c.mapping.address_map = load_address_map(m);
   for (const std::string& key : m.keys()) tb.where["machine." + key] = m.where(key);
-  if (m.has("rsu")) load_rsu(m.section("rsu"), tb);
+  if (m.has("rsu")) load_rsu(m.section("rsu"), "machine.rsu", c.mapping, tb);
+
+  // The hierarchical machine's keys.
+  const bool hierarchical = find_machine_model(c.model)->hierarchical;
+  for (const std::string key : {"multiprocessors", "kernel_latency", "shared", "global"})
+    if (m.has(key) && !hierarchical && key != "kernel_latency")
+      m.fail(key,
+             "machine." + key + " applies to model hmm (the hierarchical machine), not " + c.model);
+  c.multiprocessors =
+      static_cast<unsigned>(m.optional_integer("multiprocessors", 1, 1 << 16).value_or(1));
+  c.kernel_latency =
+      static_cast<Cycle>(m.optional_integer("kernel_latency", 0, 1 << 24).value_or(0));
+  if (m.has("shared")) load_shared(m.section("shared"), tb);
+  if (const auto global = m.optional_section("global")) {
+    global->allow({"width"});
+    c.global_width = static_cast<unsigned>(global->integer("width", 1, 1 << 16));
+    tb.where["machine.global.width"] = global->where("width");
+  }
   tb.where["machine"] = m.where();
 }
 
@@ -179,13 +215,15 @@ TraceListing load_warps(const YamlInput& input, const YAML::Node& warps, const s
                          what + ": expected {read: [...]}, {write: [...]} or {sync: true}, got " +
                              yaml_describe(node));
       const YamlSection s(input, node, what);
-      s.allow({"read", "write", "values", "sync", "memory"});
-      const int kinds = s.has("read") + s.has("write") + s.has("sync");
+      s.allow({"read", "write", "values", "sync", "grid_sync", "space"});
+      const int kinds = s.has("read") + s.has("write") + s.has("sync") + s.has("grid_sync");
       if (kinds != 1)
-        throw InputError(in.where, what + ": expected exactly one of read, write, sync");
-      if (s.has("sync")) {
-        in.kind = TraceInstruction::Kind::sync;
-        if (!s.boolean("sync")) s.fail("sync", "expected true");
+        throw InputError(in.where, what + ": expected exactly one of read, write, sync, grid_sync");
+      if (s.has("sync") || s.has("grid_sync")) {
+        const std::string key = s.has("sync") ? "sync" : "grid_sync";
+        in.kind = s.has("sync") ? TraceInstruction::Kind::sync : TraceInstruction::Kind::grid_sync;
+        if (!s.boolean(key)) s.fail(key, "expected true");
+        if (s.has("space")) s.fail("space", "only reads and writes go to a memory");
       } else {
         in.kind = s.has("read") ? TraceInstruction::Kind::read : TraceInstruction::Kind::write;
         const std::string key = s.has("read") ? "read" : "write";
@@ -200,7 +238,10 @@ TraceListing load_warps(const YamlInput& input, const YAML::Node& warps, const s
                                            what + ".values[" + std::to_string(v) + "]",
                                            std::numeric_limits<std::int64_t>::min(), kMaxInt));
       }
-      in.memory = static_cast<MemoryId>(s.optional_integer("memory", 0, 255).value_or(0));
+      if (s.has("space"))
+        in.space = choice(s, "space", {"global", "shared"}, "memory space") == "shared"
+                       ? Space::shared
+                       : Space::global;
       out.push_back(std::move(in));
     }
   }
@@ -225,8 +266,8 @@ void load_program(const YamlInput& input, const YamlSection& p, Testbench& tb) {
 }  // namespace
 
 const std::vector<std::string>& expectable_figures() {
-  static const std::vector<std::string> figures = {"cycles", "dispatches", "stages", "requests",
-                                                   "syncthreads"};
+  static const std::vector<std::string> figures = {"cycles",   "dispatches",  "stages",
+                                                   "requests", "syncthreads", "grid_syncs"};
   return figures;
 }
 

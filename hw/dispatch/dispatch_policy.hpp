@@ -31,6 +31,9 @@ struct PolicyContext {
   const DynamicBitset& present;  // units neither at a barrier nor finished
   MemoryId port;
   std::uint64_t seed;
+  // The units that reach this memory: first, first + 1, ..., first + count - 1.
+  UnitId first = 0;
+  UnitId count = 0;
 };
 
 struct PolicyInfo {

@@ -69,10 +69,12 @@ Cycle Dispatcher::step(Cycle t) {
 }
 
 void Dispatcher::resume(UnitId u, Cycle t) {
-  // Everything completed before t has taken effect (the unit's own request among it).
-  if (t > 0)
-    for (Port& port : ports_) port.mmu->complete_until(t - 1);
   WarpUnit& unit = *units_[u];
+  // The unit's own request has taken effect, with everything its memory completed before it.
+  // Each memory performs its accesses in completion order whenever it is asked to, so the other
+  // memories can wait.
+  if (t > 0 && unit.last_target() != kNoMemory)
+    ports_[unit.last_target()].mmu->complete_until(t - 1);
   switch (unit.resume(t, barrier_)) {
     case UnitState::ready:
       if (unit.target() >= ports_.size())
@@ -89,19 +91,21 @@ void Dispatcher::resume(UnitId u, Cycle t) {
       break;
   }
   if (options_.tracing) unit.update_trace();
-  open_barrier();
+  open_barriers();
 }
 
-void Dispatcher::open_barrier() {
-  const std::optional<Cycle> release = barrier_.open();
-  if (!release) return;
+void Dispatcher::open_barriers() {
+  while (const std::optional<Cycle> release = barrier_.open()) open_barrier(*release);
+}
+
+void Dispatcher::open_barrier(Cycle release) {
   for (const WarpId warp : barrier_.released()) {
     const UnitId u = warp / warps_per_unit_;
     WarpUnit& unit = *units_[u];
     if (unit.state() != UnitState::barrier) continue;  // another of its warps already did this
     unit.release_barrier();
     present_.set(u);
-    wakes_.push(*release, u);
+    wakes_.push(release, u);
     if (options_.tracing) unit.update_trace();
   }
 }
@@ -112,15 +116,9 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   const unsigned k = accepted.stages;
   port.free_at = t + k;
   const Cycle completion = t + k + port.mmu->latency() - 2;
-  ++counters_.dispatches;
-  counters_.stages += k;
-  counters_.requests += accepted.requests;
-  counters_.max_stages = std::max<std::uint64_t>(counters_.max_stages, k);
-  counters_.last_completion = std::max(counters_.last_completion, completion);
-  counters_.any_completion = true;
   wakes_.push(completion + 1 + options_.compute_latency, u);
   if (options_.tracing) {
-    traced_ = {true, u, k, t};
+    port.traced = {true, u, k, t};
     unit.update_trace();
   }
 }
@@ -134,18 +132,23 @@ void Dispatcher::finish() {
   finished_ = true;
 }
 
-void Dispatcher::trace(sc_core::sc_trace_file* file) {
+void Dispatcher::trace(sc_core::sc_trace_file* file, const std::vector<std::string>& scopes) {
   const std::string base = name();
   sc_core::sc_trace(file, trace_cycle_, base + ".cycle");
-  sc_core::sc_trace(file, traced_.valid, base + ".dispatch_valid");
-  sc_core::sc_trace(file, traced_.unit, base + ".dispatch_unit");
-  sc_core::sc_trace(file, traced_.stages, base + ".dispatch_stages");
+  for (std::size_t m = 0; m < ports_.size(); ++m) {
+    DispatchTrace& traced = ports_[m].traced;
+    sc_core::sc_trace(file, traced.valid, scopes[m] + ".dispatch_valid");
+    sc_core::sc_trace(file, traced.unit, scopes[m] + ".dispatch_unit");
+    sc_core::sc_trace(file, traced.stages, scopes[m] + ".dispatch_stages");
+  }
 }
 
 void Dispatcher::update_traces(Cycle t) {
   trace_cycle_ = t;
-  if (traced_.time != t) traced_.valid = false;
-  for (Port& port : ports_) port.mmu->update_trace(t);
+  for (Port& port : ports_) {
+    if (port.traced.time != t) port.traced.valid = false;
+    port.mmu->update_trace(t);
+  }
   barrier_.update_trace();
 }
 

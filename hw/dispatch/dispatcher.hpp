@@ -1,6 +1,8 @@
-// The dispatcher: whenever an MMU can accept a dispatch, its policy picks a ready unit. It is
-// the machine's one SystemC process: it wakes only when something happens (a request completes,
-// the barrier opens, an MMU frees up), never on idle cycles.
+// The dispatcher: whenever an MMU can accept a dispatch, its policy picks a ready unit among
+// the units that reach that memory (every unit for the global memory, the units of one
+// streaming multiprocessor for its shared memory). It is the machine's one SystemC process: it
+// wakes only when something happens (a request completes, a barrier opens, an MMU frees up),
+// never on idle cycles.
 //
 // Temporal decoupling (as in TLM-2.0 loosely-timed models): the process may handle the events
 // of the next `quantum` cycles in one activation, since every state it touches lives in the
@@ -15,7 +17,6 @@
 #include <vector>
 
 #include "hw/dispatch/dispatch_policy.hpp"
-#include "hw/dispatch/run_counters.hpp"
 #include "hw/dispatch/wake_queue.hpp"
 #include "hw/mmu/mmu.hpp"
 #include "hw/pe/barrier_unit.hpp"
@@ -44,25 +45,35 @@ class Dispatcher : public sc_core::sc_module {
   const std::vector<WarpUnit*>& units() const { return units_; }
   // Connects an MMU; the n-th call serves memory n.
   void add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy);
-
-  const RunCounters& counters() const { return counters_; }
   bool finished() const { return finished_; }
   // An error raised by a warp program or the hardware during the run, if any.
   std::exception_ptr failure() const { return failure_; }
 
-  void trace(sc_core::sc_trace_file* file);
+  // `scopes[m]`: the hierarchical name under which memory m's dispatches are traced
+  // (dispatch_valid, dispatch_unit, dispatch_stages); the cycle counter is traced under this
+  // module's name.
+  void trace(sc_core::sc_trace_file* file, const std::vector<std::string>& scopes);
 
  private:
+  // What a port dispatched this cycle, as traced.
+  struct DispatchTrace {
+    bool valid = false;
+    unsigned unit = 0;
+    unsigned stages = 0;
+    Cycle time = kNever;
+  };
   struct Port {
     Mmu* mmu;
     std::unique_ptr<DispatchPolicy> policy;
     Cycle free_at = 0;
+    DispatchTrace traced = {};
   };
 
   void run();
   Cycle step(Cycle t);
   void resume(UnitId u, Cycle t);
-  void open_barrier();
+  void open_barriers();
+  void open_barrier(Cycle release);
   void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);
@@ -74,18 +85,10 @@ class Dispatcher : public sc_core::sc_module {
   std::vector<Port> ports_;
   DynamicBitset present_;
   WakeQueue wakes_;
-  RunCounters counters_;
   bool finished_ = false;
   std::exception_ptr failure_;
   std::uint64_t steps_ = 0;
 
-  struct DispatchTrace {
-    bool valid = false;
-    unsigned unit = 0;
-    unsigned stages = 0;
-    Cycle time = kNever;
-  };
-  DispatchTrace traced_;
   std::uint64_t trace_cycle_ = 0;
 };
 

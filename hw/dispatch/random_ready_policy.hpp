@@ -10,7 +10,8 @@ namespace mmsim {
 
 class RandomReadyPolicy final : public DispatchPolicy {
  public:
-  explicit RandomReadyPolicy(const PolicyContext& context) : random_(context.seed) {}
+  // Each memory draws from its own stream.
+  explicit RandomReadyPolicy(const PolicyContext& context) : random_(context.seed + context.port) {}
   void ready(UnitId unit, Cycle) override { ready_.push_back(unit); }
   UnitId choose(Cycle) override {
     if (ready_.empty()) return kNoUnit;

@@ -5,22 +5,36 @@
 namespace mmsim {
 
 RoundRobinPolicy::RoundRobinPolicy(const PolicyContext& context)
-    : units_(context.units), present_(context.present), port_(context.port) {}
+    : units_(context.units),
+      present_(context.present),
+      port_(context.port),
+      first_(context.first),
+      end_(std::size_t{context.first} + context.count),
+      turn_(context.first) {}
 
 void RoundRobinPolicy::ready(UnitId, Cycle) { ++ready_; }
 
+std::size_t RoundRobinPolicy::next_present(std::size_t u) const {
+  const std::size_t next = present_.find_next(u);
+  if (next < end_) return next;
+  const std::size_t wrapped = present_.find_next(first_);
+  return wrapped < end_ ? wrapped : DynamicBitset::npos;
+}
+
 UnitId RoundRobinPolicy::choose(Cycle) {
-  std::size_t u = present_.find_cyclic(turn_);
-  for (std::size_t seen = 0; u != DynamicBitset::npos && seen < present_.count(); ++seen) {
+  const std::size_t start = next_present(turn_);
+  if (start == DynamicBitset::npos) return kNoUnit;
+  std::size_t u = start;
+  do {
     const WarpUnit& unit = *units_[u];
     if (unit.state() != UnitState::ready) return kNoUnit;  // it holds the turn
     if (unit.target() == port_) {
-      turn_ = (u + 1) % units_.size();
+      turn_ = u + 1 == end_ ? first_ : u + 1;
       --ready_;
       return static_cast<UnitId>(u);
     }
-    u = present_.find_cyclic((u + 1) % units_.size());  // its turn is at another memory
-  }
+    u = next_present(u + 1 == end_ ? first_ : u + 1);  // its turn is at another memory
+  } while (u != start);
   return kNoUnit;
 }
 

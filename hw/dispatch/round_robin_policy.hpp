@@ -1,6 +1,7 @@
-// The synchronous machines of seeds 000/001/002: units keep a fixed cyclic turn. A unit that
-// has finished or waits at the barrier is skipped; a unit still waiting for its previous request
-// holds the turn and the MMU idles until it can go. After a dispatch the turn passes on.
+// The synchronous machines (Nakano 2012; Nakano and Matsumae 2013): the units that reach a
+// memory keep a fixed cyclic turn there. A unit that has finished, waits at a barrier, or is
+// ready for another memory is passed over; a unit still waiting for its previous request holds
+// the turn and the MMU idles until it can go. After a dispatch the turn passes on.
 #pragma once
 
 #include "hw/dispatch/dispatch_policy.hpp"
@@ -15,10 +16,15 @@ class RoundRobinPolicy final : public DispatchPolicy {
   bool any_ready() const override { return ready_ > 0; }
 
  private:
+  // The next present unit at or after u in the cyclic order of the units reaching this memory.
+  std::size_t next_present(std::size_t u) const;
+
   const std::vector<WarpUnit*>& units_;
   const DynamicBitset& present_;
   MemoryId port_;
-  std::size_t turn_ = 0;
+  std::size_t first_;
+  std::size_t end_;
+  std::size_t turn_;
   std::size_t ready_ = 0;
 };
 

@@ -1,7 +1,7 @@
 #include "hw/machine/machine.hpp"
 
+#include "hw/machine/assembly.hpp"
 #include "hw/machine/machine_models.hpp"
-#include "hw/support/errors.hpp"
 
 namespace mmsim {
 
@@ -9,55 +9,70 @@ Machine::Machine(const sc_core::sc_module_name& name, const MachineConfig& confi
                  Dispatcher::Options options)
     : sc_core::sc_module(name), config_(config) {
   apply_model_rules(config_);
-
+  const bool hierarchical = machine_model(config_).hierarchical;
   std::vector<MemorySpec> specs = memory_specs(config_);
-  for (std::size_t m = 0; m < specs.size(); ++m) {
-    MemorySpec& spec = specs[m];
-    Mmu::Config mmu{static_cast<MemoryId>(m), spec.width,     spec.latency, spec.words,
-                    config.write_conflict,    options.tracing};
-    memories_.push_back(std::make_unique<Mmu>(spec.name.c_str(), mmu, std::move(spec.map),
-                                              std::move(spec.splitter)));
+  global_memory_ = make_mmu(std::move(specs.front()), 0, config_, options.tracing);
+  memories_.push_back(global_memory_.get());
+  if (hierarchical) {
+    for (unsigned j = 0; j < config_.multiprocessors; ++j) {
+      const auto id = static_cast<MemoryId>(1 + j);
+      sms_.push_back(std::make_unique<Multiprocessor>(("sm_" + std::to_string(j)).c_str(), j,
+                                                      config_, std::move(specs[id]), id,
+                                                      options.tracing));
+      memories_.push_back(&sms_.back()->shared_memory());
+      for (const auto& unit : sms_.back()->units()) units_.push_back(unit.get());
+    }
+  } else {
+    flat_units_ = make_warp_units(config_, 0, static_cast<UnitId>(config_.units()), {});
+    for (const auto& unit : flat_units_) units_.push_back(unit.get());
   }
 
-  const std::uint64_t warps = config.warps();
-  barrier_ = std::make_unique<BarrierUnit>("barrier", warps, config.barrier_latency);
+  barrier_ = std::make_unique<BarrierUnit>(
+      "barrier", config_.multiprocessors, config_.block_warps(),
+      BarrierUnit::Latencies{.block = config_.barrier_latency, .grid = config_.kernel_latency});
 
-  std::vector<WarpUnit*> unit_pointers;
-  const unsigned s = config.super_warp;
-  for (std::uint64_t u = 0; u < config.units(); ++u) {
-    std::vector<Warp> unit_warps;
-    for (unsigned j = 0; j < s; ++j)
-      unit_warps.emplace_back(static_cast<WarpId>(u * s + j), config.width,
-                              static_cast<WarpId>(warps), config.local_words);
-    const std::string unit_name = (s == 1 ? "warp_" : "super_warp_") + std::to_string(u);
-    units_.push_back(std::make_unique<WarpUnit>(unit_name.c_str(), static_cast<UnitId>(u),
-                                                std::move(unit_warps)));
-    unit_pointers.push_back(units_.back().get());
-  }
-
-  options.compute_latency = config.compute_latency;
-  Cycle longest_delay = config.barrier_latency;
-  for (const auto& mmu : memories_)
-    longest_delay = std::max<Cycle>(
-        longest_delay, std::uint64_t{mmu->width()} * s + mmu->latency() + config.compute_latency);
-  dispatcher_ = std::make_unique<Dispatcher>("dispatcher", std::move(unit_pointers), s, *barrier_,
+  options.compute_latency = config_.compute_latency;
+  // A dispatch occupies at most one stage group per lane.
+  const Cycle lanes = std::uint64_t{config_.width} * config_.super_warp;
+  Cycle longest_delay = std::max(config_.barrier_latency, config_.kernel_latency);
+  for (const Mmu* mmu : memories_)
+    longest_delay = std::max(longest_delay, lanes + mmu->latency() + config_.compute_latency);
+  dispatcher_ = std::make_unique<Dispatcher>("dispatcher", units_, config_.super_warp, *barrier_,
                                              longest_delay, std::move(options));
-  for (auto& mmu : memories_) {
-    PolicyContext context{dispatcher_->units(), dispatcher_->present(), mmu->id(), config.seed};
-    dispatcher_->add_port(*mmu, make_dispatch_policy(config.dispatch, context));
+  const auto all = static_cast<UnitId>(units_.size());
+  for (Mmu* mmu : memories_) {
+    PolicyContext context{.units = dispatcher_->units(),
+                          .present = dispatcher_->present(),
+                          .port = mmu->id(),
+                          .seed = config_.seed,
+                          .first = 0,
+                          .count = all};
+    if (mmu->id() != 0) {  // a shared memory: the units of its multiprocessor
+      const Multiprocessor& sm = *sms_[mmu->id() - 1];
+      context.first = sm.first_unit();
+      context.count = static_cast<UnitId>(sm.units().size());
+    }
+    dispatcher_->add_port(*mmu, make_dispatch_policy(config_.dispatch, context));
   }
 }
 
 void Machine::load(Kernel& kernel) {
-  for (auto& unit : units_)
+  for (WarpUnit* unit : units_)
     for (Warp& warp : unit->warps()) warp.start(kernel.run(warp));
 }
 
 void Machine::trace(sc_core::sc_trace_file* file) {
-  dispatcher_->trace(file);
-  barrier_->trace(file);
-  for (auto& mmu : memories_) mmu->trace(file);
-  for (auto& unit : units_) unit->trace(file);
+  // A shared memory's dispatches show in its multiprocessor's scope, as sm_j.dispatcher.
+  std::vector<std::string> port_scopes = {dispatcher_->name()};
+  for (const auto& sm : sms_) port_scopes.push_back(std::string(sm->name()) + ".dispatcher");
+  dispatcher_->trace(file, port_scopes);
+  std::vector<std::string> block_scopes;
+  for (const auto& sm : sms_) block_scopes.push_back(std::string(sm->name()) + ".barrier");
+  if (sms_.empty()) block_scopes.push_back(barrier_->name());
+  barrier_->trace(file, block_scopes);
+  global_memory_->trace(file);
+  for (const auto& sm : sms_) sm->trace(file);
+  for (const auto& unit : flat_units_) unit->trace(file);
 }
 
 }  // namespace mmsim

@@ -20,6 +20,15 @@ struct BankMapping {
   std::optional<std::uint64_t> rsu_seed;
 };
 
+// The shared memory of every streaming multiprocessor of the hierarchical machine
+// (machine.shared).
+struct SharedMemoryConfig {
+  std::string model = "dmm";  // how it serves a dispatch: dmm | sdmm | rsdmm | pram
+  unsigned latency = 1;       // l_s
+  std::uint64_t words = 0;    // of each shared memory; 0: what the program needs
+  BankMapping mapping;
+};
+
 struct MachineConfig {
   std::string model = "dmm";
   unsigned width = 32;        // w: banks, and threads per warp
@@ -34,8 +43,17 @@ struct MachineConfig {
   std::uint64_t memory_words = 0;  // words of memory
   std::uint64_t local_words = 0;   // local memory per PE, in words
   BankMapping mapping;             // DMM family
+  // The hierarchical machine (model hmm): d streaming multiprocessors, each with its shared
+  // memory, over the global memory (memory_words words, latency l, width global_width).
+  unsigned multiprocessors = 1;  // d
+  unsigned global_width = 0;     // w_g: words per address group of global memory; 0: w
+  SharedMemoryConfig shared;
+  Cycle kernel_latency = 0;  // grid_sync: from the last arrival to the release
 
   std::uint64_t warps() const { return threads / width; }
+  // Warps per block (streaming multiprocessor).
+  std::uint64_t block_warps() const { return warps() / multiprocessors; }
+  unsigned global_words_per_group() const { return global_width == 0 ? width : global_width; }
   std::uint64_t units() const { return warps() / super_warp; }
   // Rows (address groups) of memory: ceil(memory_words / w).
   std::uint64_t rows() const { return (memory_words + width - 1) / width; }

@@ -24,11 +24,20 @@ std::unique_ptr<StageSplitter> make_splitter(Splitting splitting, unsigned width
   throw ConfigError("model", "internal: unknown splitting");
 }
 
-AddressMapParams map_params(const MachineConfig& c) {
-  return {.width = c.width,
-          .rows = c.rows(),
-          .shifts = c.mapping.rsu_shifts,
-          .seed = c.mapping.rsu_seed.value_or(c.seed)};
+// `offset` is added to the seed a shift table is drawn with.
+AddressMapParams map_params(const BankMapping& mapping, unsigned width, std::uint64_t words,
+                            std::uint64_t seed, std::uint64_t offset = 0) {
+  return {.width = width,
+          .rows = (words + width - 1) / width,
+          .shifts = mapping.rsu_shifts,
+          .seed = mapping.rsu_seed.value_or(seed) + offset};
+}
+
+const AddressMapInfo& map_named(const std::string& chosen, const MachineModel& model) {
+  const std::string& name = chosen.empty() ? model.memory.address_map : chosen;
+  const AddressMapInfo* info = find_address_map(name);
+  if (!info) throw ConfigError("address_map", "unknown address map '" + name + "'");
+  return *info;
 }
 
 }  // namespace
@@ -39,19 +48,22 @@ const std::vector<MachineModel>& machine_models() {
        .description =
            "Discrete Memory Machine: a warp occupies one stage per request to its busiest bank",
        .reference = "Nakano 2012",
-       .memory = {.splitting = Splitting::banked, .other_maps = true}},
+       .memory = {.splitting = Splitting::banked, .other_maps = true},
+       .shared_memory = true},
       {.name = "sdmm",
        .description =
            "Super DMM: a super warp of s warps occupies one stage per request to its busiest bank",
        .reference = "Nakano and Matsumae 2013",
        .memory = {.splitting = Splitting::banked, .other_maps = true},
-       .super_warps = true},
+       .super_warps = true,
+       .shared_memory = true},
       {.name = "rsdmm",
        .description =
            "Random Super DMM: the sdmm behind a random shift unit (bank (k + r_j) mod w)",
        .reference = "Nakano and Matsumae 2013",
        .memory = {.splitting = Splitting::banked, .address_map = "random_shift"},
-       .super_warps = true},
+       .super_warps = true,
+       .shared_memory = true},
       {.name = "umm",
        .description =
            "Unified Memory Machine: a warp occupies one stage per address group it touches",
@@ -68,7 +80,15 @@ const std::vector<MachineModel>& machine_models() {
        .reference = "Nakano 2012",
        .memory = {.splitting = Splitting::crossbar},
        .unit_latency = true,
-       .one_unit = true},
+       .one_unit = true,
+       .shared_memory = true},
+      {.name = "hmm",
+       .description = "Hierarchical Memory Machine: d streaming multiprocessors, each with a "
+                      "DMM-family shared memory (latency l_s), over one UMM global memory "
+                      "(width w_g, latency l)",
+       .reference = "Nakano 2013",
+       .memory = {.splitting = Splitting::coalesced},
+       .hierarchical = true},
   };
   return models;
 }
@@ -93,25 +113,50 @@ void apply_model_rules(MachineConfig& config) {
 }
 
 const AddressMapInfo& address_map_of(const MachineConfig& config) {
-  const std::string& name = config.mapping.address_map.empty()
-                                ? machine_model(config).memory.address_map
-                                : config.mapping.address_map;
-  const AddressMapInfo* info = find_address_map(name);
-  if (!info) throw ConfigError("address_map", "unknown address map '" + name + "'");
-  return *info;
+  return map_named(config.mapping.address_map, machine_model(config));
+}
+
+const MachineModel& shared_memory_model(const MachineConfig& config) {
+  const MachineModel* model = find_machine_model(config.shared.model);
+  if (!model || !model->shared_memory)
+    throw ConfigError("shared.model", "unknown shared memory model '" + config.shared.model + "'");
+  return *model;
+}
+
+const AddressMapInfo& shared_address_map(const MachineConfig& config) {
+  return map_named(config.shared.mapping.address_map, shared_memory_model(config));
 }
 
 std::vector<MemorySpec> memory_specs(const MachineConfig& c) {
   const MachineModel& model = machine_model(c);
   const std::size_t lanes = std::size_t{c.width} * c.super_warp;
   std::vector<MemorySpec> memories;
+  const unsigned width = model.hierarchical ? c.global_words_per_group() : c.width;
+  const std::uint64_t cells = (c.memory_words + width - 1) / width * width;
   memories.push_back(MemorySpec{
-      .name = "memory",
-      .width = c.width,
+      .name = model.hierarchical ? "global_memory" : "memory",
+      .label = model.hierarchical ? "global" : "memory",
+      .block = kNoBlock,
+      .width = width,
       .latency = model.unit_latency ? 1 : c.latency,
       .words = c.memory_words,
-      .map = address_map_of(c).make(map_params(c)),
-      .splitter = make_splitter(model.memory.splitting, c.width, lanes, c.rows() * c.width)});
+      .map = address_map_of(c).make(map_params(c.mapping, width, c.memory_words, c.seed)),
+      .splitter = make_splitter(model.memory.splitting, width, lanes, cells)});
+  if (!model.hierarchical) return memories;
+  const MachineModel& shared = shared_memory_model(c);
+  const std::uint64_t shared_cells = (c.shared.words + c.width - 1) / c.width * c.width;
+  for (unsigned j = 0; j < c.multiprocessors; ++j)
+    memories.push_back(MemorySpec{
+        .name = "shared_memory",
+        .label = "SM " + std::to_string(j) + " shared",
+        .block = j,
+        .width = c.width,
+        .latency = c.shared.latency,
+        .words = c.shared.words,
+        // Drawn shift tables differ from one streaming multiprocessor to the next.
+        .map = shared_address_map(c).make(
+            map_params(c.shared.mapping, c.width, c.shared.words, c.seed, j)),
+        .splitter = make_splitter(shared.memory.splitting, c.width, lanes, shared_cells)});
   return memories;
 }
 

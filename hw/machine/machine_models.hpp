@@ -39,6 +39,10 @@ struct MachineModel {
   bool super_warps = false;   // the dispatch unit is a super warp of machine.super_warp warps
   bool unit_latency = false;  // the latency is 1 whatever machine.latency says
   bool one_unit = false;      // all p threads dispatch together, as one unit (PRAM)
+  // The hierarchical machine: the memory above is its global memory (of width
+  // machine.global.width); each streaming multiprocessor adds a shared memory (machine.shared).
+  bool hierarchical = false;
+  bool shared_memory = false;  // may be the hierarchical machine's shared memory (shared.model)
 };
 
 const std::vector<MachineModel>& machine_models();
@@ -50,10 +54,17 @@ const MachineModel& machine_model(const MachineConfig& config);
 void apply_model_rules(MachineConfig& config);
 // The address map `config`'s memory runs with: machine.address_map, or its model's own.
 const AddressMapInfo& address_map_of(const MachineConfig& config);
+// The model of the shared memories of a hierarchical `config` (machine.shared.model).
+const MachineModel& shared_memory_model(const MachineConfig& config);
+// The address map of the shared memories of a hierarchical `config`.
+const AddressMapInfo& shared_address_map(const MachineConfig& config);
 
 // One memory of a machine, with what its MMU is made of.
 struct MemorySpec {
-  std::string name;
+  std::string name;   // of its module: "memory", "global_memory", "shared_memory"
+  std::string label;  // for reports: "memory", "global", "SM 3 shared"
+  // The streaming multiprocessor it belongs to (a shared memory), or none (kNoBlock).
+  unsigned block;
   unsigned width;
   unsigned latency;
   std::uint64_t words;
@@ -61,7 +72,10 @@ struct MemorySpec {
   std::unique_ptr<StageSplitter> splitter;
 };
 
-// The memories of a valid `config` (with its memory size), in memory-id order.
+inline constexpr unsigned kNoBlock = ~0u;
+
+// The memories of a valid `config` (with its memory sizes), in memory-id order: the global
+// memory (id 0), then the shared memory of each streaming multiprocessor in turn.
 std::vector<MemorySpec> memory_specs(const MachineConfig& config);
 
 }  // namespace mmsim

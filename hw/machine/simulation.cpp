@@ -5,6 +5,7 @@
 
 #include <sysc/tracing/sc_tracing_ids.h>
 
+#include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 
 namespace mmsim {
@@ -65,10 +66,24 @@ RunResult Simulation::run(Kernel& kernel) {
     trace_ = nullptr;
   }
   RunResult result;
-  result.counters = dispatcher.counters();
-  result.syncthreads = machine_->barrier().steps();
-  for (const auto& unit : machine_->units())
-    for (const Warp& warp : unit->warps()) result.warp_barriers.push_back(warp.barriers());
+  for (MemoryId m = 0; m < machine_->memory_count(); ++m) {
+    const Mmu& mmu = machine_->memory(m);
+    const unsigned block = m == 0 ? kNoBlock : m - 1;
+    result.memories.push_back(
+        {mmu.label(), block, mmu.width(), mmu.latency(), mmu.words(), mmu.counters()});
+    result.counters += mmu.counters();
+  }
+  const BarrierUnit& barrier = machine_->barrier();
+  for (unsigned b = 0; b < barrier.blocks(); ++b) {
+    result.block_syncthreads.push_back(barrier.steps(b));
+    result.syncthreads = std::max(result.syncthreads, barrier.steps(b));
+  }
+  result.grid_syncs = barrier.grid_steps();
+  for (WarpUnit* unit : machine_->units())
+    for (const Warp& warp : unit->warps()) {
+      result.warp_barriers.push_back(warp.barriers());
+      result.warp_grid_barriers.push_back(warp.grid_barriers());
+    }
   result.seconds = std::chrono::duration<double>(stop - start).count();
   return result;
 }

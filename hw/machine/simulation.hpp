@@ -8,7 +8,6 @@
 #include <systemc>
 #include <vector>
 
-#include "hw/dispatch/run_counters.hpp"
 #include "hw/machine/machine.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/pe/kernel.hpp"
@@ -23,11 +22,27 @@ struct SimulationOptions {
   std::function<void(Cycle now)> progress;
 };
 
+// What one memory did in a run.
+struct MemoryResult {
+  std::string label;  // "memory", "global", "SM 3 shared"
+  unsigned block;     // the streaming multiprocessor of a shared memory, else kNoBlock
+  unsigned width;
+  unsigned latency;
+  std::uint64_t words;
+  MemoryCounters counters;
+};
+
 struct RunResult {
-  RunCounters counters;
-  std::uint64_t syncthreads = 0;             // barrier steps
-  std::vector<std::uint64_t> warp_barriers;  // syncthreads executed by each warp
-  double seconds = 0;                        // wall-clock time of the simulation itself
+  MemoryCounters counters;             // totals over the memories
+  std::vector<MemoryResult> memories;  // in memory-id order (global first)
+  // syncthreads steps: of the block that took the most (a flat machine is one block), and of
+  // each block.
+  std::uint64_t syncthreads = 0;
+  std::vector<std::uint64_t> block_syncthreads;
+  std::uint64_t grid_syncs = 0;                   // grid_sync steps
+  std::vector<std::uint64_t> warp_barriers;       // barriers (of either scope) passed by each warp
+  std::vector<std::uint64_t> warp_grid_barriers;  // grid_syncs passed by each warp
+  double seconds = 0;                             // wall-clock time of the simulation itself
   Cycle cycles() const { return counters.cycles(); }
 };
 

@@ -27,7 +27,7 @@ Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, std::unique_
 }
 
 void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
-  const unsigned width = config_.width;
+  const unsigned width = unit.warps().front().width();  // lanes per warp
   const Warp& warp = unit.warps()[lane / width];
   throw SimulationError("warp " + std::to_string(warp.index()) + " lane " +
                         std::to_string(lane % width) + " (instruction " +
@@ -59,6 +59,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   unit.set_dispatch_cells(cells, active == cells.size());
   const unsigned k = splitter_->stages(cells);
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
+  counters_.count(k, active, t, record.completion(config_.latency));
   if (config_.keep_groups) {
     groups_.resize(cells.size());
     splitter_->assign_groups(cells, groups_);
@@ -84,7 +85,7 @@ void Mmu::complete_until(Cycle t) {
 
 void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   WarpUnit& unit = *dispatch.unit;
-  const unsigned width = config_.width;
+  const unsigned width = unit.warps().front().width();  // lanes per warp (not banks)
   const Address* index = unit.dispatch_cells().data();
   Word* cells = cells_.data();
   const Cycle completion = dispatch.completion(config_.latency);
@@ -128,9 +129,20 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
 }
 
 void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
+  MemoryAccess access{.memory = config_.id,
+                      .address = 0,
+                      .kind = kind,
+                      .warp = warp.index(),
+                      .block = warp.block(),
+                      .pc = warp.pc(),
+                      .epoch = warp.barriers(),
+                      .grid_epoch = warp.grid_barriers(),
+                      .completion = completion};
   for (const Address a : warp.instruction().addresses)
-    if (a != kInactive)
-      observer_->access(config_.id, a, kind, warp.index(), warp.pc(), warp.barriers(), completion);
+    if (a != kInactive) {
+      access.address = a;
+      observer_->access(access);
+    }
 }
 
 void Mmu::trace(sc_core::sc_trace_file* file) {

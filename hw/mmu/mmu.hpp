@@ -10,6 +10,7 @@
 
 #include "hw/memory/address_map.hpp"
 #include "hw/memory/memory_bank.hpp"
+#include "hw/mmu/memory_counters.hpp"
 #include "hw/mmu/mmu_pipeline.hpp"
 #include "hw/mmu/random_shift_unit.hpp"
 #include "hw/mmu/splitter_unit.hpp"
@@ -22,19 +23,31 @@ namespace mmsim {
 class Warp;
 class WarpUnit;
 
-// Sees every access when it takes effect (the race detector listens here). `pc` is the warp's
-// instruction number, `epoch` the syncthreads it has executed before this access.
+// One thread access as it takes effect (the lanes of one instruction to one address are one).
+struct MemoryAccess {
+  MemoryId memory;
+  Address address;
+  AccessKind kind;
+  WarpId warp;
+  unsigned block;            // the warp's block (streaming multiprocessor)
+  std::uint64_t pc;          // the warp's instruction number
+  std::uint64_t epoch;       // barriers (of either scope) the warp passed before it
+  std::uint64_t grid_epoch;  // grid_syncs the warp passed before it
+  Cycle completion;
+};
+
+// Sees every access when it takes effect (the race detector listens here).
 class AccessObserver {
  public:
   virtual ~AccessObserver() = default;
-  virtual void access(MemoryId memory, Address address, AccessKind kind, WarpId warp,
-                      std::uint64_t pc, std::uint64_t epoch, Cycle completion) = 0;
+  virtual void access(const MemoryAccess& access) = 0;
 };
 
 class Mmu : public sc_core::sc_module {
  public:
   struct Config {
     MemoryId id = 0;
+    std::string label = "memory";  // for reports: "memory", "global", "SM 3 shared", ...
     unsigned width = 1;
     unsigned latency = 1;
     std::uint64_t words = 0;
@@ -46,6 +59,7 @@ class Mmu : public sc_core::sc_module {
       std::unique_ptr<StageSplitter> splitter);
 
   MemoryId id() const { return config_.id; }
+  const std::string& label() const { return config_.label; }
   unsigned width() const { return config_.width; }
   unsigned latency() const { return config_.latency; }
   std::uint64_t words() const { return config_.words; }
@@ -63,6 +77,7 @@ class Mmu : public sc_core::sc_module {
   // Performs the accesses of every dispatch completed at or before t, in completion order.
   void complete_until(Cycle t);
   bool idle() const { return pipeline_.empty(); }
+  const MemoryCounters& counters() const { return counters_; }
 
   // Backdoor access (initial contents and verification), outside simulated time.
   Word peek(Address a) const { return cells_[identity_ ? a : map_->cell(a)]; }
@@ -88,6 +103,7 @@ class Mmu : public sc_core::sc_module {
   std::vector<Word> cells_;  // row-major: row j, bank b at j*w + b
   bool identity_;            // the address map is the identity: cell index = address
   std::vector<std::uint32_t> groups_;
+  MemoryCounters counters_;
   AccessObserver* observer_ = nullptr;
 };
 

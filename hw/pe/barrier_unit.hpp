@@ -1,9 +1,17 @@
-// The barrier unit (syncthreads, seed 001): a warp reaches the barrier once its previous request
-// has completed; when every warp that has not finished its program waits there, all are
-// released at the time the last one came (or the last other one finished) + barrier_latency.
+// The barrier unit. A warp reaches a barrier once its previous request has completed.
+// - syncthreads (BarrierScope::block) waits for the warps of the warp's block (its streaming
+//   multiprocessor; a flat machine is one block): when every unfinished warp of the block waits
+//   at a barrier, those at syncthreads are released at the time of the event that made it so
+//   (the last arrival, or the end of the last other warp's program) + barrier_latency.
+// - grid_sync (BarrierScope::grid) waits for every warp of the machine (a kernel boundary):
+//   released at that event + kernel_latency. A warp at grid_sync also counts as arrived at its
+//   block's barrier (grid_sync implies syncthreads), so blocks whose warps disagree on the kind
+//   never hang the machine.
+// A warp whose program has ended holds no barrier.
 #pragma once
 
 #include <optional>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -13,37 +21,61 @@ namespace mmsim {
 
 class BarrierUnit : public sc_core::sc_module {
  public:
-  BarrierUnit(const sc_core::sc_module_name& name, std::uint64_t warps, Cycle latency);
+  struct Latencies {
+    Cycle block = 0;  // barrier_latency
+    Cycle grid = 0;   // kernel_latency
+  };
+  // `blocks` blocks of `warps_per_block` warps each; warp i is in block i / warps_per_block.
+  BarrierUnit(const sc_core::sc_module_name& name, unsigned blocks, std::uint64_t warps_per_block,
+              Latencies latencies);
 
-  void arrive(WarpId warp, Cycle t);
-  // The warp's program has ended: the barrier no longer waits for it.
+  void arrive(WarpId warp, BarrierScope scope, Cycle t);
+  // The warp's program has ended: no barrier waits for it any more.
   void leave(WarpId warp, Cycle t);
-  // If every unfinished warp waits, opens the barrier: returns the release time; released()
-  // then lists the warps let through.
-  std::optional<Cycle> open() {
-    if (waiting_.empty() || waiting_.size() != running_) return std::nullopt;
-    return release();
-  }
+  // Opens a barrier that every warp it waits for has reached, if there is one: returns the
+  // release time, and released() lists the warps let through. Call until it returns nothing.
+  std::optional<Cycle> open();
   const std::vector<WarpId>& released() const { return released_; }
 
-  std::uint64_t steps() const { return steps_; }
-  std::uint64_t waiting() const { return waiting_.size(); }
-  std::uint64_t running() const { return running_; }
+  unsigned blocks() const { return static_cast<unsigned>(blocks_.size()); }
+  // syncthreads steps of one block, and grid_sync steps of the machine.
+  std::uint64_t steps(unsigned block) const { return blocks_[block].steps; }
+  std::uint64_t grid_steps() const { return grid_.steps; }
 
-  void trace(sc_core::sc_trace_file* file);
+  // `scopes[b]`: the hierarchical name under which block b's barrier is traced (its waiting
+  // warps and steps); the grid barrier is traced under this module's name.
+  void trace(sc_core::sc_trace_file* file, const std::vector<std::string>& scopes);
   void update_trace();
 
  private:
-  Cycle release();
+  struct Block {
+    std::uint64_t running = 0;    // warps that have not finished
+    std::uint64_t at_grid = 0;    // of them, waiting at grid_sync
+    std::vector<WarpId> waiting;  // at syncthreads
+    Cycle last_event = 0;
+    std::uint64_t steps = 0;
+    std::uint64_t traced_waiting = 0;
+    std::uint64_t traced_steps = 0;
+  };
+  struct Grid {
+    std::uint64_t running = 0;
+    std::vector<WarpId> waiting;
+    Cycle last_event = 0;
+    std::uint64_t steps = 0;
+    std::uint64_t traced_waiting = 0;
+    std::uint64_t traced_steps = 0;
+  };
 
-  std::uint64_t running_;  // warps that have not finished
-  Cycle latency_;
-  Cycle last_event_ = 0;
-  std::vector<WarpId> waiting_;
+  Block& block_of(WarpId warp) { return blocks_[warp / warps_per_block_]; }
+  void touch(WarpId warp, Cycle t);
+
+  std::uint64_t warps_per_block_;
+  Latencies latencies_;
+  std::vector<Block> blocks_;
+  Grid grid_;
+  std::vector<unsigned> touched_;  // blocks with an event since the last open()
+  bool grid_touched_ = false;
   std::vector<WarpId> released_;
-  std::uint64_t steps_ = 0;
-  std::uint64_t trace_waiting_ = 0;
-  std::uint64_t trace_steps_ = 0;
 };
 
 }  // namespace mmsim

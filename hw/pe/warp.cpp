@@ -6,10 +6,12 @@
 
 namespace mmsim {
 
-Warp::Warp(WarpId index, unsigned width, WarpId count, std::uint64_t local_words)
-    : index_(index),
+Warp::Warp(const Placement& placement, unsigned width, std::uint64_t local_words)
+    : index_(placement.index),
       width_(width),
-      count_(count),
+      count_(placement.count),
+      block_(placement.block),
+      blocks_(placement.blocks),
       local_words_(local_words),
       registers_(width),
       local_(std::size_t{width} * local_words) {
@@ -17,7 +19,7 @@ Warp::Warp(WarpId index, unsigned width, WarpId count, std::uint64_t local_words
 }
 
 Warp::MemoryAwaiter Warp::issue(AccessKind access, std::span<const Address> addresses,
-                                std::span<const Word> values, MemoryId memory) {
+                                std::span<const Word> values, Space space) {
   if (addresses.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " issued " +
                           std::to_string(addresses.size()) + " addresses for " +
@@ -25,28 +27,33 @@ Warp::MemoryAwaiter Warp::issue(AccessKind access, std::span<const Address> addr
   const bool active =
       std::any_of(addresses.begin(), addresses.end(), [](Address a) { return a != kInactive; });
   if (!active) return MemoryAwaiter(*this, true);
-  pending_ = Instruction{Instruction::Kind::memory, access, memory, addresses, values};
+  pending_ = Instruction{.kind = Instruction::Kind::memory,
+                         .access = access,
+                         .space = space,
+                         .addresses = addresses,
+                         .values = values};
   ++pc_;
   return MemoryAwaiter(*this, false);
 }
 
-Warp::MemoryAwaiter Warp::read(std::span<const Address> addresses, MemoryId memory) {
-  return issue(AccessKind::read, addresses, {}, memory);
+Warp::MemoryAwaiter Warp::read(std::span<const Address> addresses, Space space) {
+  return issue(AccessKind::read, addresses, {}, space);
 }
 
 Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<const Word> values,
-                                MemoryId memory) {
+                                Space space) {
   if (values.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " wrote " +
                           std::to_string(values.size()) + " values for " + std::to_string(width_) +
                           " lanes");
-  return issue(AccessKind::write, addresses, values, memory);
+  return issue(AccessKind::write, addresses, values, space);
 }
 
-Warp::SyncAwaiter Warp::sync() {
-  pending_ = Instruction{Instruction::Kind::sync, AccessKind::read, 0, {}, {}};
+Warp::SyncAwaiter Warp::barrier(BarrierScope scope) {
+  pending_ = Instruction{.kind = Instruction::Kind::sync, .scope = scope};
   ++pc_;
   ++barriers_;
+  if (scope == BarrierScope::grid) ++grid_barriers_;
   return SyncAwaiter(*this);
 }
 

@@ -1,5 +1,7 @@
 // What a warp program sees of its warp: w lanes with one data register each, optional local
-// memory per lane (PE), and the instructions read, write and sync (co_await them).
+// memory per lane (PE), its place in the machine (its block: the streaming multiprocessor it
+// runs on), and the instructions read, write (to global or shared memory), sync (the block's
+// barrier) and grid_sync (every warp's), to co_await.
 #pragma once
 
 #include <coroutine>
@@ -19,9 +21,18 @@ class Warp {
     enum class Kind : std::uint8_t { none, memory, sync, done };
     Kind kind = Kind::none;
     AccessKind access = AccessKind::read;
-    MemoryId memory = 0;
-    std::span<const Address> addresses;  // one per lane, kInactive = no request
-    std::span<const Word> values;        // writes: one per lane
+    Space space = Space::global;               // memory instructions
+    BarrierScope scope = BarrierScope::block;  // sync
+    std::span<const Address> addresses;        // one per lane, kInactive = no request
+    std::span<const Word> values;              // writes: one per lane
+  };
+
+  // Where a warp sits in the machine.
+  struct Placement {
+    WarpId index = 0;     // W(index)
+    WarpId count = 1;     // warps of the machine
+    unsigned block = 0;   // its block: the streaming multiprocessor it runs on
+    unsigned blocks = 1;  // blocks of the machine (flat machines: 1)
   };
 
   class MemoryAwaiter {
@@ -47,7 +58,7 @@ class Warp {
     Warp& warp_;
   };
 
-  Warp(WarpId index, unsigned width, WarpId count, std::uint64_t local_words);
+  Warp(const Placement& placement, unsigned width, std::uint64_t local_words);
   Warp(const Warp&) = delete;
   Warp& operator=(const Warp&) = delete;
   Warp(Warp&&) = default;
@@ -60,6 +71,17 @@ class Warp {
   std::uint64_t thread(unsigned lane) const { return std::uint64_t{index_} * width_ + lane; }
   std::uint64_t threads() const { return std::uint64_t{count_} * width_; }
 
+  // The block (streaming multiprocessor) it runs on, of blocks(); its warps are numbered
+  // warp_in_block() = 0 .. block_warps() - 1, its threads block_thread(lane) = 0 .. p/d - 1.
+  unsigned block() const { return block_; }
+  unsigned blocks() const { return blocks_; }
+  WarpId block_warps() const { return count_ / blocks_; }
+  WarpId warp_in_block() const { return index_ % block_warps(); }
+  std::uint64_t block_thread(unsigned lane) const {
+    return std::uint64_t{warp_in_block()} * width_ + lane;
+  }
+  std::uint64_t block_threads() const { return std::uint64_t{block_warps()} * width_; }
+
   // One data register per lane: reads land here; initially the lane's thread number.
   std::span<Word> registers() { return registers_; }
   std::span<const Word> registers() const { return registers_; }
@@ -70,14 +92,17 @@ class Warp {
   std::uint64_t local_words() const { return local_words_; }
 
   // Instructions. A memory instruction with no active lane takes no time and is skipped.
-  MemoryAwaiter read(std::span<const Address> addresses, MemoryId memory = 0);
+  MemoryAwaiter read(std::span<const Address> addresses, Space space = Space::global);
   MemoryAwaiter write(std::span<const Address> addresses, std::span<const Word> values,
-                      MemoryId memory = 0);
+                      Space space = Space::global);
   // Stores each lane's register.
-  MemoryAwaiter write(std::span<const Address> addresses, MemoryId memory = 0) {
-    return write(addresses, registers_, memory);
+  MemoryAwaiter write(std::span<const Address> addresses, Space space = Space::global) {
+    return write(addresses, registers_, space);
   }
-  SyncAwaiter sync();
+  // syncthreads: waits until every unfinished warp of the block is at a barrier.
+  SyncAwaiter sync() { return barrier(BarrierScope::block); }
+  // Waits until every unfinished warp of the machine is here (a kernel boundary).
+  SyncAwaiter grid_sync() { return barrier(BarrierScope::grid); }
 
   // ---- hardware side -------------------------------------------------------------------
   void start(Task program);
@@ -86,15 +111,21 @@ class Warp {
   const Instruction& instruction() const { return pending_; }
   // Instructions issued so far (memory and sync): the program counter shown in traces.
   std::uint64_t pc() const { return pc_; }
+  // Barriers passed, of either scope: accesses between two of them form one block epoch.
   std::uint64_t barriers() const { return barriers_; }
+  // grid_syncs passed: accesses between two of them form one grid epoch.
+  std::uint64_t grid_barriers() const { return grid_barriers_; }
 
  private:
   MemoryAwaiter issue(AccessKind access, std::span<const Address> addresses,
-                      std::span<const Word> values, MemoryId memory);
+                      std::span<const Word> values, Space space);
+  SyncAwaiter barrier(BarrierScope scope);
 
   WarpId index_;
   unsigned width_;
   WarpId count_;
+  unsigned block_;
+  unsigned blocks_;
   std::uint64_t local_words_;
   std::vector<Word> registers_;
   std::vector<Word> local_;
@@ -103,6 +134,7 @@ class Warp {
   Instruction pending_;
   std::uint64_t pc_ = 0;
   std::uint64_t barriers_ = 0;
+  std::uint64_t grid_barriers_ = 0;
 };
 
 }  // namespace mmsim

@@ -7,10 +7,12 @@
 
 namespace mmsim {
 
-WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<Warp> warps)
+WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<Warp> warps,
+                   Memories memories)
     : sc_core::sc_module(name),
       id_(id),
       warps_(std::move(warps)),
+      memories_(memories),
       phase_(warps_.size(), Phase::run),
       cells_(warps_.size() * warps_.front().width(), kInactive),
       trace_pc_(warps_.size(), 0) {
@@ -31,7 +33,7 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
           break;
         case Warp::Instruction::Kind::sync:
           phase = Phase::barrier;
-          barrier.arrive(warps_[j].index(), t);
+          barrier.arrive(warps_[j].index(), next.scope, t);
           break;
         case Warp::Instruction::Kind::done:
           phase = Phase::done;
@@ -44,7 +46,7 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
       }
     }
     if (phase == Phase::memory) {
-      const MemoryId m = warps_[j].instruction().memory;
+      const MemoryId m = memory_of(warps_[j].instruction().space, warps_[j]);
       if (memory && m != target_)
         throw SimulationError("the warps of super warp " + std::to_string(id_) +
                               " send one dispatch to two memories (" + std::to_string(target_) +
@@ -56,6 +58,16 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
   }
   state_ = memory ? UnitState::ready : waiting_at_barrier ? UnitState::barrier : UnitState::done;
   return state_;
+}
+
+MemoryId WarpUnit::memory_of(Space space, const Warp& warp) const {
+  const MemoryId m = space == Space::shared ? memories_.shared : memories_.global;
+  if (m == kNoMemory)
+    throw SimulationError("warp " + std::to_string(warp.index()) + " (instruction " +
+                          std::to_string(warp.pc()) +
+                          ") addressed shared memory; this machine has global memory only "
+                          "(model hmm has a shared memory per streaming multiprocessor)");
+  return m;
 }
 
 void WarpUnit::release_barrier() {
@@ -83,10 +95,13 @@ void WarpUnit::dispatched() {
   for (Phase& phase : phase_)
     if (phase == Phase::memory) phase = Phase::in_flight;
   state_ = UnitState::waiting;
+  last_target_ = target_;
 }
 
 void WarpUnit::trace(sc_core::sc_trace_file* file) {
   sc_core::sc_trace(file, trace_state_, std::string(name()) + ".state", 3);
+  if (memories_.shared != kNoMemory)
+    sc_core::sc_trace(file, trace_space_, std::string(name()) + ".space", 1);
   for (std::size_t j = 0; j < warps_.size(); ++j) {
     const std::string pc = warps_.size() == 1 ? ".pc" : ".pc_" + std::to_string(j);
     sc_core::sc_trace(file, trace_pc_[j], std::string(name()) + pc);
@@ -95,6 +110,8 @@ void WarpUnit::trace(sc_core::sc_trace_file* file) {
 
 void WarpUnit::update_trace() {
   trace_state_ = static_cast<unsigned>(state_);
+  const MemoryId memory = state_ == UnitState::ready ? target_ : last_target_;
+  trace_space_ = memory != kNoMemory && memory == memories_.shared;
   for (std::size_t j = 0; j < warps_.size(); ++j) trace_pc_[j] = warps_[j].pc();
 }
 

@@ -1,6 +1,7 @@
 // A dispatch unit of the PE array: one warp (DMM, UMM, BPRAM) or a super warp of s warps
-// (SDMM, RSDMM). It runs its warps' programs and hands their memory instructions to the
-// dispatcher as one dispatch of s*w lanes.
+// (SDMM, RSDMM; all p/w warps on the PRAM). It runs its warps' programs and hands their memory
+// instructions to the dispatcher as one dispatch of s*w lanes, to the memory they name: the
+// machine's global memory, or the shared memory of the unit's streaming multiprocessor.
 #pragma once
 
 #include <systemc>
@@ -16,15 +17,26 @@ class BarrierUnit;
 
 class WarpUnit : public sc_core::sc_module {
  public:
-  WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<Warp> warps);
+  // The memories the unit reaches: MemoryId of each Space, kNoMemory where there is none.
+  struct Memories {
+    MemoryId global = 0;
+    MemoryId shared = kNoMemory;
+  };
+
+  WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<Warp> warps,
+           Memories memories);
 
   UnitId id() const { return id_; }
+  // Its block (streaming multiprocessor): all its warps run there.
+  unsigned block() const { return warps_.front().block(); }
   std::span<Warp> warps() { return warps_; }
   unsigned lanes() const { return static_cast<unsigned>(cells_.size()); }
   UnitState state() const { return state_; }
   void set_state(UnitState state) { state_ = state; }
   // The memory its pending instruction goes to (when ready).
   MemoryId target() const { return target_; }
+  // The memory its last dispatch went to (kNoMemory before the first).
+  MemoryId last_target() const { return last_target_; }
 
   // Runs every warp that may go on (its request completed, the barrier opened, or it has not
   // started) up to its next instruction at time t, and returns the unit's new state. Warps that
@@ -56,17 +68,22 @@ class WarpUnit : public sc_core::sc_module {
  private:
   enum class Phase : std::uint8_t { run, memory, in_flight, barrier, done };
 
+  MemoryId memory_of(Space space, const Warp& warp) const;
+
   UnitId id_;
   std::vector<Warp> warps_;
+  Memories memories_;
   std::vector<Phase> phase_;
   UnitState state_ = UnitState::idle;
   MemoryId target_ = 0;
+  MemoryId last_target_ = kNoMemory;
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   std::span<const Address> dispatch_cells_;
   bool all_active_ = false;
   // traced copies
   unsigned trace_state_ = 0;
+  unsigned trace_space_ = 0;  // machines with shared memory: 1 while ready for or waiting on it
   std::vector<std::uint64_t> trace_pc_;
 };
 

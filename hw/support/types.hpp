@@ -23,4 +23,15 @@ inline constexpr std::uint64_t kMaxMemoryWords = std::uint64_t{1} << 32;
 
 enum class AccessKind : std::uint8_t { read, write };
 
+// The memory a memory instruction goes to. Flat machines have global memory only; on the
+// hierarchical machine each streaming multiprocessor has a shared memory of its own.
+enum class Space : std::uint8_t { global, shared };
+
+// Which warps a barrier waits for: those of the warp's block (syncthreads, on the warp's
+// streaming multiprocessor; a flat machine is one block), or every warp (grid_sync, a kernel
+// boundary).
+enum class BarrierScope : std::uint8_t { block, grid };
+
+inline constexpr MemoryId kNoMemory = std::numeric_limits<MemoryId>::max();
+
 }  // namespace mmsim

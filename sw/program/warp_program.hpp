@@ -31,14 +31,17 @@ class WarpProgram : public Kernel {
   // Called once the machine is known: checks that the parameters fit it (throw ParamError or
   // ConfigError) and sizes the data.
   virtual void configure(const MachineConfig& /*machine*/) {}
-  // Words of memory the program needs (after configure).
+  // Words of (global) memory the program needs (after configure).
   virtual std::uint64_t memory_words() const = 0;
+  // Words of shared memory per streaming multiprocessor the program needs (after configure;
+  // the hierarchical machine).
+  virtual std::uint64_t shared_words() const { return 0; }
   // Words of local memory per PE the program needs (after configure).
   virtual std::uint64_t local_words() const { return 0; }
-  // Writes the initial data (backdoor, before the run).
+  // Writes the initial data of the global memory (backdoor, before the run).
   virtual void initialize(Mmu& /*memory*/) {}
-  // Checks the result element by element (after the run); the checks made while the warps ran
-  // are in `verification()` already.
+  // Checks the result in global memory element by element (after the run); the checks made
+  // while the warps ran are in `verification()` already.
   virtual void verify(const Mmu& /*memory*/) {}
   Verification& verification() { return verification_; }
   // What the program measured about itself (offline planning time, ...).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "hw/machine/machine_models.hpp"
+
 namespace mmsim {
 namespace {
 
@@ -22,27 +24,38 @@ class TraceProgram final : public WarpProgram {
                            "/" + std::to_string(machine.width) + " = " +
                            std::to_string(machine.warps()));
     words_ = 1;
+    shared_words_ = 0;
     for (const auto& warp : listing_.warps)
       for (const TraceInstruction& in : warp) {
-        if (in.kind == TraceInstruction::Kind::sync) continue;
+        if (in.kind == TraceInstruction::Kind::sync || in.kind == TraceInstruction::Kind::grid_sync)
+          continue;
         if (in.addresses.size() != machine.width)
           throw InputError(in.where, "expected " + std::to_string(machine.width) +
                                          " lanes (w), got " + std::to_string(in.addresses.size()));
         if (!in.values.empty() && in.values.size() != machine.width)
           throw InputError(in.where, "expected " + std::to_string(machine.width) +
                                          " values (w), got " + std::to_string(in.values.size()));
+        const bool shared = in.space == Space::shared;
+        if (shared && !machine_model(machine).hierarchical)
+          throw InputError(in.where, "space: shared: model " + machine.model +
+                                         " has global memory only (model hmm has a shared "
+                                         "memory per streaming multiprocessor)");
+        const std::uint64_t limit = shared ? machine.shared.words : machine.memory_words;
+        std::uint64_t& words = shared ? shared_words_ : words_;
         for (const Address a : in.addresses) {
           if (a == kInactive) continue;
-          if (machine.memory_words != 0 && a >= machine.memory_words)
-            throw InputError(in.where, "address " + std::to_string(a) +
-                                           " is outside memory (machine.memory = " +
-                                           std::to_string(machine.memory_words) + " words)");
-          words_ = std::max<std::uint64_t>(words_, a + 1);
+          if (limit != 0 && a >= limit)
+            throw InputError(in.where, "address " + std::to_string(a) + " is outside " +
+                                           (shared ? "shared memory (machine.shared.memory = "
+                                                   : "memory (machine.memory = ") +
+                                           std::to_string(limit) + " words)");
+          words = std::max<std::uint64_t>(words, a + 1);
         }
       }
   }
 
   std::uint64_t memory_words() const override { return words_; }
+  std::uint64_t shared_words() const override { return shared_words_; }
 
   void initialize(Mmu& memory) override {
     if (!address_init_) return;
@@ -53,16 +66,19 @@ class TraceProgram final : public WarpProgram {
     for (const TraceInstruction& in : listing_.warps[warp.index()]) {
       switch (in.kind) {
         case TraceInstruction::Kind::read:
-          co_await warp.read(in.addresses, in.memory);
+          co_await warp.read(in.addresses, in.space);
           break;
         case TraceInstruction::Kind::write:
           if (in.values.empty())
-            co_await warp.write(in.addresses, in.memory);
+            co_await warp.write(in.addresses, in.space);
           else
-            co_await warp.write(in.addresses, in.values, in.memory);
+            co_await warp.write(in.addresses, in.values, in.space);
           break;
         case TraceInstruction::Kind::sync:
           co_await warp.sync();
+          break;
+        case TraceInstruction::Kind::grid_sync:
+          co_await warp.grid_sync();
           break;
       }
     }
@@ -72,6 +88,7 @@ class TraceProgram final : public WarpProgram {
   TraceListing listing_;
   bool address_init_;
   std::uint64_t words_ = 1;
+  std::uint64_t shared_words_ = 0;
 };
 
 }  // namespace

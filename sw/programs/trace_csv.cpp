@@ -63,14 +63,25 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
       instruction.kind = TraceInstruction::Kind::write;
     else if (op == "sync")
       instruction.kind = TraceInstruction::Kind::sync;
+    else if (op == "grid_sync")
+      instruction.kind = TraceInstruction::Kind::grid_sync;
     else
-      throw InputError(at(1), "expected read, write or sync, got '" + op + "'");
-    if (instruction.kind == TraceInstruction::Kind::sync && fields.size() > 2)
-      throw InputError(at(2), "sync takes no lanes");
-    if (instruction.kind != TraceInstruction::Kind::sync && fields.size() == 2)
-      throw InputError(at(1), op + " needs one field per lane");
+      throw InputError(at(1), "expected read, write, sync or grid_sync, got '" + op + "'");
+    const bool barrier = instruction.kind == TraceInstruction::Kind::sync ||
+                         instruction.kind == TraceInstruction::Kind::grid_sync;
+    if (barrier && fields.size() > 2) throw InputError(at(2), op + " takes no lanes");
+    std::size_t first_lane = 2;
+    if (!barrier && fields.size() > 2) {
+      const std::string& space = fields[2].first;
+      if (space == "shared" || space == "global") {
+        instruction.space = space == "shared" ? Space::shared : Space::global;
+        first_lane = 3;
+      }
+    }
+    if (!barrier && fields.size() == first_lane)
+      throw InputError(at(first_lane - 1), op + " needs one field per lane");
     bool any_value = false;
-    for (std::size_t f = 2; f < fields.size(); ++f) {
+    for (std::size_t f = first_lane; f < fields.size(); ++f) {
       const std::string& text = fields[f].first;
       if (text == "-") {
         instruction.addresses.push_back(kInactive);

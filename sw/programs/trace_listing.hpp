@@ -10,11 +10,11 @@
 namespace mmsim {
 
 struct TraceInstruction {
-  enum class Kind { read, write, sync };
+  enum class Kind { read, write, sync, grid_sync };
   Kind kind = Kind::read;
   std::vector<Address> addresses;  // one per lane, kInactive = inactive lane
   std::vector<Word> values;        // writes: one per lane; empty = the lanes' registers
-  MemoryId memory = 0;
+  Space space = Space::global;
   SourceLocation where;
 };
 
@@ -23,9 +23,10 @@ struct TraceListing {
   SourceLocation where;  // of the listing as a whole (for a wrong warp count)
 };
 
-// Reads the CSV form: one instruction per line, "warp,op[,lane...]" where op is read, write or
-// sync, and each lane is an address, "-" (inactive) or, for writes, "address=value". Blank
-// lines and lines starting with '#' are skipped. Throws InputError at the offending field.
+// Reads the CSV form: one instruction per line, "warp,op[,space][,lane...]" where op is read,
+// write, sync or grid_sync, space is global (the default) or shared, and each lane is an
+// address, "-" (inactive) or, for writes, "address=value". Blank lines and lines starting with
+// '#' are skipped. Throws InputError at the offending field.
 TraceListing read_trace_csv(const std::filesystem::path& file);
 
 }  // namespace mmsim

@@ -13,9 +13,10 @@
 namespace mmsim::test {
 
 struct RefInstruction {
-  enum Kind { read, write, sync } kind = read;
+  enum Kind { read, write, sync, grid_sync } kind = read;
   std::vector<Address> addresses;  // per lane, kInactive = inactive
   std::vector<Word> values;        // writes
+  Space space = Space::global;     // the hierarchical machine (reference_hmm.hpp)
 };
 
 struct RefProgram {

@@ -18,10 +18,12 @@ class ReplayKernel final : public Kernel {
     for (const RefInstruction& in : program_.warps[warp.index()]) {
       if (in.kind == RefInstruction::sync) {
         co_await warp.sync();
+      } else if (in.kind == RefInstruction::grid_sync) {
+        co_await warp.grid_sync();
       } else if (in.kind == RefInstruction::write) {
-        co_await warp.write(in.addresses, in.values);
+        co_await warp.write(in.addresses, in.values, in.space);
       } else {
-        const auto values = co_await warp.read(in.addresses);
+        const auto values = co_await warp.read(in.addresses, in.space);
         for (unsigned lane = 0; lane < warp.width(); ++lane)
           if (in.addresses[lane] != kInactive) reads_[warp.index()].push_back(values[lane]);
       }
@@ -36,7 +38,8 @@ class ReplayKernel final : public Kernel {
 
 struct Replayed {
   RunResult result;
-  std::vector<Word> memory;
+  std::vector<Word> memory;                 // the global memory (a flat machine's only one)
+  std::vector<std::vector<Word>> memories;  // every memory, global first
   std::vector<std::vector<Word>> reads;
 };
 
@@ -49,8 +52,12 @@ inline Replayed replay(const MachineConfig& config, const RefProgram& program,
   ReplayKernel kernel(program);
   Replayed out;
   out.result = simulation.run(kernel);
-  for (Address a = 0; a < config.memory_words; ++a)
-    out.memory.push_back(simulation.memory().peek(a));
+  for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m) {
+    const Mmu& memory = simulation.memory(m);
+    auto& words = out.memories.emplace_back();
+    for (Address a = 0; a < memory.words(); ++a) words.push_back(memory.peek(a));
+  }
+  out.memory = out.memories.front();
   out.reads = kernel.reads();
   return out;
 }

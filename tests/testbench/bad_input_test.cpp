@@ -20,6 +20,21 @@ program:
     - [ {read: [8, 9, 14, 15]} ]
 )";
 
+const std::string kHmm = R"(name: hmm
+machine:
+  model: hmm
+  multiprocessors: 2
+  width: 4
+  latency: 5
+  threads: 8
+  shared: {latency: 1}
+program:
+  name: trace
+  warps:
+    - [ {read: [0, 1, 2, 3]} ]
+    - [ {read: [0, 4, 8, 12], space: shared} ]
+)";
+
 // Replaces the first occurrence of `from` in `text` (by default the good testbench).
 std::string edit(const std::string& from, const std::string& to, std::string text = kGood) {
   const auto at = text.find(from);
@@ -180,6 +195,48 @@ INSTANTIATE_TEST_SUITE_P(
             "RsuWithoutARandomShift", edit("  threads: 8", "  threads: 8\n  rsu: {seed: 3}"),
             ":7:15",
             "machine.rsu.seed: the random shift unit exists only with address_map random_shift"},
+        BadCase{"HierarchyKeysOnAFlatModel", edit("model: hmm", "model: dmm", kHmm), ":4:20",
+                "machine.multiprocessors: machine.multiprocessors applies to model hmm (the "
+                "hierarchical machine), not dmm"},
+        BadCase{"GlobalWidthOnTheUmm",
+                "machine: {model: umm, width: 4, latency: 2, global: {width: 2}}\n"
+                "program: {name: trace, warps: [[{read: [0,1,2,3]}]]}\n",
+                ":1:53", "machine.global: machine.global applies to model hmm"},
+        BadCase{"ThreadsNotWholeWarpsPerMultiprocessor",
+                edit("multiprocessors: 2", "multiprocessors: 4", kHmm), ":7:12",
+                "machine.threads: p = 8 is not a multiple of d*w = 16 (each multiprocessor runs "
+                "p/d threads in whole warps)"},
+        BadCase{"SharedMemoryOfTheUmm",
+                edit("shared: {latency: 1}", "shared: {latency: 1, model: umm}", kHmm), ":8:31",
+                "machine.shared.model: unknown shared memory model 'umm' (did you mean 'dmm'?)"},
+        BadCase{"AddressMapOfTheGlobalMemory",
+                edit("  threads: 8", "  threads: 8\n  address_map: skew", kHmm), ":8:16",
+                "machine.address_map: the global memory of the hmm is a UMM"},
+        BadCase{"SharedRsuWithoutARandomShift",
+                edit("shared: {latency: 1}", "shared: {latency: 1, rsu: {seed: 3}}", kHmm), ":8:36",
+                "machine.shared.rsu.seed: the random shift unit exists only with address_map "
+                "random_shift"},
+        BadCase{"SharedShiftOutsideZeroToW",
+                edit("shared: {latency: 1}",
+                     "shared: {latency: 1, model: rsdmm, rsu: {shifts: [0, 9, 1, 1]}}", kHmm),
+                ":8:56", "machine.shared.rsu.shifts[1]: r_1 = 9 is outside [0, w) = [0, 4)"},
+        BadCase{"SharedLatencyZero", edit("shared: {latency: 1}", "shared: {latency: 0}", kHmm),
+                ":8:21", "machine.shared.latency: expected an integer from 1 to 16777216, got '0'"},
+        BadCase{"SuperWarpOverDmmSharedMemories",
+                edit("  threads: 8", "  threads: 16\n  super_warp: 2", kHmm), ":8:15",
+                "machine.super_warp: shared memories of model dmm serve single warps"},
+        BadCase{"AddressOutsideSharedMemory",
+                edit("shared: {latency: 1}", "shared: {latency: 1, memory: 8}", kHmm), ":13:9",
+                "address 8 is outside shared memory (machine.shared.memory = 8 words)"},
+        BadCase{"UnknownSpace", edit("space: shared", "space: local", kHmm), ":13:38",
+                "program.warps[1][0].space: unknown memory space 'local' (did you mean "
+                "'global'?)"},
+        BadCase{"SharedMemoryOnAFlatMachine",
+                edit("{read: [8, 9, 14, 15]}", "{read: [8, 9, 14, 15], space: shared}"), ":11:9",
+                "space: shared: model dmm has global memory only"},
+        BadCase{"ABarrierInAMemory",
+                edit("{read: [0, 1, 2, 3]}", "{grid_sync: true, space: global}", kHmm), ":12:34",
+                "program.warps[0][0].space: only reads and writes go to a memory"},
         BadCase{"ShiftTableThroughSet", kGood, "--set machine.rsu.shifts=[9]",
                 "machine.rsu.shifts: the random shift unit exists only",
                 "--set machine.rsu.shifts=[9]"}),

@@ -5,6 +5,7 @@
 
 #include "support/command.hpp"
 #include "support/testbench_text.hpp"
+#include "testbench/report.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -160,6 +161,65 @@ TEST(RaceCheck, BarrierDivergenceIsAWarningWithoutRaceCheckAndAnErrorWithIt) {
   const auto json = nlohmann::json::parse(read_file(stats));
   EXPECT_EQ(json["errors"][0], kDivergence);
   EXPECT_EQ(json["syncthreads"], 2);
+}
+
+// The hierarchical machine: two multiprocessors of two warps (w = 2) under race_check.
+RunOutcome hmm_trace(const std::string& warps) {
+  return run_yaml(
+      "machine: {model: hmm, multiprocessors: 2, width: 2, latency: 3, race_check: true,\n"
+      "          shared: {latency: 1, memory: 8}}\n"
+      "program: {name: trace, warps: " +
+      warps + "}\n");
+}
+
+// syncthreads orders the warps of one block only: accesses to global memory by warps of two
+// multiprocessors race unless a grid_sync separates them.
+TEST(RaceCheck, OnTheHmmSyncthreadsSeparatesTheWarpsOfOneBlockOnly) {
+  // W(0), W(1) on SM 0; W(2), W(3) on SM 1. W(0) writes m[5]; W(2) reads it after a syncthreads.
+  const std::string cross =
+      "[[{write: [5, null]}, {sync: true}], [{sync: true}], [{sync: true}, {read: [5, null]}],"
+      " [{sync: true}]]";
+  const RunOutcome o = hmm_trace(cross);
+  ASSERT_EQ(o.race_count, 1u);
+  EXPECT_EQ(o.races[0].memory, 0u);
+  EXPECT_EQ(o.races[0].first.warp, 0u);
+  EXPECT_EQ(o.races[0].second.warp, 2u);
+  EXPECT_EQ(format_race(o.races[0], o.result).substr(0, 11), "global m[5]");
+  // With grid_syncs instead, no race.
+  EXPECT_EQ(hmm_trace("[[{write: [5, null]}, {grid_sync: true}], [{grid_sync: true}],"
+                      " [{grid_sync: true}, {read: [5, null]}], [{grid_sync: true}]]")
+                .race_count,
+            0u);
+  // Warps of one block: syncthreads is enough.
+  EXPECT_EQ(hmm_trace("[[{write: [5, null]}, {sync: true}], [{sync: true}, {read: [5, null]}],"
+                      " [], []]")
+                .race_count,
+            0u);
+}
+
+// A race in a shared memory names its multiprocessor; the same addresses in two shared
+// memories are different cells.
+TEST(RaceCheck, ASharedMemoryRaceNamesItsMultiprocessor) {
+  const RunOutcome o = hmm_trace(
+      "[[{write: [3, null], space: shared}], [{write: [3, null], space: shared}],"
+      " [{read: [null, 3], space: shared}], [{write: [null, 3], space: shared}]]");
+  ASSERT_EQ(o.race_count, 2u);  // W(0) and W(1) in SM 0, W(2) and W(3) in SM 1
+  EXPECT_EQ(o.races[0].memory, 1u);
+  EXPECT_EQ(o.races[1].memory, 2u);
+  EXPECT_EQ(format_race(o.races[1], o.result).substr(0, 16), "SM 1 shared m[3]");
+  EXPECT_EQ(o.verified, std::optional<bool>(false));
+}
+
+// Divergence is checked per block on the hmm, and grid_syncs over the machine.
+TEST(RaceCheck, OnTheHmmDivergenceIsPerBlockAndGridSyncsOverTheMachine) {
+  const RunOutcome o = hmm_trace("[[{sync: true}], [], [{grid_sync: true}], [{grid_sync: true}]]");
+  ASSERT_EQ(o.errors.size(), 2u);
+  EXPECT_EQ(o.errors[0],
+            "barrier divergence: the warps of multiprocessor 0 executed different numbers of "
+            "barriers (syncthreads and grid_syncs): warp 1 executed 0; warp 0 executed 1");
+  EXPECT_EQ(o.errors[1],
+            "barrier divergence: the warps executed different numbers of grid_syncs: warps 0-1 "
+            "executed 0; warps 2-3 executed 1");
 }
 
 }  // namespace

@@ -99,5 +99,38 @@ TEST(Waveform, NoWaveformAskedMeansNoFile) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
+// The hierarchical machine: one scope per multiprocessor (its warps, its shared memory with its
+// banks and packing unit, its barrier and dispatches) and one for the global memory.
+TEST(Waveform, TheHierarchicalMachineHasAScopePerMultiprocessor) {
+  TempDir dir;
+  const auto vcd_path = dir / "hmm.vcd";
+  const std::string example = std::string(MMSIM_SOURCE_DIR) + "/configs/hmm_design_example.yaml";
+  ASSERT_EQ(mmsim("run " + example + " --vcd '" + vcd_path.string() + "'").status, 0);
+  const VcdFile vcd = VcdFile::read(vcd_path);
+  EXPECT_TRUE(vcd.timestamps_strictly_increase());
+  // W(0) to global memory at 0 (one group), W(1) to its shared memory at 0 (four groups, all
+  // in bank 0, completing at 0..3 with l_s = 1).
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_valid", 0), 1u);
+  EXPECT_EQ(vcd.value_at("machine.dispatcher.dispatch_unit", 0), 0u);
+  EXPECT_EQ(vcd.value_at("machine.sm_1.dispatcher.dispatch_valid", 0), 1u);
+  EXPECT_EQ(vcd.value_at("machine.sm_1.dispatcher.dispatch_stages", 0), 4u);
+  EXPECT_EQ(vcd.value_at("machine.sm_0.dispatcher.dispatch_valid", 0), 0u);
+  EXPECT_EQ(vcd.value_at("machine.sm_1.shared_memory.request_packing_unit.load_0", 0), 4u);
+  for (const auto& [t, address] :
+       std::vector<std::pair<int, unsigned>>{{0, 0}, {1, 4}, {2, 8}, {3, 12}})
+    EXPECT_EQ(vcd.value_at("machine.sm_1.shared_memory.bank_0.completion_address", t), address);
+  EXPECT_EQ(vcd.value_at("machine.global_memory.coalescer.packed_stages", 0), 1u);
+  EXPECT_EQ(vcd.value_at("machine.global_memory.bank_2.completion_address", 4), 2u);
+  // Which memory each warp waits for: W(1) on its shared memory, W(0) on global memory.
+  EXPECT_EQ(vcd.value_at("machine.sm_1.warp_1.state", 1), 2u);
+  EXPECT_EQ(vcd.value_at("machine.sm_1.warp_1.space", 1), 1u);
+  EXPECT_EQ(vcd.value_at("machine.sm_0.warp_0.space", 1), 0u);
+  EXPECT_EQ(vcd.value_at("machine.sm_0.warp_0.state", 4), 2u);
+  EXPECT_EQ(vcd.value_at("machine.sm_0.warp_0.state", 5), 4u);
+  EXPECT_TRUE(vcd.has("machine.sm_0.barrier.waiting"));
+  EXPECT_TRUE(vcd.has("machine.barrier.grid_waiting"));
+  EXPECT_FALSE(vcd.has("machine.warp_0.state"));
+}
+
 }  // namespace
 }  // namespace mmsim::test

@@ -1,0 +1,302 @@
+// The hierarchical machine (README "The hierarchical machine"): d streaming multiprocessors with
+// a shared memory each over one global memory; every memory with its own pipeline and turn;
+// syncthreads per block, grid_sync over the machine.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "support/reference_hmm.hpp"
+#include "support/replay_kernel.hpp"
+#include "support/testbench_text.hpp"
+
+namespace mmsim::test {
+namespace {
+
+MachineConfig hmm(unsigned d, unsigned w, unsigned warps, unsigned l, unsigned l_s) {
+  MachineConfig m;
+  m.model = "hmm";
+  m.multiprocessors = d;
+  m.width = w;
+  m.threads = std::uint64_t{w} * warps;
+  m.latency = l;
+  m.shared.latency = l_s;
+  m.memory_words = 64;
+  m.shared.words = 64;
+  return m;
+}
+
+RefInstruction access(RefInstruction::Kind kind, Space space, std::vector<Address> addresses) {
+  RefInstruction in;
+  in.kind = kind;
+  in.space = space;
+  in.values.assign(addresses.size(), 7);
+  in.addresses = std::move(addresses);
+  return in;
+}
+RefInstruction read(Space space, std::vector<Address> addresses) {
+  return access(RefInstruction::read, space, std::move(addresses));
+}
+RefInstruction barrier(RefInstruction::Kind kind) {
+  RefInstruction in;
+  in.kind = kind;
+  return in;
+}
+
+// The example of DESIGN.md section 5, checked by hand (w = 4, d = 2, p = 8, l = 5, l_s = 1).
+TEST(Hierarchical, TwoWarpsOnTwoMultiprocessorsShareTheGlobalPipeline) {
+  const MachineConfig m = hmm(2, 4, 2, 5, 1);
+  RefProgram program;
+  // W(0) (SM 0) reads global m[0..3], W(1) (SM 1) global m[8..11]: W(0) enters at 0, W(1) at
+  // 1; completions at 4 and 5: 6 time units.
+  program.warps = {{read(Space::global, {0, 1, 2, 3})}, {read(Space::global, {8, 9, 10, 11})}};
+  const Replayed both = replay(m, program);
+  EXPECT_EQ(both.result.cycles(), 6u);
+  EXPECT_EQ(both.result.memories[0].counters.dispatches, 2u);
+  EXPECT_EQ(both.result.memories[0].counters.busy, 6u);  // groups in the pipeline at 0..5
+  // W(1) reads its shared memory at [0, 4, 8, 12] instead: bank 0 four times (k = 4), in
+  // parallel with W(0): its groups enter at 0..3 and complete at 0..3; W(0) completes at 4.
+  program.warps[1] = {read(Space::shared, {0, 4, 8, 12})};
+  const Replayed mixed = replay(m, program);
+  EXPECT_EQ(mixed.result.cycles(), 5u);
+  const MemoryCounters& shared = mixed.result.memories[2].counters;  // SM 1's
+  EXPECT_EQ(mixed.result.memories[2].label, "SM 1 shared");
+  EXPECT_EQ(shared.stages, 4u);
+  EXPECT_EQ(shared.max_stages, 4u);
+  EXPECT_EQ(shared.busy, 4u);
+  EXPECT_EQ(shared.cycles(), 4u);
+  EXPECT_EQ(mixed.result.memories[1].counters.dispatches, 0u);  // SM 0's shared memory
+  EXPECT_EQ(mixed.result.memories[0].counters.cycles(), 5u);
+}
+
+// Shared memories work in parallel: d SMs each running a 4-way bank conflict take the time of
+// one; one SM running all of them serialises them in its one pipeline.
+TEST(Hierarchical, SharedMemoriesOfDifferentMultiprocessorsWorkInParallel) {
+  RefProgram program;
+  for (int i = 0; i < 4; ++i) program.warps.push_back({read(Space::shared, {0, 4, 8, 12})});
+  // d = 4: each dispatch occupies 4 stages of its own pipeline (l_s = 2): completes at 4.
+  EXPECT_EQ(replay(hmm(4, 4, 4, 5, 2), program).result.cycles(), 5u);
+  // d = 1: 16 stages in one pipeline: the last group enters at 15, completes at 16.
+  EXPECT_EQ(replay(hmm(1, 4, 4, 5, 2), program).result.cycles(), 17u);
+}
+
+// Global memory of width w_g: a warp's w = 8 consecutive words touch 8 / w_g address groups.
+TEST(Hierarchical, GlobalAddressGroupsHaveTheGlobalWidth) {
+  MachineConfig m = hmm(1, 8, 1, 3, 1);
+  RefProgram program;
+  program.warps = {{read(Space::global, {0, 1, 2, 3, 4, 5, 6, 7})}};
+  m.global_width = 2;
+  EXPECT_EQ(replay(m, program).result.counters.stages, 4u);
+  EXPECT_EQ(replay(m, program).result.cycles(), 6u);  // 4 + l - 1
+  m.global_width = 8;
+  EXPECT_EQ(replay(m, program).result.cycles(), 3u);
+}
+
+// Round robin keeps one turn per memory: a warp waiting for its shared-memory request holds
+// the global turn, so global memory idles although the other warp is ready for it; an
+// asynchronous policy lets the other warp go.
+TEST(Hierarchical, AWarpWaitingForSharedMemoryHoldsTheGlobalTurnUnderRoundRobin) {
+  MachineConfig m = hmm(1, 4, 2, 2, 4);
+  RefProgram program;
+  program.warps = {{read(Space::shared, {0, 1, 2, 3}), read(Space::global, {0, 1, 2, 3})},
+                   {read(Space::global, {4, 5, 6, 7}), read(Space::global, {8, 9, 10, 11})}};
+  // t = 0: W(1) to global (done at 1, back at 2), W(0) to shared (done at 3, back at 4). At 2
+  // the global turn is W(0)'s, which waits: global idles until W(0) goes at 4 (done at 5);
+  // W(1) follows at 5 (done at 6).
+  EXPECT_EQ(replay(m, program).result.cycles(), 7u);
+  m.dispatch = "oldest_ready";  // W(1) goes at 2 (done at 3), W(0) at 4 (done at 5)
+  EXPECT_EQ(replay(m, program).result.cycles(), 6u);
+}
+
+// syncthreads waits for the warps of its own block only: SM 1's barrier opens while SM 0's
+// warps are still busy.
+TEST(Hierarchical, SyncthreadsWaitsForTheWarpsOfItsBlockOnly) {
+  MachineConfig m = hmm(2, 2, 4, 3, 1);
+  m.dispatch = "oldest_ready";
+  const auto sync = barrier(RefInstruction::sync);
+  RefProgram program;
+  std::vector<RefInstruction> chain(5, read(Space::shared, {0, 1}));
+  chain.push_back(sync);
+  program.warps = {{sync, read(Space::global, {0, 1})},                               // SM 0
+                   chain,                                                             // SM 0
+                   {read(Space::global, {2, 3}), sync, read(Space::global, {4, 5})},  // SM 1
+                   {sync, read(Space::global, {6, 7})}};                              // SM 1
+  // W(2)'s read is back at 3: SM 1's barrier opens at 3 and W(2), W(3) go at 3 and 4 (done at
+  // 5 and 6). W(1)'s five shared reads end at 5: SM 0's barrier opens then, W(0) goes at 5
+  // (done at 7): 8 time units. One barrier that waited for all four warps would open at 5.
+  const Replayed got = replay(m, program);
+  EXPECT_EQ(got.result.cycles(), 8u);
+  EXPECT_EQ(got.result.block_syncthreads, (std::vector<std::uint64_t>{1, 1}));
+  EXPECT_EQ(got.result.syncthreads, 1u);
+  EXPECT_EQ(got.result.grid_syncs, 0u);
+  m.dispatch = "round_robin";  // W(1)'s shared chain holds the global turn at 4: W(2) goes at 6
+  EXPECT_EQ(replay(m, program).result.cycles(), 9u);
+}
+
+// grid_sync waits for every warp of the machine and opens kernel_latency after the last one.
+TEST(Hierarchical, GridSyncWaitsForEveryWarpAndTheKernelLatency) {
+  MachineConfig m = hmm(2, 2, 2, 3, 1);
+  m.kernel_latency = 10;
+  const auto grid = barrier(RefInstruction::grid_sync);
+  RefProgram program;
+  program.warps = {{access(RefInstruction::write, Space::global, {0, 1}), grid},
+                   {grid, read(Space::global, {0, 1})}};
+  // W(0)'s write is back at 3, the barrier opens at 13, W(1)'s read completes at 15.
+  const Replayed got = replay(m, program);
+  EXPECT_EQ(got.result.cycles(), 16u);
+  EXPECT_EQ(got.result.grid_syncs, 1u);
+  EXPECT_EQ(got.reads[1], (std::vector<Word>{7, 7}));  // what W(0) wrote
+}
+
+// Each multiprocessor's shared memory is its own address space.
+TEST(Hierarchical, SharedMemoriesAreSeparateAddressSpaces) {
+  MachineConfig m = hmm(2, 2, 2, 3, 1);
+  const auto grid = barrier(RefInstruction::grid_sync);
+  RefProgram program;
+  program.warps = {
+      {access(RefInstruction::write, Space::shared, {0, 1}), grid, read(Space::shared, {0, 1})},
+      {grid, read(Space::shared, {0, 1})}};
+  const Replayed got = replay(m, program);
+  EXPECT_EQ(got.reads[0], (std::vector<Word>{7, 7}));
+  EXPECT_EQ(got.reads[1], (std::vector<Word>{0, 0}));  // SM 1's memory was never written
+  EXPECT_EQ(got.memories[1][0], 7);
+  EXPECT_EQ(got.memories[2][0], 0);
+}
+
+// Random programs over both spaces, with syncthreads and grid_syncs, give the same cycles,
+// stages per memory, barrier steps, memories and read values as the reference machine.
+RefProgram random_hmm_program(std::mt19937_64& rng, unsigned width, unsigned warps,
+                              std::uint64_t global_words, std::uint64_t shared_words) {
+  std::uniform_int_distribution<unsigned> length(0, 10);
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::uniform_int_distribution<Word> value(-1000, 1000);
+  RefProgram program;
+  program.warps.resize(warps);
+  for (auto& warp : program.warps) {
+    const unsigned n = length(rng);
+    for (unsigned i = 0; i < n; ++i) {
+      RefInstruction in;
+      const double kind = coin(rng);
+      if (kind < 0.08) {
+        in.kind = RefInstruction::sync;
+      } else if (kind < 0.12) {
+        in.kind = RefInstruction::grid_sync;
+      } else {
+        in.kind = kind < 0.56 ? RefInstruction::read : RefInstruction::write;
+        in.space = coin(rng) < 0.45 ? Space::shared : Space::global;
+        const std::uint64_t words = in.space == Space::shared ? shared_words : global_words;
+        std::uniform_int_distribution<Address> address(0, words - 1);
+        for (unsigned lane = 0; lane < width; ++lane) {
+          in.addresses.push_back(coin(rng) < 0.8 ? address(rng) : kInactive);
+          in.values.push_back(value(rng));
+        }
+      }
+      warp.push_back(std::move(in));
+    }
+  }
+  return program;
+}
+
+struct HmmShape {
+  unsigned width, blocks, block_warps, global_width, latency, shared_latency;
+  bool pram;
+};
+
+class HierarchicalReference : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HierarchicalReference, RandomProgramsMatchTheReferenceMachine) {
+  const std::vector<HmmShape> shapes = {{4, 2, 2, 4, 5, 1, false}, {4, 3, 1, 2, 3, 2, false},
+                                        {2, 2, 3, 4, 1, 1, false}, {8, 2, 2, 8, 9, 3, false},
+                                        {4, 1, 4, 4, 4, 1, false}, {4, 2, 2, 2, 6, 2, true},
+                                        {3, 3, 2, 5, 2, 4, true}};
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    for (const HmmShape& s : shapes) {
+      std::mt19937_64 rng(seed * 7919 + s.width * 31 + s.blocks);
+      const std::uint64_t global_words = std::uint64_t{s.width} * 6;
+      const std::uint64_t shared_words = std::uint64_t{s.width} * 3;
+      const unsigned warps = s.blocks * s.block_warps;
+      const RefProgram program =
+          random_hmm_program(rng, s.width, warps, global_words, shared_words);
+      RefHmmConfig ref{.width = s.width,
+                       .blocks = s.blocks,
+                       .global_width = s.global_width,
+                       .latency = s.latency,
+                       .shared_latency = s.shared_latency,
+                       .shared_pram = s.pram,
+                       .dispatch = GetParam(),
+                       .barrier_latency = seed % 3,
+                       .kernel_latency = seed % 4,
+                       .global_words = global_words,
+                       .shared_words = shared_words};
+      MachineConfig m = hmm(s.blocks, s.width, warps, s.latency, s.shared_latency);
+      m.global_width = s.global_width;
+      m.shared.model = s.pram ? "pram" : "dmm";
+      m.dispatch = GetParam();
+      m.barrier_latency = ref.barrier_latency;
+      m.kernel_latency = ref.kernel_latency;
+      m.memory_words = global_words;
+      m.shared.words = shared_words;
+      const RefHmmResult expected = run_reference_hmm(ref, program);
+      const Replayed got = replay(m, program);
+      const std::string where = "w=" + std::to_string(s.width) + " d=" + std::to_string(s.blocks) +
+                                " seed=" + std::to_string(seed);
+      ASSERT_EQ(got.result.cycles(), expected.cycles) << where;
+      for (std::size_t mem = 0; mem < expected.stages.size(); ++mem) {
+        ASSERT_EQ(got.result.memories[mem].counters.stages, expected.stages[mem]) << where;
+        ASSERT_EQ(got.result.memories[mem].counters.dispatches, expected.dispatches[mem]) << where;
+      }
+      ASSERT_EQ(got.result.block_syncthreads, expected.block_syncthreads) << where;
+      ASSERT_EQ(got.result.grid_syncs, expected.grid_syncs) << where;
+      ASSERT_EQ(got.memories, expected.memories) << where;
+      ASSERT_EQ(got.reads, expected.reads) << where;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, HierarchicalReference,
+                         ::testing::Values("round_robin", "lowest_ready", "oldest_ready",
+                                           "adversarial"));
+
+// An hmm with one multiprocessor whose programs use only global memory is the umm, cycle for
+// cycle, under every policy (the random policy included: the global memory's stream is the
+// umm's).
+TEST(Hierarchical, OneMultiprocessorUsingGlobalMemoryOnlyIsTheUmm) {
+  for (const std::string policy :
+       {"round_robin", "lowest_ready", "oldest_ready", "random", "adversarial"}) {
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+      std::mt19937_64 rng(seed * 104729);
+      const unsigned w = seed % 2 ? 4 : 8;
+      const unsigned warps = 1 + seed % 5;
+      RefProgram program = random_hmm_program(rng, w, warps, std::uint64_t{w} * 8, 1);
+      for (auto& warp : program.warps)
+        for (RefInstruction& in : warp) {
+          in.space = Space::global;
+          if (in.kind == RefInstruction::grid_sync) in.kind = RefInstruction::sync;
+        }
+      MachineConfig umm;
+      umm.model = "umm";
+      umm.width = w;
+      umm.latency = 1 + seed % 7;
+      umm.threads = std::uint64_t{w} * warps;
+      umm.dispatch = policy;
+      umm.barrier_latency = seed % 3;
+      umm.compute_latency = seed % 4 == 0 ? 2 : 0;
+      umm.memory_words = std::uint64_t{w} * 8;
+      MachineConfig h = umm;
+      h.model = "hmm";
+      h.shared.latency = 3;
+      h.shared.words = 16;
+      const Replayed a = replay(umm, program);
+      const Replayed b = replay(h, program);
+      const std::string where = policy + " seed=" + std::to_string(seed);
+      ASSERT_EQ(b.result.cycles(), a.result.cycles()) << where;
+      ASSERT_EQ(b.result.counters.stages, a.result.counters.stages) << where;
+      ASSERT_EQ(b.result.counters.dispatches, a.result.counters.dispatches) << where;
+      ASSERT_EQ(b.result.syncthreads, a.result.syncthreads) << where;
+      ASSERT_EQ(b.memory, a.memory) << where;
+      ASSERT_EQ(b.reads, a.reads) << where;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mmsim::test
