@@ -26,6 +26,7 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
 
 void Dispatcher::add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy) {
   ports_.push_back(Port{&mmu, std::move(policy), 0});
+  pending_ports_ = DynamicBitset(ports_.size());
 }
 
 void Dispatcher::run() {
@@ -53,17 +54,25 @@ Cycle Dispatcher::step(Cycle t) {
   if (options_.progress && (++steps_ & 0xFFFF) == 0) options_.progress(t);
   wakes_.advance(t);
   while (wakes_.due()) resume(wakes_.pop_due(), t);
-  for (Port& port : ports_) {
-    if (port.free_at > t || !port.policy->any_ready()) continue;
-    const UnitId u = port.policy->choose(t);
-    if (u != kNoUnit) dispatch(port, u, t);
+  Cycle next = kNever;  // a port that frees up with units ready for it
+  for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;
+       p = pending_ports_.find_next(p + 1)) {
+    Port& port = ports_[p];
+    if (port.free_at <= t) {
+      const UnitId u = port.policy->choose(t);
+      if (u != kNoUnit) dispatch(port, u, t);
+      if (!port.policy->any_ready()) {
+        pending_ports_.reset(p);
+        continue;
+      }
+    }
+    if (port.free_at > t) next = std::min(next, port.free_at);
   }
-  if (options_.tracing) update_traces(t);
-
-  Cycle next = wakes_.empty() ? kNever : wakes_.next_time();
-  for (const Port& port : ports_) {
-    if (port.free_at > t && port.policy->any_ready()) next = std::min(next, port.free_at);
-    if (options_.tracing && !port.mmu->idle()) next = std::min(next, t + 1);
+  if (!wakes_.empty()) next = std::min(next, wakes_.next_time());
+  if (options_.tracing) {
+    update_traces(t);
+    for (const Port& port : ports_)
+      if (!port.mmu->idle()) next = std::min(next, t + 1);
   }
   return next;
 }
@@ -82,6 +91,7 @@ void Dispatcher::resume(UnitId u, Cycle t) {
                               std::to_string(unit.target()) + "; this machine has " +
                               std::to_string(ports_.size()));
       ports_[unit.target()].policy->ready(u, t);
+      pending_ports_.set(unit.target());
       break;
     case UnitState::barrier:
     case UnitState::done:

@@ -83,6 +83,9 @@ class Dispatcher : public sc_core::sc_module {
   BarrierUnit& barrier_;
   Options options_;
   std::vector<Port> ports_;
+  // Ports whose policy holds ready units: a step looks at these only (a machine of many
+  // memories, most of them idle at any time).
+  DynamicBitset pending_ports_;
   DynamicBitset present_;
   WakeQueue wakes_;
   bool finished_ = false;
