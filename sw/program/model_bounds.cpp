@@ -63,6 +63,19 @@ Bound time_lower_bound(const MachineConfig& m, const Requests& r) {
   }
 }
 
+Bound lemma1_upper(const MachineConfig& m, std::optional<double> congestion,
+                   const RunResult& result, double rounds, const std::string& rounds_text) {
+  const double c = congestion ? *congestion : static_cast<double>(result.counters.stages);
+  return {"time_upper",
+          std::string(congestion ? "Lemma 1" : "Lemma 1 with the measured congestion C") +
+              ": C + (l-1) per round of " + rounds_text,
+          "C + (l - 1)*" + rounds_text,
+          c + (m.latency - 1) * rounds,
+          Bound::Kind::upper,
+          Bound::Measure::cycles,
+          "Nakano and Matsumae 2013, Lemma 1"};
+}
+
 double round_robin_time(double rounds, double units, double k, double l) {
   return (rounds - 1) * std::max(units * k, k + l - 1) + units * k + l - 1;
 }
@@ -108,6 +121,16 @@ TimeOrder bpram_order(const MachineConfig& m, double n, std::string label, std::
 TimeOrder optimal_order(const MachineConfig& m, double n, std::string label, std::string source) {
   return {std::move(label), "n/w + n*l/p",
           n / m.width + n * m.latency / static_cast<double>(m.threads), std::move(source)};
+}
+
+OrdersByColumn orders_everywhere(const MachineConfig& m, double n, const std::string& what,
+                                 const std::string& source, const TimeOrder& order) {
+  return {.pram = pram_order(m, n, what + " on the PRAM", source),
+          .bpram = bpram_order(m, n, what + " on the BPRAM", source),
+          .dmm = order,
+          .sdmm = order,
+          .rsdmm = order,
+          .umm = order};
 }
 
 TimeOrder random_shift_order(const MachineConfig& m, double n, std::string source) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hw/machine/machine_config.hpp"
+#include "hw/machine/simulation.hpp"
 #include "sw/program/bound.hpp"
 
 namespace mmsim {
@@ -45,6 +46,12 @@ struct Requests {
 // unit: max(T/p, C).
 Bound time_lower_bound(const MachineConfig& m, const Requests& requests);
 
+// "time_upper", Nakano and Matsumae 2013, Lemma 1: `rounds` rounds of memory access with total
+// congestion C run in C + (l - 1)*rounds (round robin); C the exact congestion where it is
+// known, else the measured one.
+Bound lemma1_upper(const MachineConfig& m, std::optional<double> congestion,
+                   const RunResult& result, double rounds, const std::string& rounds_text);
+
 // Round robin over `units` dispatch units that each send `rounds` instructions of k stage groups
 // one after another: round r+1 starts when the MMU is free and its first unit's request of
 // round r has completed: (rounds - 1)*max(U*k, k + l - 1) + U*k + l - 1 (DESIGN.md section 2).
@@ -71,6 +78,10 @@ void add_time_order(std::vector<Bound>& out, const MachineConfig& m, const Order
 TimeOrder pram_order(const MachineConfig& m, double n, std::string label, std::string source);
 TimeOrder bpram_order(const MachineConfig& m, double n, std::string label, std::string source);
 TimeOrder optimal_order(const MachineConfig& m, double n, std::string label, std::string source);
+// PRAM n/p and BPRAM n/w for `what` (e.g. "a permutation") from `source`, and `order` on every
+// memory machine (DMM, SDMM, RSDMM, UMM).
+OrdersByColumn orders_everywhere(const MachineConfig& m, double n, const std::string& what,
+                                 const std::string& source, const TimeOrder& order);
 // The RSDMM: any access of a super warp of s = log w warps has expected congestion O(s)
 // (Theorem 6), so with Lemma 1 an algorithm of n/p rounds of O(1) accesses runs in expected
 // O(n/w + n*l/p).

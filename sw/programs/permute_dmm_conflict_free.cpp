@@ -73,15 +73,12 @@ class PermuteDmmConflictFree final : public PermutationProgram {
     // destinations) may lie in w address groups: the straightforward algorithm's worst case.
     const TimeOrder theorem6 = optimal_order(
         m, n, "any permutation, every warp access conflict-free", "Nakano 2012, Theorem 6");
-    add_time_order(
-        out, m,
-        {.pram = pram_order(m, n, "a permutation on the PRAM", "Nakano 2012, section V"),
-         .bpram = bpram_order(m, n, "a permutation on the BPRAM", "Nakano 2012, section V"),
-         .dmm = theorem6,
-         .sdmm = theorem6,
-         .rsdmm = random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6"),
-         .umm = TimeOrder{"worst case on the UMM: a warp's w moves in w address groups",
-                          "n + n*l/p", n + n * m.latency / p, "Nakano 2012, section V"}});
+    OrdersByColumn orders =
+        orders_everywhere(m, n, "a permutation", "Nakano 2012, section V", theorem6);
+    orders.rsdmm = random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6");
+    orders.umm = TimeOrder{"worst case on the UMM: a warp's w moves in w address groups",
+                           "n + n*l/p", n + n * m.latency / p, "Nakano 2012, section V"};
+    add_time_order(out, m, orders);
     switch (column_of(m)) {
       case Column::pram:
         out.push_back({"congestion_exact", "one stage group per dispatch of the one unit",

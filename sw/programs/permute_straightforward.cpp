@@ -42,15 +42,10 @@ class PermuteStraightforward final : public PermutationProgram {
                              2 * passes * n / p})};
     const TimeOrder worst{"worst case: every warp's writes in one bank (DMM) or w groups (UMM)",
                           "n + n*l/p", n + n * m.latency / p, "Nakano 2012, section V"};
-    add_time_order(out, m,
-                   {.pram = pram_order(m, n, "straightforward permutation on the PRAM",
-                                       "Nakano 2012, section V"),
-                    .bpram = bpram_order(m, n, "straightforward permutation on the BPRAM",
-                                         "Nakano 2012, section V"),
-                    .dmm = worst,
-                    .sdmm = worst,
-                    .rsdmm = random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6"),
-                    .umm = worst});
+    OrdersByColumn orders =
+        orders_everywhere(m, n, "straightforward permutation", "Nakano 2012, section V", worst);
+    orders.rsdmm = random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6");
+    add_time_order(out, m, orders);
     if (machine_model(m).memory.splitting == Splitting::crossbar) {
       out.push_back({"congestion_exact", "one stage group per dispatch of the one unit",
                      in_place_ ? "4n/p" : "2n/p", 2 * passes * n / p, Bound::Kind::exact,

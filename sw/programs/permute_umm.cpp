@@ -120,14 +120,8 @@ std::vector<Bound> PermuteUmm::bounds(const MachineConfig& m, const RunResult&) 
   const TimeOrder theorem8 =
       optimal_order(m, n, "any permutation of n = w^(2^k) words, w words of local memory per PE",
                     "Nakano 2012, Theorem 8");
-  add_time_order(
-      out, m,
-      {.pram = pram_order(m, n, "a permutation on the PRAM", "Nakano 2012, section V"),
-       .bpram = bpram_order(m, n, "a permutation on the BPRAM", "Nakano 2012, section V"),
-       .dmm = theorem8,
-       .sdmm = theorem8,
-       .rsdmm = theorem8,
-       .umm = theorem8});
+  add_time_order(out, m,
+                 orders_everywhere(m, n, "a permutation", "Nakano 2012, section V", theorem8));
   out.push_back({"syncthreads_exact",
                  "one barrier between consecutive steps, one inside each two-phase transpose",
                  "steps - 1 + two-phase transposes", static_cast<double>(barriers()),

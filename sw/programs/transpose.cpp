@@ -122,14 +122,7 @@ std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& re
     out.push_back({"congestion_exact", "total congestion (stage groups of all dispatches)", "C",
                    *exact, Bound::Kind::exact, Bound::Measure::stages,
                    "Nakano and Matsumae 2013, sections III-IV"});
-  if (m.dispatch == "round_robin") {
-    const double c = exact ? *exact : static_cast<double>(result.counters.stages);
-    out.push_back({"time_upper",
-                   exact ? "Lemma 1: C + (l-1) per round of 2n/p"
-                         : "Lemma 1 with the measured congestion C: C + (l-1) per round of 2n/p",
-                   "C + (l - 1)*2n/p", c + (l - 1) * rounds, Bound::Kind::upper,
-                   Bound::Measure::cycles, "Nakano and Matsumae 2013, Lemma 1"});
-  }
+  if (m.dispatch == "round_robin") out.push_back(lemma1_upper(m, exact, result, rounds, "2n/p"));
   return out;
 }
 

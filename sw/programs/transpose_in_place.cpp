@@ -142,15 +142,9 @@ class DiagonalInPlace final : public InPlaceTranspose {
                          round_robin_time(rounds, units, diagonal_k, m.latency),
                      Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
     }
-    if (m.dispatch == "round_robin") {
-      const double c = congestion ? congestion->value : static_cast<double>(result.counters.stages);
-      out.push_back({"time_upper",
-                     congestion ? "Lemma 1: C + (l-1) per round of 4n/p"
-                                : "Lemma 1 with the measured congestion C: C + (l-1) per round "
-                                  "of 4n/p",
-                     "C + (l - 1)*4n/p", c + (m.latency - 1) * 4 * n / p, Bound::Kind::upper,
-                     Bound::Measure::cycles, "Nakano and Matsumae 2013, Lemma 1"});
-    }
+    if (m.dispatch == "round_robin")
+      out.push_back(lemma1_upper(m, congestion ? std::optional(congestion->value) : std::nullopt,
+                                 result, 4 * n / p, "4n/p"));
     out.push_back({"syncthreads_exact", "one barrier between the two passes", "1", 1,
                    Bound::Kind::exact, Bound::Measure::syncthreads, "mmsim"});
     return out;
@@ -304,16 +298,9 @@ std::vector<Bound> Exchange::bounds(const MachineConfig& m, const RunResult& res
     out.push_back({"congestion_exact", congestion->label, congestion->formula, congestion->value,
                    Bound::Kind::exact, Bound::Measure::stages, congestion->source});
   }
-  if (m.dispatch == "round_robin") {
-    const double c = congestion ? congestion->value : static_cast<double>(result.counters.stages);
-    out.push_back({"time_upper",
-                   congestion ? "Lemma 1: C + (l-1) per round of 4n/p"
-                              : "Lemma 1 with the measured congestion C: C + (l-1) per round of "
-                                "4n/p",
-                   "C + (l - 1)*4n/p", c + (m.latency - 1) * 4 * n / static_cast<double>(p_),
-                   Bound::Kind::upper, Bound::Measure::cycles,
-                   "Nakano and Matsumae 2013, Lemma 1"});
-  }
+  if (m.dispatch == "round_robin")
+    out.push_back(lemma1_upper(m, congestion ? std::optional(congestion->value) : std::nullopt,
+                               result, 4 * n / static_cast<double>(p_), "4n/p"));
   return out;
 }
 

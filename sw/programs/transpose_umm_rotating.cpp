@@ -93,13 +93,7 @@ std::vector<Bound> TransposeUmmRotating::bounds(const MachineConfig& m, const Ru
   // section I), super warps included.
   const TimeOrder lemma3 =
       optimal_order(m, n, "transpose with w words of local memory per PE", "Nakano 2012, Lemma 3");
-  add_time_order(out, m,
-                 {.pram = pram_order(m, n, "transpose on the PRAM", "Nakano 2012, section IV"),
-                  .bpram = bpram_order(m, n, "transpose on the BPRAM", "Nakano 2012, section IV"),
-                  .dmm = lemma3,
-                  .sdmm = lemma3,
-                  .rsdmm = lemma3,
-                  .umm = lemma3});
+  add_time_order(out, m, orders_everywhere(m, n, "transpose", "Nakano 2012, section IV", lemma3));
   if (machine_model(m).memory.splitting == Splitting::crossbar) {
     // The one unit dispatches as long as any warp has an access left in the phase.
     out.push_back({"congestion_exact", "one stage group per dispatch of the one unit", "c", chain,
