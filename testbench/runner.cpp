@@ -54,7 +54,9 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
     return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
   };
   if (!tb.threads_given) {
-    m.threads = program.default_threads(m);
+    MachineConfig ruled = m;  // the latency the model fixes (w*l threads of seed 001's Hybrid)
+    apply_model_rules(ruled);
+    m.threads = program.default_threads(ruled);
     if (m.threads == 0)
       throw InputError(tb.locate("machine"), "machine: missing required key 'threads' (program " +
                                                  tb.program + " has no thread count of its own)");

@@ -6,6 +6,7 @@
 #include "sw/programs/sums.hpp"
 #include "sw/programs/trace.hpp"
 #include "sw/programs/transpose.hpp"
+#include "sw/programs/transpose_in_place.hpp"
 #include "sw/programs/transpose_umm_rotating.hpp"
 
 namespace mmsim {
@@ -18,6 +19,8 @@ const std::vector<ProgramInfo>& programs() {
       transpose_umm_rotating_program(),
       transpose_naive_program(),
       transpose_diagonal_program(),
+      transpose_diagonal_in_place_program(),
+      transpose_exchange_program(),
       permute_straightforward_program(),
       permute_dmm_conflict_free_program(),
       permute_umm_program(),

@@ -59,7 +59,7 @@ class PermutationProgram : public WarpProgram {
 
   // The stages of warps writing destination d(i) for i = k*w .. k*w+w-1, k = 0 .. n/w-1, by the
   // definitions (DMM: distinct addresses per bank; UMM: distinct rows; BPRAM: one), or nothing
-  // for other models.
+  // for other models (super warps, permuted banks, the PRAM).
   template <class Destination>
   std::optional<std::uint64_t> scatter_stages(const MachineConfig& m, Destination&& d) const;
 
@@ -75,6 +75,7 @@ template <class Destination>
 std::optional<std::uint64_t> PermutationProgram::scatter_stages(const MachineConfig& m,
                                                                 Destination&& d) const {
   const Splitting splitting = machine_model(m).memory.splitting;
+  if (splitting == Splitting::crossbar) return std::nullopt;  // stages count unit dispatches
   if (splitting == Splitting::bandwidth) return n_ / m.width;
   const bool banked = splitting == Splitting::banked;
   if (banked && (m.super_warp != 1 || !address_map_of(m).identity)) return std::nullopt;

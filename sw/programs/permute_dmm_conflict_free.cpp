@@ -4,6 +4,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "sw/planning/dmm_plan.hpp"
 #include "sw/planning/schedule_file.hpp"
+#include "sw/program/model_bounds.hpp"
 #include "sw/programs/permutation_program.hpp"
 #include "sw/programs/permutation_programs.hpp"
 
@@ -61,24 +62,41 @@ class PermuteDmmConflictFree final : public PermutationProgram {
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double n = static_cast<double>(n_);
-    const double w = m.width;
-    const double l = m.latency;
     const double p = static_cast<double>(threads_);
     const double accesses = in_place_ ? 4 : 2;  // per word: (copy: read, write) + read, write
+    const std::string total = in_place_ ? "4n" : "2n";
     std::vector<Bound> out = {
-        {"time_order", "any permutation", "n/w + n*l/p", n / w + n * l / p, Bound::Kind::order,
-         Bound::Measure::cycles, "seed 000, Theorem 6"},
-        {"time_lower", "the dispatches go through the pipeline, each thread's one after another",
-         in_place_ ? "max(4n/w + l - 1, 4l*n/p)" : "max(2n/w + l - 1, 2l*n/p)",
-         std::max(accesses * n / w + l - 1, accesses * l * n / p), Bound::Kind::lower,
-         Bound::Measure::cycles, "DESIGN.md section 2"}};
-    const Splitting splitting = machine_model(m).memory.splitting;
-    const bool single_banked_warps =
-        splitting == Splitting::banked && m.super_warp == 1 && address_map_of(m).identity;
-    if (single_banked_warps || splitting == Splitting::bandwidth)
-      out.push_back({"congestion_exact", "every warp access conflict-free (Lemma 5)",
-                     in_place_ ? "4n/w" : "2n/w", accesses * n / w, Bound::Kind::exact,
-                     Bound::Measure::stages, "seed 000, Lemma 5"});
+        time_lower_bound(m, {total, accesses * n, total + "/p", accesses * n / p})};
+    // A super warp of s conflict-free warps sends s requests to every bank: the colouring
+    // serves the SDMM as well. The random shift moves each row's cells by its own amount, which
+    // the colouring does not know: Theorem 6's expectation. On the UMM a warp's w sources (and
+    // destinations) may lie in w address groups: the straightforward algorithm's worst case.
+    const TimeOrder theorem6 = optimal_order(
+        m, n, "any permutation, every warp access conflict-free", "Nakano 2012, Theorem 6");
+    OrdersByColumn orders =
+        orders_everywhere(m, n, "a permutation", "Nakano 2012, section V", theorem6);
+    orders.rsdmm = random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6");
+    orders.umm = TimeOrder{"worst case on the UMM: a warp's w moves in w address groups",
+                           "n + n*l/p", n + n * m.latency / p, "Nakano 2012, section V"};
+    add_time_order(out, m, orders);
+    switch (column_of(m)) {
+      case Column::pram:
+        out.push_back({"congestion_exact", "one stage group per dispatch of the one unit",
+                       total + "/p", accesses * n / p, Bound::Kind::exact, Bound::Measure::stages,
+                       "DESIGN.md section 2"});
+        break;
+      case Column::bpram:
+      case Column::dmm:
+      case Column::sdmm:
+        out.push_back({"congestion_exact",
+                       "every warp access conflict-free (Lemma 5): s requests per bank per "
+                       "dispatch",
+                       total + "/w", accesses * n / m.width, Bound::Kind::exact,
+                       Bound::Measure::stages, "Nakano 2012, Lemma 5"});
+        break;
+      default:
+        break;
+    }
     return out;
   }
 

@@ -1,5 +1,6 @@
 #include <vector>
 
+#include "sw/program/model_bounds.hpp"
 #include "sw/programs/permutation_program.hpp"
 #include "sw/programs/permutation_programs.hpp"
 
@@ -34,16 +35,29 @@ class PermuteStraightforward final : public PermutationProgram {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double n = static_cast<double>(n_);
     const double w = m.width;
+    const double p = static_cast<double>(threads_);
+    const double passes = in_place_ ? 2 : 1;  // each a read and a write per word
     std::vector<Bound> out = {
-        {"time_order", "worst case: every warp's writes in one bank (DMM) or w groups (UMM)",
-         "n + n*l/p", n + n * m.latency / static_cast<double>(threads_), Bound::Kind::order,
-         Bound::Measure::cycles, "seed 000, section V"}};
+        time_lower_bound(m, {in_place_ ? "4n" : "2n", 2 * passes * n, in_place_ ? "4n/p" : "2n/p",
+                             2 * passes * n / p})};
+    const TimeOrder worst{"worst case: every warp's writes in one bank (DMM) or w groups (UMM)",
+                          "n + n*l/p", n + n * m.latency / p, "Nakano 2012, section V"};
+    OrdersByColumn orders =
+        orders_everywhere(m, n, "straightforward permutation", "Nakano 2012, section V", worst);
+    orders.rsdmm = random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6");
+    add_time_order(out, m, orders);
+    if (machine_model(m).memory.splitting == Splitting::crossbar) {
+      out.push_back({"congestion_exact", "one stage group per dispatch of the one unit",
+                     in_place_ ? "4n/p" : "2n/p", 2 * passes * n / p, Bound::Kind::exact,
+                     Bound::Measure::stages, "DESIGN.md section 2"});
+      return out;
+    }
     // The reads and the copy are contiguous; the scattered writes cost what P makes them.
     if (const auto writes = scatter_stages(m, [this](std::uint64_t i) { return p_[i]; }))
       out.push_back({"congestion_exact", "contiguous accesses plus the scattered writes to P(i)",
                      in_place_ ? "3n/w + writes(P)" : "n/w + writes(P)",
                      (in_place_ ? 3 : 1) * n / w + static_cast<double>(*writes), Bound::Kind::exact,
-                     Bound::Measure::stages, "seed 000, section V"});
+                     Bound::Measure::stages, "Nakano 2012, section V"});
     return out;
   }
 

@@ -6,16 +6,20 @@
 #include "hw/support/errors.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
+#include "sw/program/model_bounds.hpp"
 #include "sw/programs/permutation_program.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/rotating_transpose.hpp"
+#include "sw/programs/transpose_umm_rotating.hpp"
 
 namespace mmsim {
 namespace {
 
 class PermuteUmm final : public PermutationProgram {
  public:
-  explicit PermuteUmm(const ProgramArgs& args) : PermutationProgram(args) {}
+  explicit PermuteUmm(const ProgramArgs& args)
+      : PermutationProgram(args),
+        transpose_schedule_(rotating_schedule(args.params, "transpose_schedule")) {}
 
   void configure(const MachineConfig& m) override {
     w_ = m.width;
@@ -62,46 +66,78 @@ class PermuteUmm final : public PermutationProgram {
         }
       } else {
         const RotatingTranspose& transpose = transposes_.at(step.length);
-        const std::uint64_t matrix = step.length * step.length;
-        const std::uint64_t items = n_ / matrix * transpose.pairs();
-        for (std::uint64_t item = warp.index(); item < items; item += warp.count())
-          co_await transpose.run(warp, item / transpose.pairs() * matrix, item % transpose.pairs());
+        co_await transpose.run(warp, 0, n_ / (step.length * step.length), transpose_schedule_);
       }
     }
   }
 
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double n = static_cast<double>(n_);
-    const double w = m.width;
-    std::vector<Bound> out = {
-        {"time_order", "any permutation of n = w^(2^k) words, w words of local memory per PE",
-         "n/w + n*l/p", n / w + n * m.latency / static_cast<double>(m.threads), Bound::Kind::order,
-         Bound::Measure::cycles, "seed 000, Theorem 8"},
-        {"syncthreads_exact", "one barrier between consecutive steps", "steps - 1",
-         static_cast<double>(plan_.steps.size() - 1), Bound::Kind::exact,
-         Bound::Measure::syncthreads, "mmsim"}};
-    const Splitting splitting = machine_model(m).memory.splitting;
-    if (splitting == Splitting::coalesced ||
-        (splitting == Splitting::banked && m.super_warp == 1 && address_map_of(m).identity)) {
-      // Row-wise steps: a read and a write per row; transposes: see RotatingTranspose.
-      double stages = 0;
-      for (const planning::UmmStep& step : plan_.steps)
-        stages += step.kind == planning::UmmStep::Kind::row_permutation
-                      ? 2 * n / w
-                      : static_cast<double>(n_ / (step.length * step.length) *
-                                            transposes_.at(step.length).stages());
-      out.push_back({"congestion_exact", "every warp access in one address group",
-                     "row-wise steps 2n/w each, transposes of side R 4n/w - 2n/R each", stages,
-                     Bound::Kind::exact, Bound::Measure::stages, "seed 000, Lemmas 3 and 7"});
-    }
-    return out;
-  }
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override;
 
  private:
+  // The accesses of the busiest warp in each step, summed, and the barriers, for `warps` warps.
+  std::uint64_t chain(std::uint64_t warps) const;
+  std::uint64_t barriers() const;
+
+  RotatingSchedule transpose_schedule_;
   unsigned w_ = 1;
   planning::UmmPlan plan_;
   std::map<std::uint64_t, RotatingTranspose> transposes_;  // by side
 };
+
+std::uint64_t PermuteUmm::chain(std::uint64_t warps) const {
+  std::uint64_t accesses = 0;
+  for (const planning::UmmStep& step : plan_.steps)
+    accesses += step.kind == planning::UmmStep::Kind::row_permutation
+                    ? 2 * ((n_ / w_ + warps - 1) / warps)
+                    : transposes_.at(step.length)
+                          .chain(warps, n_ / (step.length * step.length), transpose_schedule_);
+  return accesses;
+}
+
+std::uint64_t PermuteUmm::barriers() const {
+  std::uint64_t syncs = plan_.steps.size() - 1;
+  for (const planning::UmmStep& step : plan_.steps)
+    if (step.kind == planning::UmmStep::Kind::transpose)
+      syncs += transposes_.at(step.length).barriers(transpose_schedule_);
+  return syncs;
+}
+
+std::vector<Bound> PermuteUmm::bounds(const MachineConfig& m, const RunResult&) const {
+  const double n = static_cast<double>(n_);
+  const double w = m.width;
+  // Row-wise steps: a read and a write per row; transposes: see RotatingTranspose. Every warp
+  // access is one whole address group, in w distinct banks under any map.
+  double stages = 0;
+  for (const planning::UmmStep& step : plan_.steps)
+    stages += step.kind == planning::UmmStep::Kind::row_permutation
+                  ? 2 * n / w
+                  : static_cast<double>(n_ / (step.length * step.length) *
+                                        transposes_.at(step.length).stages());
+  const double c = static_cast<double>(chain(m.threads / m.width));
+  std::vector<Bound> out = {time_lower_bound(
+      m, {"S", stages * w, "c", c,
+          "S = the stages below, c = the busiest warp's accesses per step, summed"})};
+  const TimeOrder theorem8 =
+      optimal_order(m, n, "any permutation of n = w^(2^k) words, w words of local memory per PE",
+                    "Nakano 2012, Theorem 8");
+  add_time_order(out, m,
+                 orders_everywhere(m, n, "a permutation", "Nakano 2012, section V", theorem8));
+  out.push_back({"syncthreads_exact",
+                 "one barrier between consecutive steps, one inside each two-phase transpose",
+                 "steps - 1 + two-phase transposes", static_cast<double>(barriers()),
+                 Bound::Kind::exact, Bound::Measure::syncthreads, "mmsim"});
+  if (machine_model(m).memory.splitting == Splitting::crossbar) {
+    out.push_back({"congestion_exact", "one stage group per dispatch of the one unit", "c", c,
+                   Bound::Kind::exact, Bound::Measure::stages, "mmsim"});
+    out.push_back({"time_exact", "one time unit per dispatch of the one unit", "c", c,
+                   Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
+  } else {
+    out.push_back({"congestion_exact", "every warp access one address group in w banks",
+                   "row-wise steps 2n/w each, transposes of side R 4n/w - 2n/R each", stages,
+                   Bound::Kind::exact, Bound::Measure::stages, "Nakano 2012, Lemmas 3 and 7"});
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -114,7 +150,8 @@ ProgramInfo permute_umm_program() {
       PermutationProgram::params(
           {{"schedule", ParamType::string,
             "a schedule file written by mmsim plan --machine umm, used instead of planning here",
-            "\"\""}}),
+            "\"\""},
+           rotating_schedule_param("transpose_schedule")}),
       [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
         return std::make_unique<PermuteUmm>(args);
       },

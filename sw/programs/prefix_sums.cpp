@@ -120,12 +120,12 @@ class PrefixSimple final : public PrefixAlgorithm {
     }
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     return seed_bounds(
-        {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
-         power_of_two_formula(w(), "2*(log2(n) - log2(w) - 1)", "2*#{t < log2(n) : 2^t > w}"),
-         prefix_simple_syncs(n(), w()), "seed 001, Lemma 6"});
+        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
+            power_of_two_formula(w(), "2*(log2(n) - log2(w) - 1)", "2*#{t < log2(n) : 2^t > w}"),
+            prefix_simple_syncs(n(), w()), "seed 001, Lemma 6"});
   }
 
  protected:
@@ -148,9 +148,9 @@ class PrefixOneWarp final : public PrefixAlgorithm {
     co_await one_warp_prefix(warp, lanes, 0, n(), scratch_);
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
-    return seed_bounds({"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
-                        "seed 001, section 5.1"});
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
+    return seed_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
+                           "seed 001, section 5.1"});
   }
 
  protected:
@@ -178,12 +178,12 @@ class PrefixTree final : public PrefixAlgorithm {
     co_await prefix_tree(warp, lanes, tree_);
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds({"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
-                        "log2(n)/log2(w)", std::log2(nn) / logw, "2*ceil(log_w(n)) - 1",
-                        prefix_tree_syncs(n(), w()), "seed 001, Lemma 7"});
+    return seed_bounds(m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
+                           "log2(n)/log2(w)", std::log2(nn) / logw, "2*ceil(log_w(n)) - 1",
+                           prefix_tree_syncs(n(), w()), "seed 001, Lemma 7"});
   }
 
  protected:
@@ -207,13 +207,13 @@ class PrefixSimpleTree final : public PrefixAlgorithm {
     co_await prefix_simple_tree(warp, lanes, layout_);
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn),
-                        "log2(n)/log2(w) + log2(log2(w))", std::log2(nn) / logw + std::log2(logw),
-                        "2r + 2*ceil(log_w(n/2^r)) - 2", prefix_simple_tree_syncs(n(), w()),
-                        "seed 001, Theorem 8", true});
+    return seed_bounds(
+        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n)/log2(w) + log2(log2(w))",
+            std::log2(nn) / logw + std::log2(logw), "2r + 2*ceil(log_w(n/2^r)) - 2",
+            prefix_simple_tree_syncs(n(), w()), "seed 001, Theorem 8", true});
   }
 
  protected:
@@ -327,14 +327,14 @@ class PrefixHybrid final : public PrefixAlgorithm {
       co_await transpose_block(warp, lanes, columns_block(first, j), children_block(first, j));
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn),
-                        "log2(l)/log2(w) + log2(log2(w))",
-                        std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-                        "2r + 2*ceil(log_w(w*l/2^r))", prefix_hybrid_syncs(w(), l()),
-                        "seed 001, Theorem 9", true});
+    return seed_bounds(
+        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
+            std::log2(static_cast<double>(l())) / logw + std::log2(logw),
+            "2r + 2*ceil(log_w(w*l/2^r))", prefix_hybrid_syncs(w(), l()), "seed 001, Theorem 9",
+            true});
   }
 
  protected:

@@ -1,6 +1,9 @@
 #include "sw/programs/reduction_program.hpp"
 
+#include <cmath>
+
 #include "hw/support/errors.hpp"
+#include "sw/program/model_bounds.hpp"
 #include "sw/programs/reduction_counts.hpp"
 
 namespace mmsim {
@@ -50,11 +53,29 @@ std::vector<Region> ReductionProgram::tree_layout(Region leaves) {
   return levels;
 }
 
-std::vector<Bound> ReductionProgram::seed_bounds(const SeedFigures& f) const {
-  std::vector<Bound> out = {
-      {"time_order", "time units (Table 1, constant 1)", f.time_formula, f.time, Bound::Kind::order,
-       Bound::Measure::cycles, f.source},
-  };
+std::vector<Bound> ReductionProgram::seed_bounds(const MachineConfig& m,
+                                                 const SeedFigures& f) const {
+  const double n = static_cast<double>(this->n());
+  // Every input is read; a read at most doubles the inputs a value depends on (the reader's
+  // own and the cell's, written at least one access earlier), and the result depends on all n.
+  std::vector<Bound> out = {time_lower_bound(
+      m, {"n", n, "log2(n)", std::log2(n), "",
+          "reads one after another (a read at most doubles the inputs a value depends on)"})};
+  const TimeOrder table1{"time units (Table 1, constant 1)", f.time_formula, f.time, f.source};
+  TimeOrder bpram = table1;
+  bpram.label = "Table 1 with l = 1 (the BPRAM is at least as fast as the UMM)";
+  add_time_order(
+      out, m,
+      {.pram =
+           TimeOrder{"the PRAM's sum of n numbers with p threads (prefix sums alike)",
+                     "n/p + log2(p)",
+                     n / static_cast<double>(m.threads) + std::log2(static_cast<double>(m.threads)),
+                     "Nakano 2012, section I"},
+       .bpram = bpram,
+       .dmm = table1,
+       .sdmm = table1,
+       .rsdmm = table1,
+       .umm = table1});
   if (!f.sync_order_formula.empty())
     out.push_back({"syncthreads_order", "barrier steps (Table 1, constant 1)", f.sync_order_formula,
                    f.sync_order, Bound::Kind::order, Bound::Measure::syncthreads, f.source});

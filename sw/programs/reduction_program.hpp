@@ -45,8 +45,9 @@ class ReductionProgram : public WarpProgram {
   // (allocated) down to one.
   std::vector<Region> tree_layout(Region leaves);
 
-  // The seed's figures for a run: Table 1's time and barrier steps with constant 1, and the
-  // exact number of barrier steps the algorithm performs.
+  // The seed's figures for a run: the lower bound, Table 1's time (the UMM's, which holds on
+  // the DMM family too; with l = 1 on the BPRAM; the PRAM's own sum bound) and barrier steps
+  // with constant 1, and the exact number of barrier steps the algorithm performs.
   struct SeedFigures {
     std::string time_formula;
     double time;
@@ -57,7 +58,7 @@ class ReductionProgram : public WarpProgram {
     std::string source;   // "seed 001, Lemma 2"
     bool uses_r = false;  // sync_formula has r in it
   };
-  std::vector<Bound> seed_bounds(const SeedFigures& figures) const;
+  std::vector<Bound> seed_bounds(const MachineConfig& m, const SeedFigures& figures) const;
 
   const std::vector<Word>& values() const { return values_; }
   std::uint64_t n() const { return values_.size(); }

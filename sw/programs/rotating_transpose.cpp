@@ -1,38 +1,85 @@
 #include "sw/programs/rotating_transpose.hpp"
 
+#include <algorithm>
+
 namespace mmsim {
 
 RotatingTranspose::RotatingTranspose(std::uint64_t side, unsigned width)
-    : side_(side), width_(width) {
-  const std::uint64_t blocks = side / width;
-  for (std::uint64_t i = 0; i < blocks; ++i)
-    for (std::uint64_t j = i; j < blocks; ++j) pairs_.emplace_back(i, j);
+    : side_(side), width_(width), blocks_(side / width) {
+  for (std::uint64_t i = 0; i < blocks_; ++i)
+    for (std::uint64_t j = i; j < blocks_; ++j) {
+      pairs_.emplace_back(i, j);
+      if (i != j) swapped_.emplace_back(i, j);
+    }
 }
 
 std::uint64_t RotatingTranspose::stages() const {
-  const std::uint64_t blocks = side_ / width_;
-  return 2 * width_ * blocks * blocks + 4 * width_ * (blocks * (blocks - 1) / 2);
+  return 2 * width_ * blocks_ * blocks_ + 4 * width_ * swapped_.size();
 }
 
-Task RotatingTranspose::run(Warp& warp, Address base, std::uint64_t pair) const {
-  const auto [i, j] = pairs_[pair];
+std::uint64_t RotatingTranspose::barriers(RotatingSchedule schedule) const {
+  return schedule == RotatingSchedule::two_phase && !swapped_.empty() ? 1 : 0;
+}
+
+std::uint64_t RotatingTranspose::chain(std::uint64_t warps, std::uint64_t matrices,
+                                       RotatingSchedule schedule) const {
+  const auto most = [warps](std::uint64_t items) { return (items + warps - 1) / warps; };
+  if (schedule == RotatingSchedule::two_phase)
+    return 2 * width_ * most(matrices * blocks_ * blocks_) +
+           4 * most(matrices * swapped_.size() * width_);
+  // Warp u takes items u, u + warps, ...: a pair on the diagonal is 2w accesses, another 8w.
+  std::vector<std::uint64_t> accesses(std::min(warps, matrices * pairs_.size()), 0);
+  for (std::uint64_t item = 0; item < matrices * pairs_.size(); ++item) {
+    const auto [i, j] = pairs_[item % pairs_.size()];
+    accesses[item % warps] += (i == j ? 2 : 8) * std::uint64_t{width_};
+  }
+  return accesses.empty() ? 0 : *std::max_element(accesses.begin(), accesses.end());
+}
+
+Task RotatingTranspose::run(Warp& warp, Address base, std::uint64_t matrices,
+                            RotatingSchedule schedule) const {
+  const std::uint64_t matrix = side_ * side_;
+  if (schedule == RotatingSchedule::pairs) {
+    for (std::uint64_t item = warp.index(); item < matrices * pairs_.size(); item += warp.count())
+      co_await run_pair(warp, base + item / pairs_.size() * matrix, pairs_[item % pairs_.size()]);
+    co_return;
+  }
+  const std::uint64_t blocks = blocks_ * blocks_;
+  for (std::uint64_t item = warp.index(); item < matrices * blocks; item += warp.count()) {
+    const std::uint64_t block = item % blocks;
+    co_await transpose_block(warp, base + item / blocks * matrix, block / blocks_, block % blocks_);
+  }
+  if (barriers(schedule) == 0) co_return;
+  co_await warp.sync();  // every block transposed before any is swapped
+  const std::uint64_t rows = swapped_.size() * width_;
+  for (std::uint64_t item = warp.index(); item < matrices * rows; item += warp.count()) {
+    const auto [i, j] = swapped_[item % rows / width_];
+    co_await swap_row(warp, base + item / rows * matrix, i, j, item % width_);
+  }
+}
+
+Task RotatingTranspose::run_pair(Warp& warp, Address base,
+                                 std::pair<std::uint64_t, std::uint64_t> pair) const {
+  const auto [i, j] = pair;
   co_await transpose_block(warp, base, i, j);
   if (i == j) co_return;
   co_await transpose_block(warp, base, j, i);
+  for (std::uint64_t r = 0; r < width_; ++r) co_await swap_row(warp, base, i, j, r);
+}
+
+Task RotatingTranspose::swap_row(Warp& warp, Address base, std::uint64_t bi, std::uint64_t bj,
+                                 std::uint64_t r) const {
   std::vector<Address> upper(width_);
   std::vector<Address> lower(width_);
-  std::vector<Word> values(width_);
-  for (std::uint64_t r = 0; r < width_; ++r) {
-    for (unsigned lane = 0; lane < width_; ++lane) {
-      upper[lane] = cell(base, i, j, r, lane);
-      lower[lane] = cell(base, j, i, r, lane);
-    }
-    const auto got = co_await warp.read(upper);
-    values.assign(got.begin(), got.end());
-    const auto swapped = co_await warp.read(lower);
-    co_await warp.write(upper, swapped);
-    co_await warp.write(lower, values);
+  for (unsigned lane = 0; lane < width_; ++lane) {
+    upper[lane] = cell(base, bi, bj, r, lane);
+    lower[lane] = cell(base, bj, bi, r, lane);
   }
+  const auto got = co_await warp.read(upper);
+  const std::vector<Word> values(got.begin(), got.end());
+  const auto swapped = co_await warp.read(lower);
+  co_await warp.write(upper, swapped);
+  co_await warp.write(lower, values);
 }
 
 Task RotatingTranspose::transpose_block(Warp& warp, Address base, std::uint64_t bi,

@@ -8,6 +8,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/data_pattern.hpp"
+#include "sw/program/model_bounds.hpp"
 #include "sw/program/rounds.hpp"
 
 namespace mmsim {
@@ -103,10 +104,13 @@ class SequentialAccess final : public WarpProgram {
 std::optional<std::uint64_t> SequentialAccess::stages_per_dispatch(const MachineConfig& m) const {
   const std::uint64_t s = m.super_warp;
   const Splitting splitting = machine_model(m).memory.splitting;
-  if (splitting == Splitting::bandwidth) return 1;       // w distinct requests per warp
-  if (!address_map_of(m).identity) return std::nullopt;  // banks permuted per row
-  if (pattern_ == Pattern::contiguous) return splitting == Splitting::banked ? s : 1;  // s per bank
+  // w distinct requests per warp: one group (BPRAM); any dispatch: one group (PRAM).
+  if (splitting == Splitting::bandwidth || splitting == Splitting::crossbar) return 1;
+  // Contiguous: every warp reads one whole address group, which every map spreads over the w
+  // banks (a map permutes the cells of a row): s requests per bank, or one group on the UMM.
+  if (pattern_ == Pattern::contiguous) return splitting == Splitting::banked ? s : 1;
   if (splitting != Splitting::banked) return std::nullopt;  // UMM: rows vary with the alignment
+  if (!address_map_of(m).identity) return std::nullopt;     // banks permuted per row
   // Nakano 2012: w/G banks with G requests each, for every warp of the super warp.
   return s * std::gcd(rounds_, std::uint64_t{m.width});
 }
@@ -117,44 +121,52 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
   const double w = m.width;
   const double l = m.latency;
   const double s = static_cast<double>(rounds_);
-  std::vector<Bound> out;
-  out.push_back({"time_lower",
-                 "lower bound: n/w groups through the pipeline, n/p requests per thread",
-                 "max(n/w + l - 1, l*n/p)", std::max(std::ceil(n / w) + l - 1, l * s),
-                 Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md section 2"});
-  if (pattern_ == Pattern::contiguous) {
-    out.push_back({"time_order", "contiguous access", "n/w + n*l/p", n / w + n * l / p,
-                   Bound::Kind::order, Bound::Measure::cycles, "seed 000, Table I"});
-  } else if (machine_model(m).memory.splitting == Splitting::coalesced) {
-    out.push_back({"time_order", "stride access on the UMM", "min(n, (n/w)*(n/p)) + n*l/p",
-                   std::min(n, n / w * s) + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
-                   "seed 000, Table I"});
-  } else {
-    const double g = static_cast<double>(std::gcd(rounds_, std::uint64_t{m.width}));
-    out.push_back({"time_order", "stride access, G = GCD(n/p, w) = " + std::to_string(int(g)),
-                   "n*G/w + n*l/p", n * g / w + n * l / p, Bound::Kind::order,
-                   Bound::Measure::cycles, "seed 000, Table I"});
-  }
+  const bool contiguous = pattern_ == Pattern::contiguous;
+  const std::string access = contiguous ? "contiguous access" : "stride access";
+  std::vector<Bound> out = {time_lower_bound(m, {"n", n, "n/p", s})};
+  // Nakano 2012, Table I (PRAM, BPRAM, DMM, UMM). The SDMM's super warp of s warps sends s
+  // times the requests of one warp to the same banks: the DMM's total congestion, the DMM's
+  // order. The RSDMM: Theorem 6 of Nakano and Matsumae 2013.
+  const double g = static_cast<double>(std::gcd(rounds_, std::uint64_t{m.width}));
+  const std::string with_g = ", G = GCD(n/p, w) = " + std::to_string(static_cast<int>(g));
+  const TimeOrder dmm = contiguous
+                            ? optimal_order(m, n, access + " on the DMM", "Nakano 2012, Table I")
+                            : TimeOrder{access + " on the DMM" + with_g, "n*G/w + n*l/p",
+                                        n * g / w + n * l / p, "Nakano 2012, Table I"};
+  TimeOrder sdmm = dmm;
+  sdmm.label = access + " on the SDMM: s times the DMM's requests per bank" +
+               (contiguous ? std::string{} : with_g);
+  sdmm.source = "Nakano 2012, Table I, DMM column";
+  add_time_order(
+      out, m,
+      {.pram = pram_order(m, n, access + " on the PRAM", "Nakano 2012, Table I"),
+       .bpram = bpram_order(m, n, access + " on the BPRAM", "Nakano 2012, Table I"),
+       .dmm = dmm,
+       .sdmm = sdmm,
+       .rsdmm = contiguous ? optimal_order(m, n, access + ": every row spread over the w banks",
+                                           "Nakano and Matsumae 2013, Lemma 1")
+                           : random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6"),
+       .umm = contiguous ? optimal_order(m, n, access + " on the UMM", "Nakano 2012, Table I")
+                         : TimeOrder{access + " on the UMM", "min(n, (n/w)*(n/p)) + n*l/p",
+                                     std::min(n, n / w * s) + n * l / p, "Nakano 2012, Table I"}});
   if (m.dispatch != "round_robin") return out;
 
   const double units = p / (w * m.super_warp);
   if (const auto k = stages_per_dispatch(m)) {
-    // Rounds of `units` dispatches of k stages; round r+1 starts when the MMU is free and its
-    // first unit's request of round r has completed.
     const double kk = static_cast<double>(*k);
     out.push_back({"time_exact", "round robin, " + std::to_string(*k) + " stage(s) per dispatch",
                    "(n/p - 1)*max(U*k, k + l - 1) + U*k + l - 1, U = p/(s*w)",
-                   (s - 1) * std::max(units * kk, kk + l - 1) + units * kk + l - 1,
-                   Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
+                   round_robin_time(s, units, kk, l), Bound::Kind::exact, Bound::Measure::cycles,
+                   "DESIGN.md section 2"});
     out.push_back({"congestion_exact", "total congestion", "(n/p)*U*k", s * units * kk,
-                   Bound::Kind::exact, Bound::Measure::stages, "seed 002, Lemma 1"});
-  } else if (machine_model(m).memory.splitting == Splitting::coalesced &&
-             pattern_ == Pattern::stride) {
-    // seed 000: a warp's cells span at most min(n/p, w) address groups.
+                   Bound::Kind::exact, Bound::Measure::stages,
+                   "Nakano and Matsumae 2013, Lemma 1"});
+  } else if (machine_model(m).memory.splitting == Splitting::coalesced) {
+    // Nakano 2012: a warp's cells span at most min(n/p, w) address groups.
     const double k = std::min(s, w);
     out.push_back({"time_upper", "stride access on the UMM, at most min(n/p, w) groups per warp",
                    "(n/p)*(min(n/p, w)*p/w + l - 1)", s * (k * p / w + l - 1), Bound::Kind::upper,
-                   Bound::Measure::cycles, "seed 000, section III"});
+                   Bound::Measure::cycles, "Nakano 2012, section III"});
   }
   return out;
 }

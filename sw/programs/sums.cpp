@@ -54,12 +54,12 @@ class SumSimple final : public SumProgram {
     }
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     return seed_bounds(
-        {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
-         power_of_two_formula(w(), "log2(n) - log2(w) - 1", "#{t < log2(n) : 2^t > w}"),
-         simple_syncs(n(), w()), "seed 001, Lemma 2"});
+        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
+            power_of_two_formula(w(), "log2(n) - log2(w) - 1", "#{t < log2(n) : 2^t > w}"),
+            simple_syncs(n(), w()), "seed 001, Lemma 2"});
   }
 
  protected:
@@ -82,9 +82,9 @@ class SumOneWarp final : public SumProgram {
     co_await one_warp_sum(warp, lanes, 0, n(), 0);
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
-    return seed_bounds({"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
-                        "seed 001, section 4.1"});
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
+    return seed_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
+                           "seed 001, section 4.1"});
   }
 
  protected:
@@ -109,12 +109,12 @@ class SumTree final : public SumProgram {
     co_await tree_sum(warp, lanes, levels_);
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds({"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
-                        "log2(n)/log2(w)", std::log2(nn) / logw, "ceil(log_w(n))",
-                        tree_syncs(n(), w()), "seed 001, Lemma 3"});
+    return seed_bounds(
+        m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn), "log2(n)/log2(w)",
+            std::log2(nn) / logw, "ceil(log_w(n))", tree_syncs(n(), w()), "seed 001, Lemma 3"});
   }
 
  protected:
@@ -141,13 +141,13 @@ class SumSimpleTree final : public SumProgram {
     co_await tree_sum(warp, lanes, levels_);
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds({"n/w + l*log2(n)", nn / w() + l() * std::log2(nn),
-                        "log2(n)/log2(w) + log2(log2(w))", std::log2(nn) / logw + std::log2(logw),
-                        "r + ceil(log_w(n/2^r))", simple_tree_syncs(n(), w()),
-                        "seed 001, Theorem 4", true});
+    return seed_bounds(
+        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n)/log2(w) + log2(log2(w))",
+            std::log2(nn) / logw + std::log2(logw), "r + ceil(log_w(n/2^r))",
+            simple_tree_syncs(n(), w()), "seed 001, Theorem 4", true});
   }
 
  protected:
@@ -182,13 +182,13 @@ class SumHybrid final : public SumProgram {
     co_await tree_sum(warp, lanes, levels_);
   }
 
-  std::vector<Bound> bounds(const MachineConfig&, const RunResult&) const override {
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
     return seed_bounds(
-        {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
-         std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-         "1 + r + ceil(log_w(w*l/2^r))", hybrid_syncs(w(), l()), "seed 001, Theorem 5", true});
+        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
+            std::log2(static_cast<double>(l())) / logw + std::log2(logw),
+            "1 + r + ceil(log_w(w*l/2^r))", hybrid_syncs(w(), l()), "seed 001, Theorem 5", true});
   }
 
  protected:

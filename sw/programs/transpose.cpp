@@ -8,6 +8,7 @@
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/rounds.hpp"
 #include "sw/program/square_matrix.hpp"
+#include "sw/programs/transpose_orders.hpp"
 
 namespace mmsim {
 namespace {
@@ -82,6 +83,7 @@ std::optional<double> Transpose::congestion(const MachineConfig& m) const {
   const double n = static_cast<double>(n_);
   const double dispatches = n / static_cast<double>(sw);  // per instruction
   const Splitting splitting = machine_model(m).memory.splitting;
+  if (splitting == Splitting::crossbar) return 2 * dispatches;   // one group per dispatch
   if (splitting == Splitting::bandwidth) return 2 * dispatches;  // w distinct requests: one group
   // The seeds' counts take a dispatch's lanes inside one matrix row, or whole rows, and rows
   // of b starting in bank 0.
@@ -94,7 +96,7 @@ std::optional<double> Transpose::congestion(const MachineConfig& m) const {
   if (order_ == Order::diagonal) return 2 * spread;
   // Naive writes: column k of b lies in one bank. A dispatch inside one row of a writes sw
   // elements of one column; one spanning q = sw/sqrt(n) rows writes q columns, ceil(q/w) of
-  // them per bank (seed 002, Theorem 3).
+  // them per bank (Nakano and Matsumae 2013, Theorem 3).
   const std::uint64_t q = sw / side_;
   const double per_dispatch =
       side_ >= sw ? static_cast<double>(sw) : static_cast<double>((q + w - 1) / w * side_);
@@ -104,48 +106,23 @@ std::optional<double> Transpose::congestion(const MachineConfig& m) const {
 std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& result) const {
   const double n = static_cast<double>(n_);
   const double p = static_cast<double>(p_);
-  const double w = m.width;
   const double l = m.latency;
-  const double s = m.super_warp;
   const double rounds = 2 * n / p;  // a read and a write per element
-  const Splitting splitting = machine_model(m).memory.splitting;
-  const AddressMapInfo& map = address_map_of(m);
-  std::vector<Bound> out;
-  out.push_back({"time_lower",
-                 "lower bound: 2n requests, w per time unit; 2n/p requests per thread, l each",
-                 "max(2n/w + l - 1, 2n*l/p)", std::max(std::ceil(2 * n / w) + l - 1, rounds * l),
-                 Bound::Kind::lower, Bound::Measure::cycles, "seed 002, section III"});
   const bool naive = order_ == Order::naive;
-  if (splitting == Splitting::banked && map.identity) {
-    if (!machine_model(m).super_warps)
-      out.push_back({"time_order",
-                     naive ? "naive transpose on the DMM" : "diagonal transpose on the DMM",
-                     naive ? "n + n*l/p" : "n/w + n*l/p", (naive ? n : n / w) + n * l / p,
-                     Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 2"});
-    else
-      out.push_back(
-          {"time_order", naive ? "naive transpose on the SDMM" : "diagonal transpose on the SDMM",
-           naive ? "n/w + min(n, n*sqrt(n)/(s*w)) + n*l/p" : "n/w + n*l/p",
-           n / w + (naive ? std::min(n, n * static_cast<double>(side_) / (s * w)) : 0) + n * l / p,
-           Bound::Kind::order, Bound::Measure::cycles, "seed 002, Theorem 3"});
-  } else if (map.shift_table) {
-    out.push_back({"time_order", "expected, with super warps of log w warps (random shift)",
-                   "n/w + n*l/p", n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles,
-                   "seed 002, Theorem 8"});
-  }
+  std::vector<Bound> out = {time_lower_bound(m, {"2n", 2 * n, "2n/p", rounds})};
+  add_time_order(
+      out, m,
+      transpose_orders(m, n_, side_, naive ? CrossAccess::column : CrossAccess::diagonal,
+                       naive ? TimeOrder{"naive transpose on the DMM", "n + n*l/p", n + n * l / p,
+                                         "Nakano and Matsumae 2013, Theorem 2"}
+                             : optimal_order(m, n, "diagonal transpose on the DMM",
+                                             "Nakano and Matsumae 2013, Theorem 2")));
   const std::optional<double> exact = congestion(m);
   if (exact)
     out.push_back({"congestion_exact", "total congestion (stage groups of all dispatches)", "C",
                    *exact, Bound::Kind::exact, Bound::Measure::stages,
-                   "seed 002, sections III-IV"});
-  if (m.dispatch == "round_robin") {
-    const double c = exact ? *exact : static_cast<double>(result.counters.stages);
-    out.push_back({"time_upper",
-                   exact ? "Lemma 1: C + (l-1) per round of 2n/p"
-                         : "Lemma 1 with the measured congestion C: C + (l-1) per round of 2n/p",
-                   "C + (l - 1)*2n/p", c + (l - 1) * rounds, Bound::Kind::upper,
-                   Bound::Measure::cycles, "seed 002, Lemma 1"});
-  }
+                   "Nakano and Matsumae 2013, sections III-IV"});
+  if (m.dispatch == "round_robin") out.push_back(lemma1_upper(m, exact, result, rounds, "2n/p"));
   return out;
 }
 

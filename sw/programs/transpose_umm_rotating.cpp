@@ -1,29 +1,45 @@
 #include "sw/programs/transpose_umm_rotating.hpp"
-#include "hw/machine/machine_models.hpp"
 
 #include <optional>
 #include <vector>
 
+#include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/data_pattern.hpp"
+#include "sw/program/model_bounds.hpp"
 #include "sw/program/square_matrix.hpp"
 #include "sw/programs/rotating_transpose.hpp"
 
 namespace mmsim {
+
+RotatingSchedule rotating_schedule(const ParamValues& params, const std::string& param) {
+  const std::string& name = params.string(param);
+  if (name == "two_phase") return RotatingSchedule::two_phase;
+  if (name == "pairs") return RotatingSchedule::pairs;
+  throw ParamError(param, "expected two_phase or pairs, got '" + name + "'");
+}
+
+ParamSpec rotating_schedule_param(const std::string& name) {
+  return {name, ParamType::string,
+          "two_phase: every block, a barrier, then the swaps row by row (Lemma 3); pairs: one "
+          "warp per block pair, no barrier",
+          "two_phase"};
+}
+
 namespace {
 
 class TransposeUmmRotating final : public WarpProgram {
  public:
-  explicit TransposeUmmRotating(const ParamValues& params) : n_(params.count("n")) {
-    side_ = square_side(n_, "n");
-  }
+  explicit TransposeUmmRotating(const ParamValues& params)
+      : n_(params.count("n")),
+        side_(square_side(n_, "n")),
+        schedule_(rotating_schedule(params, "schedule")) {}
 
-  // One warp per pair of blocks {A[i][j], A[j][i]} (i <= j): the work of the whole matrix.
+  // p = n/w, as Lemma 3 assumes at most: one warp per w x w block.
   std::uint64_t default_threads(const MachineConfig& machine) const override {
     const unsigned width = machine.width;
     if (side_ % width != 0) return width;  // configure() reports the real problem
-    const std::uint64_t blocks = side_ / width;
-    return width * (blocks * (blocks + 1) / 2);
+    return n_ / width;
   }
 
   void configure(const MachineConfig& machine) override {
@@ -41,10 +57,7 @@ class TransposeUmmRotating final : public WarpProgram {
     for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
   }
 
-  Task run(Warp& warp) override {
-    for (std::uint64_t k = warp.index(); k < transpose_->pairs(); k += warp.count())
-      co_await transpose_->run(warp, 0, k);
-  }
+  Task run(Warp& warp) override { return transpose_->run(warp, 0, 1, schedule_); }
 
   void verify(const Mmu& memory) override {
     for (std::uint64_t r = 0; r < side_; ++r)
@@ -54,31 +67,53 @@ class TransposeUmmRotating final : public WarpProgram {
         });
   }
 
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double n = static_cast<double>(n_);
-    const double w = m.width;
-    const double l = m.latency;
-    const double p = static_cast<double>(m.threads);
-    std::vector<Bound> out = {
-        {"time_order", "transpose on the UMM with w words of local memory per PE", "n/w + n*l/p",
-         n / w + n * l / p, Bound::Kind::order, Bound::Measure::cycles, "seed 000, Lemma 3"},
-    };
-    if (machine_model(m).memory.splitting != Splitting::banked ||
-        (m.super_warp == 1 && address_map_of(m).identity))
-      out.push_back({"congestion_exact",
-                     "every warp access stays in one address group and w banks: 2w per block, "
-                     "4w per swapped pair",
-                     "4n/w - 2*sqrt(n)", static_cast<double>(transpose_->stages()),
-                     Bound::Kind::exact, Bound::Measure::stages, "seed 000, Lemma 3"});
-    return out;
-  }
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override;
 
  private:
   std::uint64_t n_;
   std::uint64_t side_;
+  RotatingSchedule schedule_;
   unsigned w_ = 1;
   std::optional<RotatingTranspose> transpose_;
 };
+
+std::vector<Bound> TransposeUmmRotating::bounds(const MachineConfig& m, const RunResult&) const {
+  const double n = static_cast<double>(n_);
+  const double stages = static_cast<double>(transpose_->stages());
+  const std::uint64_t warps = m.threads / m.width;
+  const double chain = static_cast<double>(transpose_->chain(warps, 1, schedule_));
+  const bool two_phase = schedule_ == RotatingSchedule::two_phase;
+  std::vector<Bound> out = {time_lower_bound(
+      m, {"(4n - 2w*sqrt(n))", stages * m.width, "c", chain,
+          two_phase ? "c = 2w*ceil(n/(w^2*U)) + 4*ceil(w*Q/U), Q = (sqrt(n)/w)*(sqrt(n)/w - 1)/2 "
+                      "pairs to swap, U = p/w warps"
+                    : "c = 2w*d + 8w*e, d diagonal and e other pairs of the busiest warp"})};
+  // Every warp access is one whole address group: w distinct banks under any map, so Lemma 3's
+  // count holds on the DMM family as on the UMM (the UMM is the weaker machine, Nakano 2012,
+  // section I), super warps included.
+  const TimeOrder lemma3 =
+      optimal_order(m, n, "transpose with w words of local memory per PE", "Nakano 2012, Lemma 3");
+  add_time_order(out, m, orders_everywhere(m, n, "transpose", "Nakano 2012, section IV", lemma3));
+  if (machine_model(m).memory.splitting == Splitting::crossbar) {
+    // The one unit dispatches as long as any warp has an access left in the phase.
+    out.push_back({"congestion_exact", "one stage group per dispatch of the one unit", "c", chain,
+                   Bound::Kind::exact, Bound::Measure::stages, "mmsim"});
+    out.push_back({"time_exact", "one time unit per dispatch of the one unit", "c", chain,
+                   Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
+  } else {
+    out.push_back({"congestion_exact",
+                   "every warp access one address group in w banks: 2w per block, 4 per swapped "
+                   "row",
+                   "4n/w - 2*sqrt(n)", stages, Bound::Kind::exact, Bound::Measure::stages,
+                   "Nakano 2012, Lemma 3"});
+  }
+  out.push_back({"syncthreads_exact",
+                 two_phase ? "one barrier between the transposes and the swaps" : "none",
+                 two_phase ? "1 (0 for sqrt(n) = w)" : "0",
+                 static_cast<double>(transpose_->barriers(schedule_)), Bound::Kind::exact,
+                 Bound::Measure::syncthreads, "Nakano 2012, Lemma 3"});
+  return out;
+}
 
 }  // namespace
 
@@ -86,10 +121,11 @@ ProgramInfo transpose_umm_rotating_program() {
   return {
       "transpose_umm_rotating",
       "transposes a sqrt(n) x sqrt(n) matrix in place: w x w blocks by the rotating technique "
-      "through w words of local memory per PE, then block swaps",
-      "seed 000, Lemma 3",
+      "through w words of local memory per PE, and block swaps",
+      "Nakano 2012, Lemma 3",
       {{"n", ParamType::integer, "matrix size: a perfect square with sqrt(n) a multiple of w",
-        std::nullopt}},
+        std::nullopt},
+       rotating_schedule_param("schedule")},
       [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
         return std::make_unique<TransposeUmmRotating>(args.params);
       },

@@ -87,6 +87,25 @@ TEST(PermuteUmm, MovesEveryWordForNEqualToWSquaredAndWToTheFourth) {
     }
 }
 
+TEST(PermuteUmm, TheTwoPhaseTransposesAddABarrierEachAndSaveTheTail) {
+  // n = w^4 = 2^16, w = 16, l = 16, p = 256 (the permutation sweep's UMM row): the two outer
+  // transposes (256 x 256, 16 warps for 136 block pairs) leave warps idle under the pair
+  // schedule; all blocks first, then the swaps row by row, keeps all 16 busy.
+  const std::string base = testbench("umm", 16, 16, 256, "permute_umm", 65536, "bit_reversal");
+  const auto pairs = run_yaml(base, {"program.params.transpose_schedule=pairs"});
+  const auto two_phase = run_yaml(base);
+  for (const RunOutcome* o : {&pairs, &two_phase}) {
+    ASSERT_TRUE(o->verified.value_or(false)) << o->first_mismatch;
+    EXPECT_GE(static_cast<double>(o->result.cycles()), find_bound(*o, "time_lower")->value);
+  }
+  EXPECT_EQ(two_phase.result.counters.stages, pairs.result.counters.stages);  // the same accesses
+  EXPECT_EQ(pairs.result.syncthreads, 16u);      // between the 17 steps
+  EXPECT_EQ(two_phase.result.syncthreads, 18u);  // and inside the two outer transposes
+  // Each outer transpose: c = 2w*ceil(256/16) + 4*ceil(16*120/16) = 992 accesses of the busiest
+  // warp, l*c = 15872 = its stages, instead of 9 pairs, 1040 accesses, for warps 0..7.
+  EXPECT_LT(two_phase.result.cycles() + 1900, pairs.result.cycles());
+}
+
 TEST(PermutationPrograms, EveryPolicyMovesTheSameData) {
   for (const std::string policy : {"round_robin", "lowest_ready", "oldest_ready", "random"}) {
     for (const std::string program : {"permute_straightforward", "permute_dmm_conflict_free"})
@@ -96,8 +115,12 @@ TEST(PermutationPrograms, EveryPolicyMovesTheSameData) {
         EXPECT_TRUE(o.verified.value_or(false))
             << policy << " " << program << ": " << o.first_mismatch;
       }
-    const auto umm = run_yaml(testbench("umm", 4, 7, 16, "permute_umm", 256, "random", "", policy));
-    EXPECT_TRUE(umm.verified.value_or(false)) << policy << " permute_umm: " << umm.first_mismatch;
+    for (const std::string schedule : {"two_phase", "pairs"}) {
+      const auto umm = run_yaml(testbench("umm", 4, 7, 16, "permute_umm", 256, "random",
+                                          ", transpose_schedule: " + schedule, policy));
+      EXPECT_TRUE(umm.verified.value_or(false))
+          << policy << " permute_umm " << schedule << ": " << umm.first_mismatch;
+    }
   }
 }
 
