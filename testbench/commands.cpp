@@ -8,18 +8,18 @@
 
 #include <fmt/format.h>
 
-#include "hw/memory/address_maps.hpp"
 #include "hw/dispatch/dispatch_policy.hpp"
-#include "hw/support/errors.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "hw/support/errors.hpp"
 #include "sw/program/registry.hpp"
+#include "sw/support/suggest.hpp"
 #include "testbench/congestion_experiment.hpp"
 #include "testbench/congestion_report.hpp"
 #include "testbench/integer_list.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/report.hpp"
 #include "testbench/runner.hpp"
-#include "testbench/suggest.hpp"
 #include "testbench/sweep.hpp"
 
 namespace mmsim {

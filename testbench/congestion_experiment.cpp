@@ -9,11 +9,11 @@
 #include <mutex>
 #include <thread>
 
+#include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
-#include "hw/machine/machine_models.hpp"
 #include "sw/program/input_error.hpp"
-#include "testbench/suggest.hpp"
+#include "sw/support/suggest.hpp"
 
 namespace mmsim {
 namespace {

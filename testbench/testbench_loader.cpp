@@ -1,9 +1,9 @@
 #include <limits>
 
-#include "hw/memory/address_maps.hpp"
 #include "hw/dispatch/dispatch_policy.hpp"
 #include "hw/machine/machine_models.hpp"
-#include "testbench/suggest.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "sw/support/suggest.hpp"
 #include "testbench/testbench.hpp"
 #include "testbench/yaml_input.hpp"
 
