@@ -255,6 +255,7 @@ Testbench load_testbench(const std::filesystem::path& file,
     outputs->allow({"vcd", "stats"});
     tb.vcd = outputs->optional_string("vcd").value_or("");
     tb.stats = outputs->optional_string("stats").value_or("");
+    for (const std::string& key : outputs->keys()) tb.where["outputs." + key] = outputs->where(key);
   }
   if (const auto expect = root.optional_section("expect")) {
     expect->allow(expectable_figures());
