@@ -161,7 +161,8 @@ int list_command(const std::string& what) {
     }
   }
   if (!all && what != "models" && what != "maps" && what != "policies" && what != "programs") {
-    std::cerr << "mmsim: list: expected models, maps, policies or programs, got '" << what << "'\n";
+    std::cerr << "mmsim: list: unknown list '" << what << "'"
+              << suggestion(what, {"models", "maps", "policies", "programs"}) << "\n";
     return 2;
   }
   return 0;
