@@ -24,11 +24,11 @@ fs::path folder_of(const fs::path& path) {
 
 // "<name>.partial-<6 random characters>", short enough for any file name.
 fs::path temporary_name(const fs::path& final) {
-  static thread_local std::mt19937_64 random{std::random_device{}() ^
-                                             static_cast<std::uint64_t>(::getpid())};
+  static thread_local std::mt19937_64 generator{std::random_device{}() ^
+                                                static_cast<std::uint64_t>(::getpid())};
   static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   std::string name = final.filename().string().substr(0, 200) + ".partial-";
-  for (int i = 0; i < 6; ++i) name += kChars[random() % (sizeof kChars - 1)];
+  for (int i = 0; i < 6; ++i) name += kChars[generator() % (sizeof kChars - 1)];
   return folder_of(final) / name;
 }
 
