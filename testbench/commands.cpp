@@ -13,13 +13,13 @@
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/registry.hpp"
+#include "sw/support/suggest.hpp"
 #include "testbench/congestion_experiment.hpp"
 #include "testbench/congestion_report.hpp"
 #include "testbench/integer_list.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/report.hpp"
 #include "testbench/runner.hpp"
-#include "testbench/suggest.hpp"
 #include "testbench/sweep.hpp"
 
 namespace mmsim {
@@ -90,18 +90,13 @@ int run_command(const RunCommand& command) {
 int sweep_command(const SweepCommand& command) {
   try {
     const Sweep sweep = load_sweep(command.sweep);
+    OutputFiles outputs({option_output(command.markdown, "--markdown"),
+                         option_output(command.csv, "--csv"),
+                         option_output(command.json, "--json")});
     const std::vector<SweepRow> rows = run_sweep(sweep, command.overrides);
     const std::string markdown = sweep_markdown(sweep, rows, command.command_line);
+    outputs.write_all({markdown, sweep_csv(sweep, rows), sweep_json(sweep, rows).dump(2) + "\n"});
     std::cout << markdown;
-    const auto write = [](const std::string& path, const std::string& content) {
-      if (path.empty()) return;
-      PendingFile file(path);
-      file.write(content);
-      file.commit();
-    };
-    write(command.markdown, markdown);
-    write(command.csv, sweep_csv(sweep, rows));
-    write(command.json, sweep_json(sweep, rows).dump(2) + "\n");
     for (const SweepRow& row : rows)
       if (row.stats.is_object() && row.stats["verified"] == false) return 1;
     return 0;
@@ -125,17 +120,10 @@ int congestion_command(const CongestionCommand& command) {
     spec.map = command.map;
     spec.threads =
         static_cast<unsigned>(parse_integer_option("--threads", command.threads, 0, 1024));
-    check_output(command.csv, {"--csv", 0, 0}, "csv");
-    check_output(command.json, {"--json", 0, 0}, "json");
+    OutputFiles outputs(
+        {option_output(command.csv, "--csv"), option_output(command.json, "--json")});
     const std::vector<CongestionCell> cells = run_congestion(spec);
-    const std::pair<std::string, std::string> outputs[] = {{command.csv, congestion_csv(cells)},
-                                                           {command.json, congestion_json(cells)}};
-    for (const auto& [path, content] : outputs) {
-      if (path.empty()) continue;
-      PendingFile file(path);
-      file.write(content);
-      file.commit();
-    }
+    outputs.write_all({congestion_csv(cells), congestion_json(cells)});
     std::cout << format_congestion_table(spec, cells);
     return 0;
   } catch (const InputError& e) {
@@ -173,7 +161,8 @@ int list_command(const std::string& what) {
     }
   }
   if (!all && what != "models" && what != "maps" && what != "policies" && what != "programs") {
-    std::cerr << "mmsim: list: expected models, maps, policies or programs, got '" << what << "'\n";
+    std::cerr << "mmsim: list: unknown list '" << what << "'"
+              << suggestion(what, {"models", "maps", "policies", "programs"}) << "\n";
     return 2;
   }
   return 0;

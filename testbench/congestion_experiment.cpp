@@ -13,7 +13,7 @@
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/input_error.hpp"
-#include "testbench/suggest.hpp"
+#include "sw/support/suggest.hpp"
 
 namespace mmsim {
 namespace {

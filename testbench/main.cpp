@@ -1,66 +1,132 @@
 // mmsim: run testbenches on the memory machine models, list what is available.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <iostream>
+
+#include "hw/support/types.hpp"
+#include "sw/program/input_error.hpp"
+#include "sw/support/suggest.hpp"
 #include "testbench/commands.hpp"
+#include "testbench/integer_list.hpp"
 #include "testbench/plan_command.hpp"
+
+namespace {
+
+// Integer options take plain integers or 2^k within [min, max]; a negative number is refused
+// (CLI11 alone would wrap it to a huge unsigned value).
+CLI::Validator integer_in(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        try {
+          text = std::to_string(mmsim::parse_integer_option("", text, min, max));
+          return {};
+        } catch (const mmsim::InputError& e) {
+          return e.what();
+        }
+      },
+      "");
+}
+
+// The message for a mistyped command or option name, with the nearest valid one; empty when
+// the command line has none.
+std::string mistyped_name(CLI::App& app, int argc, char** argv) {
+  int i = 1;
+  while (i < argc && argv[i][0] == '-') ++i;  // --help, --version
+  if (i == argc) return {};
+  const std::string command = argv[i];
+  const std::vector<CLI::App*> subcommands = app.get_subcommands([](CLI::App*) { return true; });
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : subcommands) commands.push_back(sub->get_name());
+  const auto sub = std::find_if(subcommands.begin(), subcommands.end(),
+                                [&](const CLI::App* s) { return s->get_name() == command; });
+  if (sub == subcommands.end())
+    return "unknown command '" + command + "'" + mmsim::suggestion(command, commands);
+  std::vector<std::string> options;
+  for (const CLI::Option* option : (*sub)->get_options())
+    for (const std::string& name : option->get_lnames()) options.push_back("--" + name);
+  for (int j = i + 1; j < argc; ++j) {
+    const std::string arg = std::string(argv[j]).substr(0, std::string(argv[j]).find('='));
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) == 0 && std::find(options.begin(), options.end(), arg) == options.end())
+      return command + ": unknown option '" + arg + "'" + mmsim::suggestion(arg, options);
+  }
+  return {};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"mmsim - cycle-accurate simulator of the memory machine models of GPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "mmsim 0.1.0");
+  app.option_defaults()->always_capture_default();  // --help shows every default
 
   mmsim::RunCommand run;
   CLI::App* run_app = app.add_subcommand("run", "simulate a YAML testbench and report");
+  run_app->footer(
+      "Exit status: 0 verified (or nothing to verify), 1 a check, an expectation or the race "
+      "detector failed, 2 invalid input or an output that cannot be written.");
   run_app->add_option("testbench", run.testbench, "testbench YAML file")->required();
   run_app->add_option("--set", run.overrides, "override a testbench value: key.path=value")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->default_str("");
   run_app->add_option("--vcd", run.vcd, "write a waveform (VCD) to this file");
   run_app->add_option("--stats", run.stats, "write the statistics (JSON) to this file");
   run_app
       ->add_option("--policies", run.policies,
                    "run once per dispatch policy (all, or a comma-separated list) and print a "
                    "table; output files get the policy's name before their extension")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->default_str("");
 
   mmsim::CongestionCommand congestion;
   CLI::App* congestion_app = app.add_subcommand(
       "congestion", "the congestion experiment of seed 002 (section VI, Table II)");
+  congestion_app->footer(
+      "Exit status: 0 done, 2 invalid options or an output that cannot be written.");
   // The last of a repeated option wins, so that scripts can override their defaults.
   congestion_app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  congestion_app->add_option("--width", congestion.widths, "widths w: a list such as 16,32,64")
-      ->capture_default_str();
-  congestion_app
-      ->add_option("--super-warp", congestion.super_warps,
-                   "super warp sizes s: a list such as 1-10")
-      ->capture_default_str();
-  congestion_app
-      ->add_option("--array", congestion.arrays, "array sizes n: a list such as 1024,2^20")
-      ->capture_default_str();
-  congestion_app->add_option("--rounds", congestion.rounds, "rounds per cell")
-      ->capture_default_str();
-  congestion_app->add_option("--seed", congestion.seed, "seed of every random choice")
-      ->capture_default_str();
-  congestion_app->add_option("--map", congestion.map, "address map (mmsim list maps)")
-      ->capture_default_str();
-  congestion_app->add_option("--threads", congestion.threads, "worker threads (0: one per core)")
-      ->capture_default_str();
+  congestion_app->add_option("--width", congestion.widths, "widths w: a list such as 16,32,64");
+  congestion_app->add_option("--super-warp", congestion.super_warps,
+                             "super warp sizes s: a list such as 1-10");
+  congestion_app->add_option("--array", congestion.arrays,
+                             "array sizes n: a list such as 1024,2^20");
+  congestion_app->add_option("--rounds", congestion.rounds, "rounds per cell");
+  congestion_app->add_option("--seed", congestion.seed, "seed of every random choice");
+  congestion_app->add_option("--map", congestion.map, "address map (mmsim list maps)");
+  congestion_app->add_option("--threads", congestion.threads, "worker threads (0: one per core)");
   congestion_app->add_option("--csv", congestion.csv, "write the cells as CSV to this file");
   congestion_app->add_option("--json", congestion.json, "write the cells as JSON to this file");
 
   std::string what;
   CLI::App* list_app = app.add_subcommand(
       "list", "list machine models, address maps, dispatch policies and programs");
+  list_app->footer("Exit status: 0 listed, 2 an unknown list.");
   list_app->add_option("what", what, "models, maps, policies or programs (default: all)");
 
   mmsim::PlanCommand plan;
   CLI::App* plan_app =
       app.add_subcommand("plan", "plan an offline permutation and write its schedule");
-  plan_app->add_option("--n", plan.n, "array size")->required();
-  plan_app->add_option("--width", plan.width, "machine width w")->required();
+  plan_app->footer(
+      "Exit status: 0 planned and checked, 1 the plan failed its check, 2 invalid input or an "
+      "output that cannot be written.");
+  plan_app->add_option("--n", plan.n, "array size")
+      ->required()
+      ->default_str("")
+      ->type_name("INT|2^k")
+      ->transform(integer_in(1, mmsim::kMaxMemoryWords));
+  plan_app->add_option("--width", plan.width, "machine width w")
+      ->required()
+      ->default_str("")
+      ->type_name("INT|2^k")
+      ->transform(integer_in(1, 1 << 16));
   plan_app->add_option("--permutation", plan.permutation,
                        "random[:seed] | bit_reversal | transpose | stride[:s] | identity | FILE "
                        "(one destination per line)");
-  plan_app->add_option("--seed", plan.seed, "seed of a random permutation");
+  plan_app->add_option("--seed", plan.seed, "seed of a random permutation")
+      ->type_name("INT|2^k")
+      ->transform(integer_in(0, ~std::uint64_t{0}));
   plan_app->add_option("--machine", plan.machine, "dmm (Theorem 6) or umm (Theorem 8)");
   plan_app->add_option("--algorithm", plan.algorithm,
                        "edge colouring: automatic | matching_decomposition | euler_split");
@@ -70,12 +136,20 @@ int main(int argc, char** argv) {
   mmsim::SweepCommand sweep;
   CLI::App* sweep_app =
       app.add_subcommand("sweep", "run a testbench over cases and a grid of values");
+  sweep_app->footer(
+      "Exit status: 0 every run verified (or had nothing to verify), 1 a run failed its checks, "
+      "2 invalid input or an output that cannot be written.");
   sweep_app->add_option("sweep", sweep.sweep, "sweep YAML file")->required();
   sweep_app->add_option("--set", sweep.overrides, "override a value in every run: key.path=value")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->default_str("");
   sweep_app->add_option("--markdown", sweep.markdown, "write the table (markdown) to this file");
   sweep_app->add_option("--csv", sweep.csv, "write the table (CSV) to this file");
   sweep_app->add_option("--json", sweep.json, "write every run's statistics (JSON) to this file");
+
+  app.footer(
+      "Exit status: 0 success, 1 a verification failed, 2 invalid input or an output that "
+      "cannot be written; interrupted (SIGINT, SIGTERM), mmsim removes its unfinished outputs.");
 
   try {
     app.parse(argc, argv);
@@ -86,7 +160,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    const std::string typo = mistyped_name(app, argc, argv);
+    std::cerr << "mmsim: " << (typo.empty() ? std::string(e.what()) : typo) << " (see --help)\n";
     return 2;
   }
   if (*run_app) return mmsim::run_command(run);

@@ -1,39 +1,87 @@
-// An output file that appears complete or not at all: it is written under a temporary name
-// next to its target and renamed at commit(); if never committed, the temporary is removed.
+// Every output of mmsim (statistics, waveforms, tables, schedules) goes through a PendingFile,
+// so that it appears complete or not at all and never replaces what it should not:
+// - The target is checked when the PendingFile is made, before the work: a missing folder, a
+//   folder, a read-only folder, a name too long or a loop of symbolic links is reported then.
+// - A regular file, or a new one, is written to a temporary in its folder; every write, the
+//   flush and the close are checked, and commit() renames the temporary over the target. A
+//   PendingFile never committed (an error, an exception, SIGINT or SIGTERM) leaves nothing.
+// - A symbolic link is followed: the file it points to is written as above; the link stays.
+// - A character device (a null device, a terminal) or a FIFO is written in place, as any Unix
+//   tool would; block devices and sockets are refused.
+// Errors are InputError located at the option or key that named the output (exit status 2).
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include <sys/stat.h>
 
 #include "sw/program/input_error.hpp"
+#include "testbench/remove_on_signal.hpp"
 
 namespace mmsim {
 
-// An output path must have an existing folder, checked before the work rather than after it:
-// throws InputError at `where` ("what: cannot write ...") otherwise. An empty path is no output.
-void check_output(const std::string& path, const SourceLocation& where, const std::string& what);
-
 class PendingFile {
  public:
-  // `suffix` is appended to the temporary name (".vcd": SystemC adds it to trace file names).
-  explicit PendingFile(std::filesystem::path target, const std::string& suffix = "");
+  // `where`: the option or the key that named the output (default: the path itself).
+  explicit PendingFile(const std::filesystem::path& target, SourceLocation where = {});
   PendingFile(const PendingFile&) = delete;
   PendingFile& operator=(const PendingFile&) = delete;
   ~PendingFile();
 
   const std::filesystem::path& target() const { return target_; }
-  const std::filesystem::path& temporary() const { return temporary_; }
-  // The temporary name without `suffix`.
-  std::string temporary_base() const { return base_; }
-  // Writes `content` to the temporary file (throws std::runtime_error when it cannot).
-  void write(const std::string& content) const;
+  // Appends `content` (throws InputError when the write fails: a full disk, ...).
+  void write(std::string_view content);
+  // Makes the output complete: flush and close, then the rename over the target.
   void commit();
 
  private:
-  std::filesystem::path target_;
-  std::string base_;
-  std::filesystem::path temporary_;
+  // The regular file (or the new one) the temporary replaces: symbolic links followed. `info`
+  // gets its mode.
+  std::filesystem::path file_to_replace(struct stat& info) const;
+  [[noreturn]] void fail(const std::string& reason) const;
+
+  std::filesystem::path target_;  // as given, for messages
+  SourceLocation where_;
+  std::filesystem::path temporary_;  // empty: the target is written in place
+  std::filesystem::path final_;      // what the temporary replaces (symbolic links followed)
+  int descriptor_ = -1;
   bool committed_ = false;
+  std::unique_ptr<RemoveOnSignal> remove_on_signal_;
 };
+
+// A file a command reads or writes, where it was named, and what it is for messages ("the
+// testbench", "the output of --vcd").
+struct NamedFile {
+  std::string path;  // empty: none
+  SourceLocation where;
+  std::string role;
+};
+
+// A file named by a command-line option: the output (or input) of `option`.
+NamedFile option_output(const std::string& path, const std::string& option);
+NamedFile option_input(const std::string& path, const std::string& option);
+
+// The outputs of a command, checked and opened before the work, written and committed together.
+class OutputFiles {
+ public:
+  // Refuses an output that is an input or another output (check_distinct_files), then opens
+  // each output that has a path.
+  explicit OutputFiles(std::vector<NamedFile> outputs, const std::vector<NamedFile>& inputs = {});
+  // Writes contents[i] to outputs[i] (those that have a path), then commits them all.
+  void write_all(const std::vector<std::string>& contents);
+
+ private:
+  std::vector<NamedFile> outputs_;
+  std::vector<std::unique_ptr<PendingFile>> pending_;  // one per output, null without a path
+};
+
+// Refuses an output that is one of the inputs or another output (the same file by any name:
+// links, "./x", hard links). Character devices may repeat (--vcd and --stats to a null device).
+void check_distinct_files(const std::vector<NamedFile>& inputs,
+                          const std::vector<NamedFile>& outputs);
 
 }  // namespace mmsim

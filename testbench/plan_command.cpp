@@ -73,31 +73,28 @@ int plan_command(const PlanCommand& c) {
     if (c.width == 0) throw planning::PlanError("--width: expected a positive width");
     planning::ColoringOptions options;
     options.algorithm = planning::parse_coloring_algorithm(c.algorithm);
-    const planning::Permutation p = planning::make_permutation(c.permutation, c.n, c.seed);
+    const planning::PermutationSpec spec = planning::parse_permutation_spec(c.permutation, c.seed);
+    const std::string input =
+        spec.kind == planning::PermutationSpec::Kind::file ? spec.path : std::string();
+    OutputFiles outputs({option_output(c.out, "--out"), option_output(c.stats, "--stats")},
+                        {option_input(input, "--permutation")});
+    const planning::Permutation p = planning::make_permutation(spec, c.n);
     const Planned planned = plan(c, p, options, !c.out.empty());
-
-    if (!c.out.empty()) {
-      PendingFile file(c.out);
-      file.write(planned.schedule);
-      file.commit();
-    }
-    if (!c.stats.empty()) {
-      const nlohmann::json stats = {
-          {"n", c.n},
-          {"width", c.width},
-          {"machine", c.machine},
-          {"permutation", c.permutation},
-          {"colours", planned.colours},
-          {"steps", planned.steps},
-          {"algorithm", planned.algorithm},
-          {"plan_seconds", planned.seconds},
-          {"verified", planned.verified},
-          {"schedule", c.out},
-      };
-      PendingFile file(c.stats);
-      file.write(stats.dump(2) + "\n");
-      file.commit();
-    }
+    const nlohmann::json stats = {
+        {"n", c.n},
+        {"width", c.width},
+        {"machine", c.machine},
+        {"permutation", c.permutation},
+        {"colours", planned.colours},
+        {"steps", planned.steps},
+        {"algorithm", planned.algorithm},
+        {"plan_seconds", planned.seconds},
+        {"verified", planned.verified},
+        {"schedule", c.out},
+    };
+    // Options are bytes: JSON gets U+FFFD where they are not UTF-8.
+    outputs.write_all({planned.schedule,
+                       stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
     std::cout << fmt::format("plan: {} permutation of n = {} for the {} with w = {}\n",
                              c.permutation, c.n, c.machine, c.width)
               << fmt::format("  colours      {}\n", planned.colours)
@@ -107,6 +104,9 @@ int plan_command(const PlanCommand& c) {
               << fmt::format("  verified     {}\n", planned.verified ? "yes" : "NO");
     if (!c.out.empty()) std::cout << "  schedule     " << c.out << "\n";
     return planned.verified ? 0 : 1;
+  } catch (const InputError& e) {
+    std::cerr << "mmsim: " << e.describe() << "\n";
+    return 2;
   } catch (const planning::PlanningError& e) {
     std::cerr << "mmsim: plan: " << e.what() << "\n";
     return 2;

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/stats_json.hpp"
+#include "testbench/waveform_pipe.hpp"
 
 namespace mmsim {
 namespace {
@@ -183,6 +185,33 @@ std::vector<RaceDetector::MemoryScope> memory_scopes(Machine& machine) {
   return scopes;
 }
 
+// The testbench and the files its string parameters name (a trace, a permutation, a schedule,
+// input values): no output may overwrite them.
+std::vector<NamedFile> input_files(const Testbench& tb) {
+  std::vector<NamedFile> inputs = {{tb.file.string(), {tb.file.string(), 0, 0}, "the testbench"}};
+  for (const ParamSpec& spec : find_program(tb.program)->params) {
+    if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
+    const std::string& value = tb.args.params.string(spec.name);
+    std::error_code error;
+    const std::filesystem::path file = tb.args.base_dir / value;
+    if (value.empty() || !std::filesystem::is_regular_file(file, error)) continue;
+    const std::string key = "program.params." + spec.name;
+    inputs.push_back({file.string(), tb.locate(key), "the input of " + key});
+  }
+  return inputs;
+}
+
+// The output an option names, else the one the testbench's `key` names.
+NamedFile output_file(const Testbench& tb, const std::string& path, const std::string& key,
+                      const std::string& option_path, const std::string& option) {
+  if (!option_path.empty()) return option_output(option_path, option);
+  NamedFile file;
+  file.path = path;
+  file.where = tb.locate(key);
+  file.role = "the output of " + key;
+  return file;
+}
+
 }  // namespace
 
 double measured(const RunOutcome& o, const Bound& bound) {
@@ -198,13 +227,14 @@ double measured(const RunOutcome& o, const Bound& bound) {
 }
 
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
-  const std::string vcd = options.vcd.empty() ? tb.vcd : options.vcd;
-  const std::string stats = options.stats.empty() ? tb.stats : options.stats;
-  check_output(vcd, options.vcd.empty() ? tb.locate("outputs.vcd") : SourceLocation{"--vcd", 0, 0},
-               "vcd");
-  check_output(stats,
-               options.stats.empty() ? tb.locate("outputs.stats") : SourceLocation{"--stats", 0, 0},
-               "stats");
+  const NamedFile vcd = output_file(tb, tb.vcd, "outputs.vcd", options.vcd, "--vcd");
+  const NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
+  check_distinct_files(input_files(tb), {vcd, stats});
+  // Made before the run, so that an output that cannot be written is reported before the work.
+  std::optional<PendingFile> vcd_file;
+  std::optional<PendingFile> stats_file;
+  if (!vcd.path.empty()) vcd_file.emplace(vcd.path, vcd.where);
+  if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
   RunOutcome o;
@@ -214,11 +244,11 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   o.program = tb.program;
   o.machine = resolve_machine(tb, *program);
 
-  std::unique_ptr<PendingFile> vcd_file;
   SimulationOptions sim_options;
-  if (!vcd.empty()) {
-    vcd_file = std::make_unique<PendingFile>(vcd, ".vcd");
-    sim_options.vcd_base = vcd_file->temporary_base();
+  std::optional<WaveformPipe> waveform;  // outlives the Simulation, which closes the trace file
+  if (vcd_file) {
+    waveform.emplace(*vcd_file, vcd.where);
+    sim_options.vcd_base = waveform->systemc_base();
   }
   ProgressLine progress;
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
@@ -263,15 +293,19 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   o.bounds = program->bounds(o.machine, o.result);
   o.figures = program->figures();
 
+  // Every output is complete before any is committed. Names and paths may hold bytes that are
+  // not UTF-8 (file names are bytes): JSON gets U+FFFD in their place.
+  if (waveform) waveform->finish();
+  if (stats_file)
+    stats_file->write(stats_json(o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                      "\n");
   if (vcd_file) {
     vcd_file->commit();
-    o.vcd_file = vcd;
+    o.vcd_file = vcd.path;
   }
-  if (!stats.empty()) {
-    PendingFile file(stats);
-    file.write(stats_json(o).dump(2) + "\n");
-    file.commit();
-    o.stats_file = stats;
+  if (stats_file) {
+    stats_file->commit();
+    o.stats_file = stats.path;
   }
   return o;
 }

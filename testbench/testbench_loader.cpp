@@ -3,7 +3,7 @@
 #include "hw/dispatch/dispatch_policy.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
-#include "testbench/suggest.hpp"
+#include "sw/support/suggest.hpp"
 #include "testbench/testbench.hpp"
 #include "testbench/yaml_input.hpp"
 
@@ -296,6 +296,7 @@ Testbench load_testbench(const std::filesystem::path& file,
     outputs->allow({"vcd", "stats"});
     tb.vcd = outputs->optional_string("vcd").value_or("");
     tb.stats = outputs->optional_string("stats").value_or("");
+    for (const std::string& key : outputs->keys()) tb.where["outputs." + key] = outputs->where(key);
   }
   if (const auto expect = root.optional_section("expect")) {
     expect->allow(expectable_figures());

@@ -1,10 +1,15 @@
 #include "testbench/yaml_input.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <limits>
 
-#include "testbench/suggest.hpp"
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
+
+#include "sw/support/suggest.hpp"
+#include "sw/support/text_input.hpp"
 
 namespace mmsim {
 namespace {
@@ -21,15 +26,49 @@ std::vector<std::string> split_path(const std::string& path) {
   return parts;
 }
 
-void set_path(YAML::Node node, const std::vector<std::string>& parts, std::size_t i,
-              const YAML::Node& value) {
+// Sets node.parts[i].parts[i + 1]... = value, making the mappings that are missing. Returns
+// "<path> is <value>" for a value on the way that is not a mapping (nothing is set then).
+std::string set_path(YAML::Node node, const std::vector<std::string>& parts, std::size_t i,
+                     const YAML::Node& value) {
   if (i + 1 == parts.size()) {
     node[parts[i]] = value;
-    return;
+    return {};
   }
-  if (!node[parts[i]].IsMap()) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
   YAML::Node child = node[parts[i]];
-  set_path(child, parts, i + 1, value);
+  if (child && !child.IsNull() && !child.IsMap()) {
+    std::string path = parts[0];
+    for (std::size_t k = 1; k <= i; ++k) path += "." + parts[k];
+    return path + " is " + yaml_describe(child);
+  }
+  if (!child.IsMap()) node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+  return set_path(node[parts[i]], parts, i + 1, value);
+}
+
+// Whether the quoted string opening at text[at] closes before the end of the text.
+bool closed_quote(const std::string& text, std::size_t at) {
+  const char quote = text[at];
+  for (std::size_t i = at + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;  // an escaped character
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted string
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+// The line and column of byte `offset` of `text`.
+SourceLocation location_of(const std::string& file, const std::string& text, std::size_t offset) {
+  const std::size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  const std::size_t column =
+      line_start == std::string::npos || offset == 0 ? offset : offset - line_start - 1;
+  const auto line =
+      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  return {file, static_cast<int>(line) + 1, static_cast<int>(column) + 1};
 }
 
 }  // namespace
@@ -90,27 +129,69 @@ std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
 
 YamlInput::YamlInput(std::filesystem::path file, std::string kind)
     : file_(std::move(file)), kind_(std::move(kind)) {
-  std::ifstream in(file_);
-  if (std::filesystem::is_directory(file_))
-    throw InputError({file_.string(), 0, 0}, "expected a " + kind_ + " file, got a folder");
-  if (!in) {
-    const bool exists = std::filesystem::exists(file_);
-    throw InputError({file_.string(), 0, 0},
-                     exists ? "cannot read the " + kind_ + " file" : "no such " + kind_ + " file");
-  }
+  const std::string name = file_.string();
+  std::string text;
   try {
-    root_ = YAML::Load(in);
-  } catch (const YAML::ParserException& e) {
-    throw InputError({file_.string(), e.mark.line + 1, e.mark.column + 1},
-                     "invalid YAML: " + e.msg);
+    std::ifstream in = open_text_file(file_);
+    text = read_text(in, {.total_bytes = kMaxYamlBytes});
+  } catch (const TextInputError& e) {
+    if (e.code() == std::errc::no_such_file_or_directory)
+      throw InputError({name, 0, 0}, "no such " + kind_ + " file");
+    if (e.code() == std::errc::is_a_directory)
+      throw InputError({name, 0, 0}, "expected a " + kind_ + " file, got a folder");
+    throw InputError({name, 0, 0}, "cannot read the " + kind_ + " file: " + e.what());
   }
+  if (const auto bad = invalid_utf8(text))
+    throw InputError(location_of(name, text, *bad),
+                     fmt::format("invalid UTF-8 (byte 0x{:02x}): YAML is UTF-8 text",
+                                 static_cast<unsigned char>(text[*bad])));
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw InputError({name, e.mark.line + 1, e.mark.column + 1},
+                     "invalid YAML: nested " + std::to_string(e.depth()) +
+                         " levels deep, beyond what the YAML reader takes");
+  } catch (const YAML::ParserException& e) {
+    throw InputError({name, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+  }
+  if (documents.size() > 1) {
+    const YAML::Mark second = documents[1].Mark();
+    throw InputError({name, second.is_null() ? 0 : second.line + 1, 0},
+                     "a second YAML document (after '---'): a " + kind_ + " is one document");
+  }
+  if (!documents.empty()) root_ = documents.front();
+  check_quotes(root_, text, 0);
   if (!root_.IsMap())
-    throw InputError({file_.string(), 1, 1},
+    throw InputError({name, 1, 1},
                      "expected a " + kind_ + " (a mapping), got " + yaml_describe(root_));
+}
+
+void YamlInput::check_quotes(const YAML::Node& node, const std::string& text, int depth) const {
+  if (depth > kMaxYamlDepth)
+    throw InputError(where(node, ""), "invalid YAML: nested more than " +
+                                          std::to_string(kMaxYamlDepth) +
+                                          " levels deep (an alias inside its own anchor?)");
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      check_quotes(entry.first, text, depth + 1);
+      check_quotes(entry.second, text, depth + 1);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) check_quotes(item, text, depth + 1);
+  } else if (node.IsScalar() && !node.Mark().is_null()) {
+    // yaml-cpp takes a quoted string that is never closed to the end of the file.
+    const auto at = static_cast<std::size_t>(node.Mark().pos);
+    if (at < text.size() && (text[at] == '"' || text[at] == '\'') && !closed_quote(text, at))
+      throw InputError(where(node, ""), std::string("unclosed quote: the string that starts here "
+                                                    "with ") +
+                                            text[at] + " runs to the end of the file");
+  }
 }
 
 void YamlInput::override_value(const std::string& assignment) {
   const SourceLocation option{"--set " + assignment, 0, 0};
+  if (invalid_utf8(assignment)) throw InputError(option, "invalid UTF-8: YAML is UTF-8 text");
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) throw InputError(option, "expected key.path=value");
   const std::string path = assignment.substr(0, eq);
@@ -123,7 +204,8 @@ void YamlInput::override_value(const std::string& assignment) {
   const std::vector<std::string> parts = split_path(path);
   for (const std::string& part : parts)
     if (part.empty()) throw InputError(option, "expected key.path=value (empty key in the path)");
-  set_path(root_, parts, 0, value);
+  if (const std::string blocked = set_path(root_, parts, 0, value); !blocked.empty())
+    throw InputError(option, blocked + ", not a mapping: " + path + " cannot be set");
   overrides_.emplace_back(path, assignment);
 }
 

@@ -16,10 +16,16 @@
 
 namespace mmsim {
 
+// A YAML input holds one document of UTF-8 text, at most kMaxYamlBytes, its quotes closed.
+inline constexpr std::uint64_t kMaxYamlBytes = std::uint64_t{64} << 20;
+// Deeper than yaml-cpp's own limit, which stops the nesting a file can write: only an alias
+// inside its own anchor goes further (forever).
+inline constexpr int kMaxYamlDepth = 1000;
+
 class YamlInput {
  public:
   // Loads `file`, a `kind` of input ("testbench", "sweep"); throws InputError when it is
-  // missing, unreadable or not valid YAML.
+  // missing, unreadable, not UTF-8, not valid YAML or more than one document.
   YamlInput(std::filesystem::path file, std::string kind);
 
   // Applies "key.path=value" (value in YAML syntax) on top of the file.
@@ -32,6 +38,8 @@ class YamlInput {
   SourceLocation where(const YAML::Node& node, const std::string& path) const;
 
  private:
+  void check_quotes(const YAML::Node& node, const std::string& text, int depth) const;
+
   std::filesystem::path file_;
   std::string kind_;
   YAML::Node root_;

@@ -10,12 +10,17 @@
 #include <fmt/format.h>
 
 #include "sw/planning/errors.hpp"
+#include "sw/support/suggest.hpp"
+#include "sw/support/text_input.hpp"
 
 namespace mmsim::planning {
 
 namespace {
 
 constexpr std::uint64_t kUnset = std::numeric_limits<std::uint64_t>::max();
+
+const std::vector<std::string> kKeywords = {"random", "bit_reversal", "transpose", "stride",
+                                            "identity"};
 
 // Uniform in [0, bound] by rejection from the top bits' range; exact and platform independent.
 std::uint64_t uniform_upto(std::mt19937_64& gen, std::uint64_t bound) {
@@ -152,25 +157,29 @@ Permutation read_permutation(std::istream& in, const std::string& name, std::uin
   Permutation p;
   std::vector<std::size_t> lines;
   std::string text;
-  std::size_t line = 0;
-  while (std::getline(in, text)) {
-    ++line;
-    std::string_view s = text;
-    if (auto hash = s.find('#'); hash != std::string_view::npos) s = s.substr(0, hash);
-    s = trim(s);
-    if (s.empty()) continue;
-    const auto space = s.find_first_of(" \t");
-    if (space != std::string_view::npos)
-      throw PermutationError(fmt::format("expected one destination per line, got '{}'", s), name,
-                             line);
-    std::uint64_t value = 0;
-    if (!parse_u64(s, value))
-      throw PermutationError(
-          fmt::format("'{}' is not a destination (a non-negative decimal integer)", s), name, line);
-    p.push_back(value);
-    lines.push_back(line);
+  LineReader reader(in);
+  try {
+    while (reader.next(text)) {
+      const std::size_t line = reader.number();
+      std::string_view s = text;
+      if (auto hash = s.find('#'); hash != std::string_view::npos) s = s.substr(0, hash);
+      s = trim(s);
+      if (s.empty()) continue;
+      const auto space = s.find_first_of(" \t");
+      if (space != std::string_view::npos)
+        throw PermutationError(fmt::format("expected one destination per line, got '{}'", s), name,
+                               line);
+      std::uint64_t value = 0;
+      if (!parse_u64(s, value))
+        throw PermutationError(
+            fmt::format("'{}' is not a destination (a non-negative decimal integer)", s), name,
+            line);
+      p.push_back(value);
+      lines.push_back(line);
+    }
+  } catch (const TextInputError& e) {
+    throw PermutationError(e.what(), name, e.line());
   }
-  if (in.bad()) throw PermutationError("read error", name, line);
   check_permutation(
       p, n == 0 ? p.size() : n, name,
       [&](std::uint64_t i) { return fmt::format("line {}", lines[i]); },
@@ -179,8 +188,19 @@ Permutation read_permutation(std::istream& in, const std::string& name, std::uin
 }
 
 Permutation permutation_from_file(const std::filesystem::path& path, std::uint64_t n) {
-  std::ifstream in(path);
-  if (!in) throw PermutationError("cannot open permutation file", path.string(), 0);
+  std::ifstream in;
+  try {
+    in = open_text_file(path);
+  } catch (const TextInputError& e) {
+    // A mistyped keyword reads as a file name: name the keyword it resembles.
+    const std::string name = path.filename().string();
+    const std::string keyword = nearest_name(name, kKeywords);
+    if (!keyword.empty() && e.code() == std::errc::no_such_file_or_directory)
+      throw PermutationError(fmt::format(
+          "'{}' is no permutation (did you mean '{}'?) and no file either", name, keyword));
+    throw PermutationError(std::string("cannot open permutation file: ") + e.what(), path.string(),
+                           0);
+  }
   return read_permutation(in, path.string(), n);
 }
 

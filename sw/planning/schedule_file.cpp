@@ -10,6 +10,7 @@
 
 #include "sw/planning/errors.hpp"
 #include "sw/planning/permutation.hpp"
+#include "sw/support/text_input.hpp"
 
 namespace mmsim::planning {
 
@@ -57,16 +58,19 @@ void write_header(Writer& w, std::string_view kind, std::uint64_t n, std::uint64
 
 class Reader {
  public:
-  Reader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
+  Reader(std::istream& in, std::string name) : lines_(in), name_(std::move(name)) {}
 
   // Next non-blank line without its comment, split into tokens; false at the end of the input.
   bool next() {
-    while (std::getline(in_, current_)) {
-      ++line_;
-      resplit();
-      if (!tokens_.empty()) return true;
+    try {
+      while (lines_.next(current_)) {
+        line_ = lines_.number();
+        resplit();
+        if (!tokens_.empty()) return true;
+      }
+    } catch (const TextInputError& e) {
+      throw ScheduleError(e.what(), name_, e.line());
     }
-    if (in_.bad()) fail("read error");
     return false;
   }
 
@@ -136,7 +140,7 @@ class Reader {
     }
   }
 
-  std::istream& in_;
+  LineReader lines_;
   std::string name_;
   std::string current_;
   std::vector<std::string_view> tokens_;
@@ -278,7 +282,8 @@ UmmPlan read_umm_body(Reader& r, const Header& h, std::span<const std::uint64_t>
     if (t[2] == "transpose") {
       step.kind = UmmStep::Kind::transpose;
       const std::uint64_t side = step.length;
-      if (side == 0 || side > (std::uint64_t{1} << 32) || n % (side * side) != 0)
+      // side <= n / side first: side * side must not wrap (side = 2^32 would make it 0).
+      if (side == 0 || side > n / side || n % (side * side) != 0)
         r.fail(fmt::format("transpose side {}: blocks of side^2 elements must divide n = {}", side,
                            n));
       plan.steps.push_back(std::move(step));
@@ -439,8 +444,12 @@ std::variant<DmmPlan, UmmPlan> read_schedule(std::istream& in, const std::string
 std::variant<DmmPlan, UmmPlan> load_schedule(const std::filesystem::path& path,
                                              std::span<const std::uint64_t> p,
                                              std::uint64_t expected_w) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScheduleError("cannot open schedule file", path.string());
+  std::ifstream in;
+  try {
+    in = open_text_file(path);
+  } catch (const TextInputError& e) {
+    throw ScheduleError(std::string("cannot open schedule file: ") + e.what(), path.string());
+  }
   return read_schedule(in, path.string(), p, expected_w);
 }
 

@@ -1,19 +1,19 @@
 #include "sw/program/input_values.hpp"
 
 #include <charconv>
-#include <fstream>
 
 #include "hw/support/random.hpp"
+#include "sw/program/input_lines.hpp"
 
 namespace mmsim {
 namespace {
 
 std::vector<Word> read_values(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file.string(), 0, 0}, "cannot open the input file");
+  InputLines lines(file, "the input file");
   std::vector<Word> values;
   std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
+  while (lines.next(line)) {
+    const int number = lines.number();
     const std::string_view content = std::string_view(line).substr(0, line.find('#'));
     std::size_t i = 0;
     while (i < content.size()) {

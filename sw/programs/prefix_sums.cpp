@@ -4,6 +4,7 @@
 #include <cmath>
 #include <span>
 
+#include "sw/program/word_arithmetic.hpp"
 #include "sw/programs/reduction_counts.hpp"
 #include "sw/programs/reduction_program.hpp"
 #include "sw/programs/warp_steps.hpp"
@@ -291,7 +292,7 @@ void take_offsets(std::span<Word> offsets, std::span<const Word> got,
 }
 
 void add_offsets(std::span<Word> values, std::span<const Word> got, std::span<const Word> offsets) {
-  for (std::size_t x = 0; x < values.size(); ++x) values[x] = got[x] + offsets[x];
+  for (std::size_t x = 0; x < values.size(); ++x) values[x] = wrapping_add(got[x], offsets[x]);
 }
 
 class PrefixHybrid final : public PrefixAlgorithm {

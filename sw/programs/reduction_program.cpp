@@ -4,6 +4,7 @@
 
 #include "hw/support/errors.hpp"
 #include "sw/program/model_bounds.hpp"
+#include "sw/program/word_arithmetic.hpp"
 #include "sw/programs/reduction_counts.hpp"
 
 namespace mmsim {
@@ -90,7 +91,7 @@ std::vector<Bound> ReductionProgram::seed_bounds(const MachineConfig& m,
 
 void SumProgram::verify(const Mmu& memory) {
   Word sum = 0;
-  for (const Word v : values()) sum += v;
+  for (const Word v : values()) sum = wrapping_add(sum, v);
   verification().expect_equal(memory.peek(result_), sum,
                               [this] { return "the sum (m[" + std::to_string(result_) + "])"; });
 }
@@ -98,7 +99,7 @@ void SumProgram::verify(const Mmu& memory) {
 void PrefixProgram::verify(const Mmu& memory) {
   Word sum = 0;
   for (Address i = 0; i < n(); ++i) {
-    sum += values()[i];
+    sum = wrapping_add(sum, values()[i]);
     verification().expect_equal(memory.peek(i), sum,
                                 [i] { return "prefix sum m[" + std::to_string(i) + "]"; });
   }

@@ -1,6 +1,6 @@
 #include <charconv>
-#include <fstream>
 
+#include "sw/program/input_lines.hpp"
 #include "sw/programs/trace_listing.hpp"
 
 namespace mmsim {
@@ -23,14 +23,12 @@ bool parse_number(const std::string& text, T& out) {
 }  // namespace
 
 TraceListing read_trace_csv(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError({file.string(), 0, 0}, "cannot open trace file");
+  InputLines lines(file, "trace file");
   TraceListing listing;
   listing.where = {file.string(), 1, 1};
   std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
+  while (lines.next(line)) {
+    const int number = lines.number();
     const std::string content = trim(line);
     if (content.empty() || content[0] == '#') continue;
     // Split into fields, remembering each field's column.
@@ -54,6 +52,9 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
     std::uint32_t warp = 0;
     if (!parse_number(fields[0].first, warp))
       throw InputError(at(0), "expected a warp number, got '" + fields[0].first + "'");
+    if (warp >= kMaxTraceWarps)
+      throw InputError(at(0), "warp " + fields[0].first + " is beyond the " +
+                                  std::to_string(kMaxTraceWarps) + " warps a trace may have");
     TraceInstruction instruction;
     instruction.where = at(1);
     const std::string& op = fields[1].first;

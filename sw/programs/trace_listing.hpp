@@ -23,6 +23,11 @@ struct TraceListing {
   SourceLocation where;  // of the listing as a whole (for a wrong warp count)
 };
 
+// A CSV trace implies every warp below the highest it names (p/w of them), so a warp number is
+// checked before it sizes anything: a million warps of 4 lanes took 1.8 GB; 2^16 take about
+// 120 MB.
+inline constexpr std::uint32_t kMaxTraceWarps = 1u << 16;
+
 // Reads the CSV form: one instruction per line, "warp,op[,space][,lane...]" where op is read,
 // write, sync or grid_sync, space is global (the default) or shared, and each lane is an
 // address, "-" (inactive) or, for writes, "address=value". Blank lines and lines starting with

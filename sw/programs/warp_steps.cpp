@@ -2,6 +2,8 @@
 
 #include <span>
 
+#include "sw/program/word_arithmetic.hpp"
+
 namespace mmsim {
 namespace {
 
@@ -27,7 +29,7 @@ void take(std::span<Word> out, std::span<const Word> got, std::span<const Addres
 // out[lane] += the value read by an active lane.
 void add(std::span<Word> out, std::span<const Word> got, std::span<const Address> addresses) {
   for (std::size_t lane = 0; lane < out.size(); ++lane)
-    out[lane] += addresses[lane] != kInactive ? got[lane] : 0;
+    out[lane] = wrapping_add(out[lane], addresses[lane] != kInactive ? got[lane] : 0);
 }
 
 // Sizes of the levels of interval sums above `size` numbers: ceil(size/2), ..., 1.

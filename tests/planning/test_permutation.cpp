@@ -181,6 +181,42 @@ TEST(FromFile, BadNumbers) {
   EXPECT_THROW(permutation_from_file("/nonexistent/perm.txt"), PermutationError);
 }
 
+TEST(FromFile, AnEndlessLineStopsAtTheLimitOfALine) {
+  try {
+    permutation_from_file("/dev/zero");
+    ADD_FAILURE() << "no error";
+  } catch (const PermutationError& e) {
+    EXPECT_EQ(e.file(), "/dev/zero");
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_EQ(e.message(), "line 1 is longer than 16 MiB (the limit of a line)");
+  }
+}
+
+// A keyword is read as a file name when it is none: a mistyped one names the keyword it
+// resembles rather than "cannot open permutation file".
+TEST(FromFile, AMistypedKeywordNamesTheKeyword) {
+  for (const auto& [typo, keyword] : std::vector<std::pair<std::string, std::string>>{
+           {"bitreversal", "bit_reversal"}, {"randon", "random"}, {"identiy", "identity"}}) {
+    try {
+      make_permutation(typo, 16);
+      ADD_FAILURE() << typo;
+    } catch (const PermutationError& e) {
+      EXPECT_EQ(e.message(), "'" + typo + "' is no permutation (did you mean '" + keyword +
+                                 "'?) and no file either");
+    }
+  }
+  try {
+    permutation_from_file("/nonexistent/perm.txt");
+    ADD_FAILURE() << "no error";
+  } catch (const PermutationError& e) {
+    EXPECT_EQ(e.message(), "cannot open permutation file: No such file or directory");
+  }
+  // A file of that name is read as a file.
+  const auto path = test::scratch_dir("MistypedKeyword") / "bitreversal";
+  std::ofstream(path) << "1\n0\n";
+  EXPECT_EQ(make_permutation(path.string(), 0), (Permutation{1, 0}));
+}
+
 TEST(Spec, Parsing) {
   using K = PermutationSpec::Kind;
   EXPECT_EQ(parse_permutation_spec("random").kind, K::random);

@@ -285,5 +285,37 @@ TEST(TamperedUmm, RowNotAPermutation) {
             "step 0 row 0: column 9 is not below the row length 4");
 }
 
+// A side of 2^32 once passed the bound and made side^2 wrap to 0 (n % 0: SIGFPE).
+TEST(TamperedUmm, ATransposeSideWhoseSquareWrapsIsRefused) {
+  const Permutation p = test::figure8_permutation();
+  std::ostringstream out;
+  write_schedule(out, plan_umm(p, 4), p);
+  auto lines = lines_of(out.str());
+  for (const std::string side : {"4294967296", "8589934592", "5", "0"}) {
+    lines[11] = "step 1 transpose " + side + " level 0";
+    const ScheduleError e = read_error(join(lines), p);
+    EXPECT_EQ(e.line(), 12u);
+    EXPECT_EQ(e.message(),
+              "transpose side " + side + ": blocks of side^2 elements must divide n = 16");
+  }
+}
+
+TEST(ScheduleFile, AnEndlessLineStopsAtTheLimitOfALine) {
+  const Permutation p = test::figure8_permutation();
+  try {
+    load_schedule("/dev/zero", p);
+    ADD_FAILURE() << "no error";
+  } catch (const ScheduleError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_EQ(e.message(), "line 1 is longer than 16 MiB (the limit of a line)");
+  }
+  try {
+    load_schedule("/nonexistent/sched.txt", p);
+    ADD_FAILURE() << "no error";
+  } catch (const ScheduleError& e) {
+    EXPECT_EQ(e.message(), "cannot open schedule file: No such file or directory");
+  }
+}
+
 }  // namespace
 }  // namespace mmsim::planning

@@ -8,6 +8,7 @@
 #include "hw/support/errors.hpp"
 #include "support/testbench_text.hpp"
 #include "sw/program/input_values.hpp"
+#include "sw/program/word_arithmetic.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -200,6 +201,38 @@ TEST(Sums, InputsFromAFile) {
                              "machine: {model: umm, width: 4, latency: 3}\n"
                              "program: {name: sum_simple, params: {file: values.txt, n: 8}}\n");
   EXPECT_TRUE(run_testbench(load_testbench(sum)).verified.value_or(false));
+}
+
+// Sums a word cannot hold wrap around modulo 2^64 (two's complement, computed without undefined
+// behaviour), and the programs' checks compare with the sum wrapped the same way.
+TEST(Sums, SumsBeyondAWordWrapAround) {
+  constexpr Word kMax = std::numeric_limits<Word>::max();
+  constexpr Word kMin = std::numeric_limits<Word>::min();
+  static_assert(wrapping_add(kMax, 1) == kMin);
+  static_assert(wrapping_add(kMin, -1) == kMax);
+  static_assert(wrapping_add(Word{1} << 62, Word{3} << 62) == 0);  // 2^64
+  static_assert(wrapping_add(kMax, kMax) == -2);
+  TempDir dir;
+  const auto file_of = [&](const std::string& name, const std::string& value) {
+    std::string text;
+    for (int i = 0; i < 1024; ++i) text += value + (i % 8 == 7 ? "\n" : " ");
+    dir.write(name, text);
+  };
+  file_of("two_to_62.txt", std::to_string(Word{1} << 62));  // sums to 2^72 = 0 (mod 2^64)
+  file_of("max.txt", std::to_string(kMax));
+  file_of("min.txt", std::to_string(kMin));
+  for (const std::string file : {"two_to_62.txt", "max.txt", "min.txt"})
+    for (const std::string program :
+         {"sum_simple", "sum_tree", "sum_simple_tree", "sum_hybrid", "prefix_simple", "prefix_tree",
+          "prefix_simple_tree", "prefix_hybrid"}) {
+      const auto bench = dir.write("t.yaml",
+                                   "machine: {model: umm, width: 8, latency: 4}\n"
+                                   "program: {name: " +
+                                       program + ", params: {file: " + file + "}}\n");
+      const RunOutcome o = run_testbench(load_testbench(bench));
+      EXPECT_TRUE(o.verified.value_or(false)) << program << " " << file << ": " << o.first_mismatch;
+      EXPECT_EQ(o.elements_checked, program.rfind("sum", 0) == 0 ? 1u : 1024u) << program;
+    }
 }
 
 TEST(Sums, SeededInputsRepeatPerSeedAndStayInRange) {

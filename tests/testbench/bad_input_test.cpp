@@ -239,7 +239,28 @@ INSTANTIATE_TEST_SUITE_P(
                 "program.warps[0][0].space: only reads and writes go to a memory"},
         BadCase{"ShiftTableThroughSet", kGood, "--set machine.rsu.shifts=[9]",
                 "machine.rsu.shifts: the random shift unit exists only",
-                "--set machine.rsu.shifts=[9]"}),
+                "--set machine.rsu.shifts=[9]"},
+        BadCase{"SetInsideAScalar", kGood, "--set machine.width.x=4",
+                "machine.width is '4', not a mapping: machine.width.x cannot be set",
+                "--set machine.width.x=4"},
+        BadCase{"SecondDocument", kGood + "---\nname: other\n", ":13",
+                "a second YAML document (after '---'): a testbench is one document"},
+        BadCase{"UnclosedQuote", edit("name: good", "name: \"good"), ":1:7",
+                "unclosed quote: the string that starts here with \" runs to the end of the file"},
+        BadCase{"UnclosedSingleQuote", edit("name: trace", "name: 'it''s"), ":8:9",
+                "unclosed quote: the string that starts here with ' runs to the end of the file"},
+        BadCase{"DeepNesting",
+                kGood + "description: " + std::string(600, '[') + std::string(600, ']') + "\n",
+                ":12:1214",
+                "invalid YAML: nested 500 levels deep, beyond what the YAML reader takes"},
+        BadCase{"RecursiveAlias", kGood + "description: &a [*a]\n", ":12:14",
+                "nested more than 1000 levels deep (an alias inside its own anchor?)"},
+        BadCase{"InvalidUtf8", edit("name: good", "name: go\xffod"), ":1:9",
+                "invalid UTF-8 (byte 0xff): YAML is UTF-8 text"},
+        BadCase{"OverlongUtf8", edit("name: good", "name: go\xc0\xafod"), ":1:9",
+                "invalid UTF-8 (byte 0xc0)"},
+        BadCase{"InvalidUtf8InSet", kGood, "--set name=\xff", "invalid UTF-8",
+                "--set \"$(printf 'name=\\377')\""}),
     [](const auto& info) { return info.param.name; });
 
 TEST(BadInputFile, AMissingTestbenchIsReported) {
@@ -287,7 +308,65 @@ TEST(BadInputFile, AnOutputIntoAMissingFolderIsRefusedBeforeTheRun) {
   const CommandResult r =
       mmsim("run '" + file.string() + "' --stats '" + (dir / "no/such/x.json").string() + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--stats: stats: cannot write"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err, "mmsim: --stats: cannot write " + (dir / "no/such/x.json").string() +
+                       ": no folder " + (dir / "no/such").string() + "\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(BadInputFile, ATestbenchPathThatCannotBeOpenedIsReported) {
+  TempDir dir;
+  std::filesystem::create_symlink("loop2.yaml", dir / "loop1.yaml");
+  std::filesystem::create_symlink("loop1.yaml", dir / "loop2.yaml");
+  const std::string loop = (dir / "loop1.yaml").string();
+  EXPECT_EQ(mmsim("run '" + loop + "'").err,
+            "mmsim: " + loop +
+                ": cannot read the testbench file: Too many levels of symbolic "
+                "links\n");
+  const std::string long_name = (dir / std::string(5000, 'a')).string();
+  const CommandResult r = mmsim("run '" + long_name + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "mmsim: " + long_name + ": cannot read the testbench file: File name too long\n");
+  // An endless testbench (/dev/zero) stops at the limit of a YAML file.
+  EXPECT_EQ(mmsim("run /dev/zero").err,
+            "mmsim: /dev/zero: cannot read the testbench file: the input holds more than 64 MiB "
+            "(the limit of an input file)\n");
+}
+
+// A CSV trace sizes the machine by its highest warp number: checked before anything is sized.
+TEST(BadInputFile, ACsvTraceWarpBeyondTheLimitIsLocated) {
+  for (const std::string warp : {"4294967295", "4294967294", "2147483647", "1000000", "65536"}) {
+    TempDir dir;
+    dir.write("t.csv", "0,read,0,1\n" + warp + ",read,2,3\n");
+    const auto file = dir.write("t.yaml",
+                                "machine: {model: dmm, width: 2, latency: 2}\n"
+                                "program: {name: trace, params: {file: t.csv}}\n");
+    const CommandResult r = mmsim("run '" + file.string() + "'");
+    EXPECT_EQ(r.status, 2) << warp;
+    EXPECT_EQ(r.err, "mmsim: " + (dir / "t.csv").string() + ":2:1: warp " + warp +
+                         " is beyond the 65536 warps a trace may have\n");
+  }
+}
+
+// Endless inputs (/dev/zero: one endless line) stop at the limit of a line, located.
+TEST(BadInputFile, EndlessInputFilesStopAtTheLimitOfALine) {
+  TempDir dir;
+  const std::string message = "/dev/zero:1: line 1 is longer than 16 MiB (the limit of a line)";
+  for (const std::string program :
+       {"{name: trace, params: {file: /dev/zero}}", "{name: sum_simple, params: {file: /dev/zero}}",
+        "{name: permute_umm, params: {n: 16, permutation: /dev/zero}}",
+        "{name: permute_umm, params: {n: 16, schedule: /dev/zero}}"}) {
+    const auto file = dir.write("t.yaml",
+                                "machine: {model: umm, width: 2, latency: 2, threads: 4}\n"
+                                "program: " +
+                                    program + "\n");
+    const CommandResult r = mmsim("run '" + file.string() + "'");
+    EXPECT_EQ(r.status, 2) << program;
+    EXPECT_EQ(r.err, "mmsim: " + message + "\n") << program;
+  }
+  const CommandResult plan = mmsim("plan --n 16 --width 4 --permutation /dev/zero");
+  EXPECT_EQ(plan.status, 2);
+  EXPECT_EQ(plan.err, "mmsim: plan: " + message + "\n");
 }
 
 TEST(BadInputFile, UnknownCommandLineOptionsExitWithTwo) {

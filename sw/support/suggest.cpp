@@ -1,4 +1,4 @@
-#include "testbench/suggest.hpp"
+#include "sw/support/suggest.hpp"
 
 #include <algorithm>
 #include <numeric>
