@@ -131,6 +131,17 @@ std::string barrier_divergence(const std::vector<std::uint64_t>& barriers) {
   return out;
 }
 
+// The outcome before the run: what ran, on the machine resolved for the program.
+RunOutcome named_outcome(const Testbench& tb, WarpProgram& program) {
+  RunOutcome o;
+  o.name = tb.name;
+  o.description = tb.description;
+  o.file = tb.file.string();
+  o.program = tb.program;
+  o.machine = resolve_machine(tb, program);
+  return o;
+}
+
 std::vector<std::uint64_t> memory_sizes(Machine& machine) {
   std::vector<std::uint64_t> sizes;
   for (MemoryId m = 0; m < machine.memory_count(); ++m) sizes.push_back(machine.memory(m).words());
@@ -151,6 +162,15 @@ double measured(const RunOutcome& o, const Bound& bound) {
   return 0;
 }
 
+RunOutcome preview_testbench(const Testbench& tb) {
+  std::unique_ptr<WarpProgram> program = make_program(tb);
+  RunOutcome o = named_outcome(tb, *program);
+  o.race_check = tb.race_check;
+  o.bounds = program->bounds(o.machine, o.result);
+  o.figures = program->figures();
+  return o;
+}
+
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   const std::string vcd = options.vcd.empty() ? tb.vcd : options.vcd;
   const std::string stats = options.stats.empty() ? tb.stats : options.stats;
@@ -161,12 +181,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
                "stats");
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o;
-  o.name = tb.name;
-  o.description = tb.description;
-  o.file = tb.file.string();
-  o.program = tb.program;
-  o.machine = resolve_machine(tb, *program);
+  RunOutcome o = named_outcome(tb, *program);
 
   std::unique_ptr<PendingFile> vcd_file;
   SimulationOptions sim_options;
