@@ -30,7 +30,7 @@ InputError relocated(const Sweep& sweep, const SweepCase& c, const UnknownKeyErr
     if (covers(axis.key)) return at(axis.where, "grid." + axis.key);
   for (const SweepAxis& axis : sweep.zip)
     if (covers(axis.key)) return at(axis.where, "zip." + axis.key);
-  for (const SweepDerived& d : sweep.derived)
+  for (const SweepDerived& d : c.derived)
     if (covers(d.key)) return at(d.where, "derived." + d.key);
   return e;
 }

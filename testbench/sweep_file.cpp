@@ -1,5 +1,6 @@
 #include "testbench/sweep_file.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <set>
@@ -79,13 +80,29 @@ std::vector<SweepExpression> load_conditions(const YamlInput& input, const YAML:
   return conditions;
 }
 
+std::vector<SweepDerived> load_derived(const YamlInput& input, const YAML::Node& map,
+                                       const std::string& path) {
+  if (!map.IsMap())
+    throw InputError(input.where(map, path), path + ": expected a mapping of key.path: expression");
+  refuse_duplicates(input, map, path);
+  std::vector<SweepDerived> derived;
+  for (const auto& entry : map) {
+    const std::string key = entry.first.Scalar();
+    derived.push_back({.key = key,
+                       .where = input.where(entry.first, path),
+                       .expression = SweepExpression(scalar(input, entry.second, path + "." + key),
+                                                     text_start(input, entry.second, path))});
+  }
+  return derived;
+}
+
 SweepCase load_case(const YamlInput& input, const YAML::Node& node, const std::string& path) {
   if (!node.IsMap())
     throw InputError(input.where(node, path),
                      path + ": expected {label: ..., set: {...}, grid: {...}, where: [...]}");
   refuse_duplicates(input, node, path);
   const YamlSection c(input, node, path);
-  c.allow({"label", "set", "grid", "where"});
+  c.allow({"label", "set", "grid", "derived", "where"});
   SweepCase out{.label = c.string("label"), .where = c.where()};
   if (c.has("set")) {
     const YAML::Node set = c.node("set");
@@ -98,6 +115,7 @@ SweepCase load_case(const YamlInput& input, const YAML::Node& node, const std::s
            .where = input.where(entry.first, path + ".set")});
   }
   if (c.has("grid")) out.grid = load_axes(input, c.node("grid"), path + ".grid");
+  if (c.has("derived")) out.derived = load_derived(input, c.node("derived"), path + ".derived");
   if (c.has("where")) out.condition = load_conditions(input, c.node("where"), path + ".where");
   return out;
 }
@@ -274,19 +292,7 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
                                          std::to_string(sweep.zip.front().values.size()) +
                                          " (zip lists vary together)");
   }
-  if (root.has("derived")) {
-    const YAML::Node derived = root.node("derived");
-    if (!derived.IsMap()) root.fail("derived", "expected a mapping of key.path: expression");
-    refuse_duplicates(input, derived, "derived");
-    for (const auto& entry : derived) {
-      const std::string key = entry.first.Scalar();
-      sweep.derived.push_back(
-          {.key = key,
-           .where = input.where(entry.first, "derived"),
-           .expression = SweepExpression(scalar(input, entry.second, "derived." + key),
-                                         text_start(input, entry.second, "derived"))});
-    }
-  }
+  if (root.has("derived")) sweep.derived = load_derived(input, root.node("derived"), "derived");
   if (root.has("where")) sweep.condition = load_conditions(input, root.node("where"), "where");
   if (!root.has("columns")) {
     sweep.columns = {{"cycles", root.where()},
@@ -313,13 +319,26 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
   for (const SweepAxis& axis : sweep.grid) claim(axis.key, axis.where, "grid");
   for (const SweepAxis& axis : sweep.zip) claim(axis.key, axis.where, "zip");
   for (const SweepDerived& d : sweep.derived) claim(d.key, d.where, "derived");
-  for (const SweepCase& c : sweep.cases)
+  for (SweepCase& c : sweep.cases) {
     for (const SweepAxis& axis : c.grid)
       if (owner.count(axis.key) == 0 || owner[axis.key] != "grid")
         throw InputError(axis.where, "grid." + axis.key + " of case '" + c.label +
                                          "': a case's grid replaces values of the sweep's grid, "
                                          "which has no " +
                                          axis.key);
+    std::vector<SweepDerived> own = std::move(c.derived);
+    c.derived = sweep.derived;
+    for (SweepDerived& d : own) {
+      const auto it = std::find_if(c.derived.begin(), c.derived.end(),
+                                   [&](const SweepDerived& x) { return x.key == d.key; });
+      if (it == c.derived.end())
+        throw InputError(d.where, "derived." + d.key + " of case '" + c.label +
+                                      "': a case's derived values replace the sweep's, which "
+                                      "has no " +
+                                      d.key);
+      *it = std::move(d);
+    }
+  }
 
   const YamlInput base(sweep.testbench, "testbench");
   collect_scalars(base.root(), "", sweep.base_values);
@@ -334,17 +353,18 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
   for (const auto& [key, section] : owner) names.add(key);
   for (const SweepCase& c : sweep.cases)
     for (const SweepAssignment& a : c.set) names.add(a.key);
-  sweep.derived_order = evaluation_order(sweep.derived, names);
   std::vector<const SweepExpression*> expressions;
-  for (const SweepDerived& d : sweep.derived) expressions.push_back(&d.expression);
-  for (const SweepExpression& e : sweep.condition) expressions.push_back(&e);
-  for (const SweepCase& c : sweep.cases)
+  for (SweepCase& c : sweep.cases) {
+    c.derived_order = evaluation_order(c.derived, names);
+    for (const SweepDerived& d : c.derived) expressions.push_back(&d.expression);
     for (const SweepExpression& e : c.condition) expressions.push_back(&e);
+  }
+  for (const SweepExpression& e : sweep.condition) expressions.push_back(&e);
   for (const SweepExpression* e : expressions)
     for (const SweepExpression::Name& name : e->names())
       sweep.name_keys[name.text] = names.resolve(name);
   for (const SweepCase& c : sweep.cases) {
-    for (const SweepDerived& d : sweep.derived) check_names(sweep, c, d.expression, names, options);
+    for (const SweepDerived& d : c.derived) check_names(sweep, c, d.expression, names, options);
     for (const SweepExpression& e : sweep.condition) check_names(sweep, c, e, names, options);
     for (const SweepExpression& e : c.condition) check_names(sweep, c, e, names, options);
   }

@@ -4,7 +4,8 @@
 //   name: transpose-sweep
 //   testbench: ../transpose_naive_dmm.yaml        # relative to the sweep file
 //   cases:                                         # optional; a label, the values it sets,
-//     - {label: DMM, set: {machine.model: dmm}}    #   its own grid values, its own conditions
+//     - {label: DMM, set: {machine.model: dmm},    #   its own grid values, derived values
+//        derived: {machine.super_warp: 1}}         #   and conditions
 //     - {label: RSDMM, set: {machine.model: rsdmm}, where: [width >= 4]}
 //   grid:                                          # every combination (cartesian product)
 //     machine.latency: [1, 2, 4]
@@ -59,6 +60,10 @@ struct SweepCase {
   std::vector<SweepAssignment> set{};
   std::vector<SweepAxis> grid{};             // replaces the sweep's axes of the same keys
   std::vector<SweepExpression> condition{};  // `where`, besides the sweep's
+  // Every derived value of the sweep, in the sweep's order, with the case's own expressions
+  // (its `derived`) in place of the sweep's; and the order in which to compute them.
+  std::vector<SweepDerived> derived{};
+  std::vector<std::size_t> derived_order{};
 };
 
 struct SweepColumn {
@@ -75,7 +80,6 @@ struct Sweep {
   std::vector<SweepAxis> grid;
   std::vector<SweepAxis> zip;
   std::vector<SweepDerived> derived;
-  std::vector<std::size_t> derived_order;  // of evaluation: each after those it refers to
   std::vector<SweepExpression> condition;
   std::vector<SweepColumn> columns;
   std::map<std::string, std::string> name_keys;    // each name of the expressions -> its key

@@ -69,9 +69,9 @@ bool expand(const Sweep& sweep, const SweepCase& c, const std::vector<const Swee
     return *sweep_integer(value.at(sweep.name_keys.at(name)));
   };
   try {
-    std::vector<std::string> derived(sweep.derived.size());
-    for (const std::size_t i : sweep.derived_order) {
-      const SweepDerived& d = sweep.derived[i];
+    std::vector<std::string> derived(c.derived.size());
+    for (const std::size_t i : c.derived_order) {
+      const SweepDerived& d = c.derived[i];
       const auto option = options.find(d.key);
       derived[i] = option != options.end() ? option->second
                                            : std::to_string(d.expression.evaluate(value_of));

@@ -116,6 +116,10 @@ TEST(Sweep, ZipDerivedValuesAndConditions) {
   // Theorem 8's super warp s = log2 w, p a multiple of s*w, n a multiple of p.
   const auto sweep = dir.write("s.yaml",
                                "testbench: base.yaml\n"
+                               "cases:\n"
+                               "  - {label: RSDMM}\n"
+                               "  - {label: DMM, set: {machine.model: dmm}, derived: "
+                               "{machine.super_warp: 1}}\n"
                                "grid: {machine.latency: [1, 5]}\n"
                                "zip:\n"
                                "  machine.width: [4, 8, 16]\n"
@@ -130,17 +134,17 @@ TEST(Sweep, ZipDerivedValuesAndConditions) {
       mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") + " --json " +
             quoted(dir / "s.json") + " --set program.params.op=write");
   EXPECT_EQ(r.status, 0) << r.err;
-  // w = 8: s = 3, p = round_up(30, 24) = 48 does not divide 512: left out. w = 16, l = 5 fails
-  // latency * width < 80.
-  EXPECT_NE(r.err.find("3 runs (of 6 combinations; `where` left out 3)"), std::string::npos)
+  // RSDMM, w = 8: s = 3, p = round_up(30, 24) = 48 does not divide 512: left out. w = 16,
+  // l = 5 fails latency * width < 80, for both cases.
+  EXPECT_NE(r.err.find("8 runs (of 12 combinations; `where` left out 4)"), std::string::npos)
       << r.err;
   const auto rows = nlohmann::json::parse(read_file(dir / "s.json"))["runs"];
-  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_EQ(rows.size(), 8u);
   const std::vector<std::tuple<int, int, int, int, int>> expected = {
       // latency, width, n, threads, super_warp
-      {1, 4, 256, 32, 2},
-      {1, 16, 4096, 64, 4},
-      {5, 4, 256, 32, 2}};
+      {1, 4, 256, 32, 2}, {1, 16, 4096, 64, 4}, {5, 4, 256, 32, 2},  // RSDMM
+      {1, 4, 256, 32, 1}, {1, 8, 512, 32, 1},   {1, 16, 4096, 32, 1},
+      {5, 4, 256, 32, 1}, {5, 8, 512, 32, 1}};  // DMM: its own s = 1
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& [l, w, n, p, s] = expected[i];
     EXPECT_EQ(rows[i]["values"]["machine.latency"], l);
@@ -153,6 +157,10 @@ TEST(Sweep, ZipDerivedValuesAndConditions) {
     EXPECT_EQ(rows[i]["columns"]["threads"], p);
     EXPECT_EQ(rows[i]["columns"]["super_warp"], s);
   }
+  // Contiguous access on the DMM with U = p/w warps, one stage each:
+  // (n/p - 1)*max(U, l) + U + l - 1.
+  EXPECT_EQ(rows[3]["columns"]["cycles"], 7 * 8 + 8 + 0);  // w = 4, l = 1: U = 8
+  EXPECT_EQ(rows[6]["columns"]["cycles"], 7 * 8 + 8 + 4);  // w = 4, l = 5
   EXPECT_NE(r.out.find("| case | machine.latency | machine.width | program.params.n | "
                        "machine.threads | machine.super_warp | program.params.op | cycles |"),
             std::string::npos)
@@ -407,6 +415,48 @@ TEST(Sweep, AnInterruptedSweepLeavesValidResults) {
   EXPECT_LT(records.size(), 40u);
   for (const auto& record : records) EXPECT_EQ(record["verified"], true);
   EXPECT_EQ(read_file(dir / "stdout"), "");  // no table
+}
+
+TEST(Sweep, ItsResultsArePlotted) {
+  TempDir dir;
+  dir.write("base.yaml", kBase);
+  const auto sweep = dir.write("s.yaml",
+                               "testbench: base.yaml\n"
+                               "cases:\n  - {label: contiguous}\n"
+                               "  - {label: stride, set: {program.name: stride_access}}\n"
+                               "grid: {machine.latency: [1, 2, 4], program.params.n: [64, 128]}\n");
+  ASSERT_EQ(mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") + " --json " +
+                  quoted(dir / "t.json"))
+                .status,
+            0);
+  const std::string plot =
+      "/usr/bin/python3 " + std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_sweep ";
+  const std::string png_signature("\x89PNG\r\n\x1a\n", 8);
+  // Lines (one per case, one panel per n) from the results; a heatmap per case from the table.
+  const CommandResult lines =
+      run_command(plot + quoted(dir / "r.jsonl") + " --x latency --y cycles --panel n --log -o " +
+                  quoted(dir / "lines.png"));
+  ASSERT_EQ(lines.status, 0) << lines.err;
+  EXPECT_EQ(read_file(dir / "lines.png").substr(0, 8), png_signature);
+  const CommandResult heat = run_command(plot + quoted(dir / "t.json") +
+                                         " --x latency --y program.params.n --value stages -o " +
+                                         quoted(dir / "heat.png"));
+  ASSERT_EQ(heat.status, 0) << heat.err;
+  EXPECT_EQ(read_file(dir / "heat.png").substr(0, 8), png_signature);
+  // Two runs of a case at one x make no line: refused, no picture.
+  const CommandResult ambiguous = run_command(
+      plot + quoted(dir / "r.jsonl") + " --x latency --y cycles -o " + quoted(dir / "x.png"));
+  EXPECT_EQ(ambiguous.status, 2);
+  EXPECT_EQ(ambiguous.err,
+            "scripts/plot_sweep: several runs of case = contiguous share machine.latency: choose "
+            "them with --where, or split them with --hue or --panel\n");
+  const CommandResult unknown =
+      run_command(plot + quoted(dir / "r.jsonl") + " --x latency --y cylces --where n=64 -o " +
+                  quoted(dir / "x.png"));
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_EQ(unknown.err,
+            "scripts/plot_sweep: no run has 'cylces' (a key of the sweep or a statistic)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
 }
 
 TEST(Sweep, ThePermutationSweepRuns) {
