@@ -186,6 +186,8 @@ bool ProcessPool::run(const std::vector<std::size_t>& jobs,
           if (fd >= 0) fds.push_back({.fd = fd, .events = POLLIN, .revents = 0});
       if (poll(fds.data(), fds.size(), 250) < 0 && errno != EINTR)
         throw std::system_error(errno, std::generic_category(), "poll");
+      // Children that end now may have been killed by the same Ctrl-C: none is reported.
+      if (stop_requested) break;
       for (auto it = running.begin(); it != running.end();) {
         Child& c = *it;
         for (const pollfd& p : fds) {

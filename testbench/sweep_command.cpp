@@ -95,17 +95,18 @@ class SweepSession {
     check_output(command.emit_slurm, {"--emit-slurm", 0, 0}, "emit-slurm");
     for (const SweepRun& run : plan_.runs)
       identities_.push_back(run_identity(run_head(sweep_, run)));
+    for (const SweepColumn& column : sweep_.columns) column_paths_.push_back(column.path);
   }
 
   int execute() {
     if (options_.tasks) return run_task();
     if (command_.slurm || !command_.emit_slurm.empty()) return submit();
     if (command_.collect) {
-      stored_ = read_results(results_files(options_.results));
+      stored_ = read_results(results_files(options_.results), column_paths_);
       announce("");
       return finish();
     }
-    if (command_.resume) stored_ = read_results(results_files(options_.results));
+    if (command_.resume) stored_ = read_results(results_files(options_.results), column_paths_);
     const std::vector<std::size_t> todo = missing();
     const unsigned workers =
         static_cast<unsigned>(std::min<std::size_t>(options_.jobs, todo.size()));
@@ -149,8 +150,7 @@ class SweepSession {
       r["seconds"] = seconds;
       log.append(r);
       progress.finished(run_failed(r));
-      const std::string identity = run_identity(r);
-      stored_.records[identity] = std::move(r);
+      stored_.records[run_identity(r)] = brief_record(r, column_paths_);
     };
     std::vector<std::size_t> jobs;
     for (const std::size_t i : todo) {
@@ -186,7 +186,7 @@ class SweepSession {
 
   // A task of a SLURM job array: its share of the runs, into its own results file.
   int run_task() {
-    stored_ = read_results(results_files(options_.results));
+    stored_ = read_results(results_files(options_.results), column_paths_);
     std::vector<std::size_t> todo;
     for (const std::size_t i : missing())
       if (i % options_.tasks == options_.task) todo.push_back(i);
@@ -201,7 +201,7 @@ class SweepSession {
 
   int submit() {
     if (command_.resume) {
-      stored_ = read_results(results_files(options_.results));
+      stored_ = read_results(results_files(options_.results), column_paths_);
     } else {  // a fresh sweep: no earlier results, the local ones or the tasks'
       for (const std::filesystem::path& file : results_files(options_.results))
         std::filesystem::remove(file);
@@ -247,7 +247,7 @@ class SweepSession {
       return 0;
     }
     wait_for_slurm_job(id);
-    stored_ = read_results(results_files(options_.results));
+    stored_ = read_results(results_files(options_.results), column_paths_);
     return finish();
   }
 
@@ -295,6 +295,7 @@ class SweepSession {
   Sweep sweep_;
   SweepPlan plan_;
   std::vector<std::string> identities_;  // of each run of the plan
+  std::vector<std::string> column_paths_;
   StoredResults stored_;
 };
 

@@ -64,6 +64,31 @@ std::vector<SweepAxis> load_axes(const YamlInput& input, const YAML::Node& map,
   return axes;
 }
 
+// A value twice in one list of the grid would run the same runs twice.
+void refuse_repeated_values(const std::vector<SweepAxis>& axes, const std::string& path) {
+  for (const SweepAxis& axis : axes) {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < axis.values.size(); ++i)
+      if (!seen.insert(sweep_value_json(axis.values[i]).dump()).second)
+        throw InputError(axis.value_where[i],
+                         path + "." + axis.key + ": " + axis.values[i] +
+                             " is in the list already (a run would run twice)");
+  }
+}
+
+// The same for a position of the zip lists that repeats an earlier one in every list.
+void refuse_repeated_positions(const std::vector<SweepAxis>& zip) {
+  std::set<std::string> seen;
+  for (std::size_t i = 0; !zip.empty() && i < zip.front().values.size(); ++i) {
+    nlohmann::json position = nlohmann::json::array();
+    for (const SweepAxis& axis : zip) position.push_back(sweep_value_json(axis.values[i]));
+    if (!seen.insert(position.dump()).second)
+      throw InputError(zip.front().value_where[i],
+                       "zip: position " + std::to_string(i + 1) + " (" + position.dump() +
+                           ") repeats an earlier one (a run would run twice)");
+  }
+}
+
 std::vector<SweepExpression> load_conditions(const YamlInput& input, const YAML::Node& node,
                                              const std::string& path) {
   std::vector<SweepExpression> conditions;
@@ -114,7 +139,10 @@ SweepCase load_case(const YamlInput& input, const YAML::Node& node, const std::s
            .value = scalar(input, entry.second, path + ".set." + entry.first.Scalar()),
            .where = input.where(entry.first, path + ".set")});
   }
-  if (c.has("grid")) out.grid = load_axes(input, c.node("grid"), path + ".grid");
+  if (c.has("grid")) {
+    out.grid = load_axes(input, c.node("grid"), path + ".grid");
+    refuse_repeated_values(out.grid, path + ".grid");
+  }
   if (c.has("derived")) out.derived = load_derived(input, c.node("derived"), path + ".derived");
   if (c.has("where")) out.condition = load_conditions(input, c.node("where"), path + ".where");
   return out;
@@ -282,7 +310,10 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
   } else {
     sweep.cases.push_back({.label = sweep.name, .where = root.where()});
   }
-  if (root.has("grid")) sweep.grid = load_axes(input, root.node("grid"), "grid");
+  if (root.has("grid")) {
+    sweep.grid = load_axes(input, root.node("grid"), "grid");
+    refuse_repeated_values(sweep.grid, "grid");
+  }
   if (root.has("zip")) {
     sweep.zip = load_axes(input, root.node("zip"), "zip");
     for (const SweepAxis& axis : sweep.zip)
@@ -291,6 +322,7 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
                                          " values, but zip." + sweep.zip.front().key + " has " +
                                          std::to_string(sweep.zip.front().values.size()) +
                                          " (zip lists vary together)");
+    refuse_repeated_positions(sweep.zip);
   }
   if (root.has("derived")) sweep.derived = load_derived(input, root.node("derived"), "derived");
   if (root.has("where")) sweep.condition = load_conditions(input, root.node("where"), "where");

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -94,7 +95,26 @@ void ResultsLog::append(const nlohmann::json& record) {
   }
 }
 
-StoredResults read_results(const std::vector<std::filesystem::path>& files) {
+nlohmann::json brief_record(const nlohmann::json& record, const std::vector<std::string>& columns) {
+  nlohmann::json brief = nlohmann::json::object();
+  for (const auto& [key, value] : record.items())
+    if (key != "stats") brief[key] = value;
+  const auto stats = record.find("stats");
+  if (stats == record.end()) return brief;
+  nlohmann::json kept = nlohmann::json::object();
+  for (const std::string& column : columns) {
+    const nlohmann::json* value = stats_at(*stats, column);
+    if (!value) continue;
+    std::string pointer = "/" + column;  // bounds.time_order.ratio -> /bounds/time_order/ratio
+    std::replace(pointer.begin(), pointer.end(), '.', '/');
+    kept[nlohmann::json::json_pointer(pointer)] = *value;
+  }
+  brief["stats"] = kept;
+  return brief;
+}
+
+StoredResults read_results(const std::vector<std::filesystem::path>& files,
+                           const std::vector<std::string>& columns) {
   StoredResults stored;
   for (const std::filesystem::path& file : files) {
     std::ifstream in(file);
@@ -105,7 +125,7 @@ StoredResults read_results(const std::vector<std::filesystem::path>& files) {
         ++stored.unreadable;
         continue;
       }
-      stored.records.emplace(run_identity(record), record);
+      stored.records.emplace(run_identity(record), brief_record(record, columns));
     }
   }
   return stored;

@@ -39,13 +39,18 @@ class ResultsLog {
   int fd_ = -1;
 };
 
+// A record as the table needs it: its statistics cut down to `columns` (a sweep keeps one per
+// run in memory; the results file keeps them whole).
+nlohmann::json brief_record(const nlohmann::json& record, const std::vector<std::string>& columns);
+
 struct StoredResults {
-  std::map<std::string, nlohmann::json> records;  // by run_identity(), the first one found
+  std::map<std::string, nlohmann::json> records;  // brief, by run_identity(); the first found
   std::size_t unreadable = 0;                     // lines that are not records
 };
 
-// The records of the files that exist among `files`.
-StoredResults read_results(const std::vector<std::filesystem::path>& files);
+// The records of the files that exist among `files`, brief.
+StoredResults read_results(const std::vector<std::filesystem::path>& files,
+                           const std::vector<std::string>& columns);
 
 // Where SLURM array task `task` keeps its results: beside the sweep's results file, named after
 // it (x.jsonl -> x.task-7.jsonl).

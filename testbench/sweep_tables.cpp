@@ -128,8 +128,7 @@ nlohmann::json sweep_json(const Sweep& sweep, const std::vector<SweepRow>& rows,
                           {"values", record.at("values")},
                           {"columns", columns},
                           {"verified", record.value("verified", nlohmann::json())},
-                          {"command", record.at("command")},
-                          {"stats", record.value("stats", nlohmann::json())}};
+                          {"command", record.at("command")}};
     if (record.contains("error")) run["error"] = record["error"];
     runs.push_back(run);
   }
