@@ -280,12 +280,18 @@ class SweepSession {
         {command_.json, sweep_json(sweep_, rows, command).dump(2) + "\n"}};
     // Every output is written before any is committed: all appear, or none.
     std::vector<std::unique_ptr<PendingFile>> files;
-    for (const auto& [path, content] : outputs) {
-      if (path.empty()) continue;
-      files.push_back(std::make_unique<PendingFile>(path));
-      files.back()->write(content);
+    try {
+      for (const auto& [path, content] : outputs) {
+        if (path.empty()) continue;
+        files.push_back(std::make_unique<PendingFile>(path));
+        files.back()->write(content);
+      }
+      for (const auto& file : files) file->commit();
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string(e.what()) + " (every run is in " +
+                               options_.results.string() +
+                               ": the same command with --collect writes the table again)");
     }
-    for (const auto& file : files) file->commit();
     std::cout << markdown;
     return failed ? 1 : 0;
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <fcntl.h>
@@ -372,6 +373,67 @@ TEST(Sweep, ResumeRunsOnlyWhatTheResultsLack) {
   const CommandResult fresh = mmsim(args);
   EXPECT_NE(fresh.err.find("6 runs, 6 to run on"), std::string::npos) << fresh.err;
   EXPECT_EQ(read_lines(dir / "r.jsonl").size(), 6u);
+}
+
+TEST(Sweep, TheTasksOfAJobArrayShareTheRunsAndAreCollected) {
+  TempDir dir;
+  dir.write("base.yaml", kBase);
+  const auto sweep = dir.write("s.yaml",
+                               "name: shared\ntestbench: base.yaml\n"
+                               "grid: {machine.latency: [1, 2, 3], program.params.n: [64, 128]}\n");
+  const std::string args = "sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl");
+  const CommandResult local = mmsim(args);
+  ASSERT_EQ(local.status, 0) << local.err;
+  std::filesystem::remove(dir / "r.jsonl");
+  // --emit-slurm only writes the job script: nothing runs, nothing is submitted.
+  const CommandResult emitted = mmsim(args + " --emit-slurm " + quoted(dir / "job") +
+                                      " --array-size 2 --partition short --time 10:00 "
+                                      "--cpus-per-task 4 --sbatch=--mem=1G --set machine.seed=3");
+  EXPECT_EQ(emitted.status, 0) << emitted.err;
+  EXPECT_EQ(emitted.out, "");
+  EXPECT_NE(emitted.err.find("6 to run in 2 SLURM array tasks"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "r.jsonl"));
+  const std::string script = read_file(dir / "job" / "job.sh");
+  for (const std::string& line : std::vector<std::string>{
+           "#SBATCH --job-name=mmsim-shared\n", "#SBATCH --array=0-1\n",
+           "#SBATCH --output=" + (dir / "job" / "task-%a.out").string() + "\n",
+           "#SBATCH --cpus-per-task=4\n", "#SBATCH --partition=short\n", "#SBATCH --time=10:00\n",
+           "#SBATCH --mem=1G\n", "SWEEP=" + sweep.string() + "\n",
+           "exec \"$MMSIM\" sweep \"$SWEEP\" --set machine.seed=3 --results \"$RESULTS\" "
+           "--max-runs "
+           "100000 --task \"$SLURM_ARRAY_TASK_ID/2\" --jobs \"${SLURM_CPUS_PER_TASK:-1}\"\n"})
+    EXPECT_NE(script.find(line), std::string::npos) << line << "\nin\n" << script;
+  // The tasks, as the script runs them: task I takes the runs I, I+2, I+4.
+  for (const std::string task : {"0/2", "1/2"}) {
+    const CommandResult t = mmsim(args + " --task " + task + " --jobs 1");
+    EXPECT_EQ(t.status, 0) << t.err;
+    EXPECT_EQ(t.out, "");
+    EXPECT_NE(t.err.find("task " + task.substr(0, 1) + " of 2: 3 to run on 1 worker"),
+              std::string::npos)
+        << t.err;
+  }
+  const auto first = read_lines(dir / "r.task-0.jsonl");
+  ASSERT_EQ(first.size(), 3u);
+  for (const auto& record : first) EXPECT_EQ(record["index"].get<int>() % 2, 0);
+  const CommandResult collected = mmsim(args + " --collect");
+  EXPECT_EQ(collected.status, 0) << collected.err;
+  EXPECT_EQ(collected.out, local.out);
+  // A task run again finds its share done.
+  const CommandResult again = mmsim(args + " --task 1/2");
+  EXPECT_NE(again.err.find("6 in the results, task 1 of 2: 0 to run"), std::string::npos)
+      << again.err;
+  EXPECT_EQ(read_lines(dir / "r.task-1.jsonl").size(), 3u);
+}
+
+TEST(Sweep, TheResultsMustBeARegularFile) {
+  TempDir dir;
+  dir.write("base.yaml", kBase);
+  const auto sweep = dir.write("s.yaml", "testbench: base.yaml\n");
+  ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0644), 0);
+  const CommandResult r = mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "fifo"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "mmsim: sweep s: 1 run, 1 to run on 1 worker\nmmsim: " +
+                       (dir / "fifo").string() + ": results: not a regular file\n");
 }
 
 // Starts mmsim with `args`, its output in files of `dir`.
