@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <fstream>
@@ -79,7 +80,10 @@ std::filesystem::path write_slurm_job(const SlurmJob& job) {
           "# Submit: sbatch " +
           shell_quote(script.string()) + "\n# Then:   mmsim sweep " +
           shell_quote(job.sweep.string()) + " --collect --results " + q_results + "\n";
-  text += "#SBATCH --job-name=" + shell_quote("mmsim-" + job.name) + "\n";
+  std::string name = "mmsim-" + job.name;  // #SBATCH lines take no quotes: one plain word
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '-';
+  text += "#SBATCH --job-name=" + name + "\n";
   text += "#SBATCH --array=0-" + std::to_string(job.tasks - 1) + "\n";
   text += "#SBATCH --output=" + (job.folder / "task-%a.out").string() + "\n";
   text += "#SBATCH --chdir=" + job.workdir.string() + "\n";

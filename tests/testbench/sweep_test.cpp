@@ -485,6 +485,14 @@ TEST(Sweep, AnInterruptedSweepLeavesValidResults) {
   EXPECT_LT(records.size(), 40u);
   for (const auto& record : records) EXPECT_EQ(record["verified"], true);
   EXPECT_EQ(read_file(dir / "stdout"), "");  // no table
+  const CommandResult resumed =
+      mmsim("sweep " + quoted(sweep) + " --results " + quoted(results) + " --resume");
+  EXPECT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("40 runs, " + std::to_string(records.size()) + " in the results, " +
+                             std::to_string(40 - records.size()) + " to run on"),
+            std::string::npos)
+      << resumed.err;
+  EXPECT_EQ(read_lines(results).size(), 40u);
 }
 
 TEST(Sweep, ItsResultsArePlotted) {
