@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   sweep_app->add_option("--markdown", sweep.markdown, "write the table (markdown) to this file");
   sweep_app->add_option("--csv", sweep.csv, "write the table (CSV, typed values) to this file");
-  sweep_app->add_option("--json", sweep.json, "write every run's statistics (JSON) to this file");
+  sweep_app->add_option("--json", sweep.json, "write the table (JSON, typed values) to this file");
   sweep_app->add_option("--results", sweep.results,
                         "append each finished run to this JSON-lines file (default: the "
                         "sweep file's name with .results.jsonl, here)");
