@@ -372,7 +372,15 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
     }
   }
 
-  const YamlInput base(sweep.testbench, "testbench");
+  const YamlInput base = [&] {
+    try {
+      return YamlInput(sweep.testbench, "testbench");
+    } catch (const InputError& e) {
+      if (e.where().line > 0) throw;  // a place in the testbench itself
+      throw InputError(root.where("testbench"),
+                       "testbench: " + sweep.testbench.string() + ": " + e.what());
+    }
+  }();
   collect_scalars(base.root(), "", sweep.base_values);
   NameResolver names;
   for (const auto& [key, text] : sweep.base_values) names.add(key);

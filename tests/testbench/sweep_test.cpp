@@ -219,6 +219,8 @@ TEST_P(BadSweepFile, IsRefusedBeforeAnythingRuns) {
   std::string message = c.message;
   if (const auto at = message.find("SWEEP"); at != std::string::npos)
     message.replace(at, 5, sweep.string());
+  if (const auto at = message.find("DIR"); at != std::string::npos)
+    message.replace(at, 3, dir.path().string());
   EXPECT_EQ(r.err, "mmsim: " + where + ": " + message + "\n");
   EXPECT_FALSE(std::filesystem::exists(dir / "r.jsonl"));
   EXPECT_FALSE(std::filesystem::exists(dir / "t.md"));
@@ -229,6 +231,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadSweep{"UnknownTopLevelKey", "testbench: base.yaml\ngird: {machine.latency: [1, 2]}\n",
                  ":2:1", "unknown key 'gird' in sweep (did you mean 'grid'?)"},
+        BadSweep{"AMissingTestbench", "testbench: nothere.yaml\n", ":1:12",
+                 "testbench: DIR/nothere.yaml: no such testbench file"},
         BadSweep{"UnknownGridKey", "testbench: base.yaml\ngrid:\n  machine.lattency: [1, 2]\n",
                  ":3:3",
                  "grid.machine.lattency: unknown key 'lattency' in machine (did you mean "
