@@ -20,7 +20,6 @@
 #include "testbench/pending_file.hpp"
 #include "testbench/report.hpp"
 #include "testbench/runner.hpp"
-#include "testbench/sweep.hpp"
 
 namespace mmsim {
 namespace {
@@ -83,25 +82,6 @@ int run_command(const RunCommand& command) {
     return 2;
   } catch (const SimulationError& e) {
     std::cerr << "mmsim: " << command.testbench << ": the run failed: " << e.what() << "\n";
-    return 2;
-  }
-}
-
-int sweep_command(const SweepCommand& command) {
-  try {
-    const Sweep sweep = load_sweep(command.sweep);
-    OutputFiles outputs({option_output(command.markdown, "--markdown"),
-                         option_output(command.csv, "--csv"),
-                         option_output(command.json, "--json")});
-    const std::vector<SweepRow> rows = run_sweep(sweep, command.overrides);
-    const std::string markdown = sweep_markdown(sweep, rows, command.command_line);
-    outputs.write_all({markdown, sweep_csv(sweep, rows), sweep_json(sweep, rows).dump(2) + "\n"});
-    std::cout << markdown;
-    for (const SweepRow& row : rows)
-      if (row.stats.is_object() && row.stats["verified"] == false) return 1;
-    return 0;
-  } catch (const InputError& e) {
-    std::cerr << "mmsim: " << e.describe() << "\n";
     return 2;
   }
 }

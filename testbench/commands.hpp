@@ -36,18 +36,6 @@ int run_command(const RunCommand& command);
 // Prints the table; exit status 0, or 2 for invalid options.
 int congestion_command(const CongestionCommand& command);
 
-struct SweepCommand {
-  std::string sweep;
-  std::vector<std::string> overrides;  // applied to every run
-  std::string markdown;
-  std::string csv;
-  std::string json;
-  std::string command_line;  // recorded in the markdown
-};
-
-// Exit status: 0 every run verified (or had nothing to verify), 1 a run failed its checks,
-// 2 invalid input.
-int sweep_command(const SweepCommand& command);
 // Prints the machine models, dispatch policies and programs (with their parameters).
 int list_command(const std::string& what);
 

@@ -15,15 +15,21 @@ namespace {
 constexpr std::size_t kSlots = 256;
 std::array<std::atomic<const char*>, kSlots> files{};
 std::array<std::atomic<const char*>, kSlots> folders{};
+// The process that registered each slot: a forked worker (mmsim sweep) inherits the table but
+// must leave its parent's temporaries alone.
+std::array<std::atomic<pid_t>, 2 * kSlots> owners{};
 static_assert(std::atomic<const char*>::is_always_lock_free);
+static_assert(std::atomic<pid_t>::is_always_lock_free);
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 extern "C" void remove_and_end(int signal) {
-  for (auto& slot : files)
-    if (const char* path = slot.load()) ::unlink(path);
-  for (auto& slot : folders)  // after the files: a folder goes once it is empty
-    if (const char* path = slot.load()) ::rmdir(path);
+  const pid_t self = ::getpid();
+  for (std::size_t i = 0; i < kSlots; ++i)
+    if (const char* path = files[i].load(); path && owners[i].load() == self) ::unlink(path);
+  for (std::size_t i = 0; i < kSlots; ++i)  // after the files: a folder goes once it is empty
+    if (const char* path = folders[i].load(); path && owners[kSlots + i].load() == self)
+      ::rmdir(path);
   ::signal(signal, SIG_DFL);
   ::raise(signal);
 }
@@ -50,6 +56,7 @@ RemoveOnSignal::RemoveOnSignal(std::string path, bool folder) : path_(std::move(
     const char* empty = nullptr;
     if (table[i].compare_exchange_strong(empty, path_.c_str())) {
       slot_ = static_cast<int>(i) + (folder ? static_cast<int>(kSlots) : 0);
+      owners[static_cast<std::size_t>(slot_)].store(::getpid());
       return;
     }
   }

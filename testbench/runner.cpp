@@ -212,6 +212,17 @@ NamedFile output_file(const Testbench& tb, const std::string& path, const std::s
   return file;
 }
 
+// The outcome before the run: what ran, on the machine resolved for the program.
+RunOutcome named_outcome(const Testbench& tb, WarpProgram& program) {
+  RunOutcome o;
+  o.name = tb.name;
+  o.description = tb.description;
+  o.file = tb.file.string();
+  o.program = tb.program;
+  o.machine = resolve_machine(tb, program);
+  return o;
+}
+
 }  // namespace
 
 double measured(const RunOutcome& o, const Bound& bound) {
@@ -226,6 +237,15 @@ double measured(const RunOutcome& o, const Bound& bound) {
   return 0;
 }
 
+RunOutcome preview_testbench(const Testbench& tb) {
+  std::unique_ptr<WarpProgram> program = make_program(tb);
+  RunOutcome o = named_outcome(tb, *program);
+  o.race_check = tb.race_check;
+  o.bounds = program->bounds(o.machine, o.result);
+  o.figures = program->figures();
+  return o;
+}
+
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   const NamedFile vcd = output_file(tb, tb.vcd, "outputs.vcd", options.vcd, "--vcd");
   const NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
@@ -237,12 +257,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o;
-  o.name = tb.name;
-  o.description = tb.description;
-  o.file = tb.file.string();
-  o.program = tb.program;
-  o.machine = resolve_machine(tb, *program);
+  RunOutcome o = named_outcome(tb, *program);
 
   SimulationOptions sim_options;
   std::optional<WaveformPipe> waveform;  // outlives the Simulation, which closes the trace file

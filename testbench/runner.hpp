@@ -59,6 +59,11 @@ inline constexpr std::size_t kListedRaces = 100;
 // Throws InputError (an invalid testbench) or SimulationError (a program or the hardware failed).
 RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options = {});
 
+// What a run of `testbench` will report, without running it: the program made, the machine
+// resolved, the bounds and the program's figures named, every measurement zero. Throws as
+// run_testbench does for an invalid testbench.
+RunOutcome preview_testbench(const Testbench& testbench);
+
 // The value a bound is compared with.
 double measured(const RunOutcome& outcome, const Bound& bound);
 

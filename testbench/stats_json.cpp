@@ -131,4 +131,17 @@ nlohmann::json stats_json(const RunOutcome& o) {
   return stats;
 }
 
+const nlohmann::json* stats_at(const nlohmann::json& stats, const std::string& path) {
+  const nlohmann::json* node = &stats;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? dot : dot - start);
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+    if (dot == std::string::npos) return node;
+    start = dot + 1;
+  }
+}
+
 }  // namespace mmsim

@@ -258,7 +258,8 @@ void YamlSection::allow(const std::vector<std::string>& allowed) const {
     const SourceLocation at = input_->where(entry.first, child(key));
     if (!seen.insert(key).second) throw InputError(at, "duplicate key '" + key + "' in " + name());
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError(at, "unknown key '" + key + "' in " + name() + suggestion(key, allowed));
+      throw UnknownKeyError(at, "unknown key '" + key + "' in " + name() + suggestion(key, allowed),
+                            child(key));
   }
 }
 

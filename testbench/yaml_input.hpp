@@ -22,6 +22,18 @@ inline constexpr std::uint64_t kMaxYamlBytes = std::uint64_t{64} << 20;
 // inside its own anchor goes further (forever).
 inline constexpr int kMaxYamlDepth = 1000;
 
+// A key the input does not know; `path` is its dotted path (machine.lattency), so that a caller
+// that set it (a sweep) can point at its own place.
+class UnknownKeyError : public InputError {
+ public:
+  UnknownKeyError(SourceLocation where, const std::string& message, std::string path)
+      : InputError(std::move(where), message), path_(std::move(path)) {}
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 class YamlInput {
  public:
   // Loads `file`, a `kind` of input ("testbench", "sweep"); throws InputError when it is

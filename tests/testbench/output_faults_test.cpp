@@ -82,7 +82,16 @@ class UnwritableOutput : public ::testing::TestWithParam<Output> {
     const std::vector<std::string> before = dir_.names();
     const CommandResult r = run_command(prefix + "'" + MMSIM_BINARY + "' " + command);
     EXPECT_EQ(r.status, 2) << command;
-    EXPECT_EQ(r.err, expected_message(GetParam(), dir_, target, reason));
+    const std::string expected = expected_message(GetParam(), dir_, target, reason);
+    if (GetParam().name.rfind("Sweep", 0) == 0 && r.err != expected) {
+      // A sweep that ran (only a full disk lets it): its progress, then the message, with where
+      // its runs are kept.
+      const std::string last = r.err.substr(r.err.rfind('\n', r.err.size() - 2) + 1);
+      EXPECT_EQ(last.substr(0, expected.size() - 1), expected.substr(0, expected.size() - 1));
+      EXPECT_NE(last.find(" (every run is in "), std::string::npos) << r.err;
+    } else {
+      EXPECT_EQ(r.err, expected);
+    }
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(dir_.names(), before) << "a file was left behind";
   }
