@@ -233,6 +233,16 @@ double measured(const RunOutcome& o, const Bound& bound) {
       return static_cast<double>(o.result.counters.stages);
     case Bound::Measure::syncthreads:
       return static_cast<double>(o.result.syncthreads);
+    case Bound::Measure::global_stages:
+      return static_cast<double>(o.result.memories.front().counters.stages);
+    case Bound::Measure::shared_stages: {
+      std::uint64_t stages = 0;
+      for (const MemoryResult& memory : o.result.memories)
+        if (memory.block != kNoBlock) stages += memory.counters.stages;
+      return static_cast<double>(stages);
+    }
+    case Bound::Measure::grid_syncs:
+      return static_cast<double>(o.result.grid_syncs);
   }
   return 0;
 }

@@ -7,7 +7,9 @@ namespace mmsim {
 
 struct Bound {
   enum class Kind { lower, upper, exact, order };
-  enum class Measure { cycles, stages, syncthreads };
+  // stages: over all memories; global_stages, shared_stages: of the hierarchical machine's
+  // global memory, and of its shared memories together.
+  enum class Measure { cycles, stages, syncthreads, global_stages, shared_stages, grid_syncs };
 
   std::string key;      // stable JSON key, e.g. "time_lower"
   std::string label;    // what it is, e.g. "lower bound (every thread's n/p requests, w per cycle)"
@@ -40,6 +42,12 @@ inline const char* to_string(Bound::Measure measure) {
       return "stages";
     case Bound::Measure::syncthreads:
       return "syncthreads";
+    case Bound::Measure::global_stages:
+      return "global_stages";
+    case Bound::Measure::shared_stages:
+      return "shared_stages";
+    case Bound::Measure::grid_syncs:
+      return "grid_syncs";
   }
   return "?";
 }

@@ -1,7 +1,9 @@
 // Recognisable, address-dependent initial data, so that every value read can be checked.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "hw/support/types.hpp"
 
@@ -10,5 +12,14 @@ namespace mmsim {
 // A fixed bijection of the address that never equals it (distinct cells hold distinct values,
 // and a cell read in place of another shows), cheap enough to check every value read.
 inline Word data_pattern(Address a) { return static_cast<Word>(a ^ 0x2545F4914F6CDD1Dull); }
+
+// Whether every value read is the pattern of its address (one vectorisable pass; check lane by
+// lane only when it is not).
+inline bool all_match_pattern(std::span<const Word> got, std::span<const Address> addresses) {
+  Word differences = 0;
+  for (std::size_t lane = 0; lane < got.size(); ++lane)
+    differences |= got[lane] ^ data_pattern(addresses[lane]);
+  return differences == 0;
+}
 
 }  // namespace mmsim

@@ -60,8 +60,13 @@ std::vector<Word> input_values(const ParamValues& params, const std::filesystem:
   if (n == 0) throw ParamError("n", "give n (the number of inputs) or params.file");
   if (static_cast<std::uint64_t>(n) > kMaxMemoryWords)
     throw ParamError("n", "n = " + std::to_string(n) + " exceeds the memory limit of 2^32 words");
-  Random random(static_cast<std::uint64_t>(params.integer("seed")));
-  std::vector<Word> values(static_cast<std::size_t>(n));
+  return random_values(static_cast<std::uint64_t>(n),
+                       static_cast<std::uint64_t>(params.integer("seed")));
+}
+
+std::vector<Word> random_values(std::uint64_t count, std::uint64_t seed) {
+  Random random(seed);
+  std::vector<Word> values(static_cast<std::size_t>(count));
   const auto span = static_cast<std::uint64_t>(2 * kInputMagnitude + 1);
   for (Word& v : values) v = static_cast<Word>(uniform_below(random, span)) - kInputMagnitude;
   return values;

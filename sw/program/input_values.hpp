@@ -17,6 +17,10 @@ inline constexpr Word kInputMagnitude = Word{1} << 20;
 // The parameters every sum and prefix-sum program takes.
 std::vector<ParamSpec> input_value_params();
 
+// `count` values drawn uniformly from [-kInputMagnitude, kInputMagnitude] by a generator seeded
+// with `seed`.
+std::vector<Word> random_values(std::uint64_t count, std::uint64_t seed);
+
 // params.file (relative to `base_dir`) holds integers separated by white space or commas ('#'
 // starts a comment); then n = 0 means "as many as the file holds". Otherwise n >= 1 values come
 // from a generator seeded with params.seed. Throws ParamError or InputError (at the file's line

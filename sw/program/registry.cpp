@@ -1,5 +1,6 @@
 #include "sw/program/registry.hpp"
 
+#include "sw/programs/hmm_programs.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
 #include "sw/programs/sequential_access.hpp"
@@ -34,6 +35,9 @@ const std::vector<ProgramInfo>& programs() {
       prefix_tree_program(),
       prefix_simple_tree_program(),
       prefix_hybrid_program(),
+      hmm_sum_program(),
+      hmm_convolution_program(),
+      hmm_transpose_program(),
   };
   return all;
 }

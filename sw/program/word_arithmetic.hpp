@@ -14,4 +14,8 @@ constexpr Word wrapping_add(Word a, Word b) {
   return static_cast<Word>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 
+constexpr Word wrapping_multiply(Word a, Word b) {
+  return static_cast<Word>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+}
+
 }  // namespace mmsim

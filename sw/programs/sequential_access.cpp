@@ -24,13 +24,6 @@ void lane_addresses(Address base, std::span<const Address> offset, std::span<Add
   for (std::size_t lane = 0; lane < out.size(); ++lane) out[lane] = base + offset[lane];
 }
 
-bool all_match_pattern(std::span<const Word> got, std::span<const Address> addresses) {
-  Word differences = 0;
-  for (std::size_t lane = 0; lane < got.size(); ++lane)
-    differences |= got[lane] ^ data_pattern(addresses[lane]);
-  return differences == 0;
-}
-
 class SequentialAccess final : public WarpProgram {
  public:
   SequentialAccess(Pattern pattern, const ParamValues& params)
