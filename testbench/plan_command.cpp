@@ -1,9 +1,11 @@
 #include "testbench/plan_command.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <fstream>
 #include <iostream>
 #include <numeric>
-#include <sstream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,7 +26,6 @@ struct Planned {
   std::string algorithm;
   double seconds = 0;
   bool verified = false;
-  std::string schedule;  // the schedule file's text
 };
 
 template <class F>
@@ -34,10 +35,11 @@ double seconds_of(F&& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Plans, checks the plan and writes its schedule to `schedule` (when given) line by line, so
+// that the schedule's text is never held in memory as a whole.
 Planned plan(const PlanCommand& c, const planning::Permutation& p,
-             const planning::ColoringOptions& options, bool want_schedule) {
+             const planning::ColoringOptions& options, std::ostream* schedule) {
   Planned out;
-  std::ostringstream schedule;
   if (c.machine == "dmm") {
     planning::DmmPlan plan;
     out.seconds = seconds_of([&] { plan = planning::plan_dmm(p, c.width, options); });
@@ -45,21 +47,21 @@ Planned plan(const PlanCommand& c, const planning::Permutation& p,
     out.steps = 2;  // copy, then the scheduled moves
     out.algorithm = std::string(planning::to_string(plan.algorithm));
     out.verified = planning::check_dmm_plan(plan, p).ok;
-    if (want_schedule) planning::write_schedule(schedule, plan, p);
+    if (schedule) planning::write_schedule(*schedule, plan, p);
   } else {
     planning::UmmPlan plan;
     out.seconds = seconds_of([&] { plan = planning::plan_umm(p, c.width, options); });
     out.colours = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(c.n))));
     out.steps = plan.steps.size();
     out.algorithm = std::string(planning::to_string(options.algorithm));
-    std::vector<std::uint64_t> a(c.n);
-    std::iota(a.begin(), a.end(), 0);
-    const std::vector<std::uint64_t> result = planning::apply(plan, a);
+    // Positions fit 32 bits (plan_umm takes n < 2^32).
+    std::vector<std::uint32_t> a(c.n);
+    std::iota(a.begin(), a.end(), 0u);
+    const std::vector<std::uint32_t> result = planning::apply(plan, std::move(a));
     out.verified = true;
     for (std::uint64_t i = 0; i < c.n; ++i) out.verified = out.verified && result[p[i]] == i;
-    if (want_schedule) planning::write_schedule(schedule, plan, p);
+    if (schedule) planning::write_schedule(*schedule, plan, p);
   }
-  out.schedule = schedule.str();
   return out;
 }
 
@@ -73,13 +75,25 @@ int plan_command(const PlanCommand& c) {
     if (c.width == 0) throw planning::PlanError("--width: expected a positive width");
     planning::ColoringOptions options;
     options.algorithm = planning::parse_coloring_algorithm(c.algorithm);
-    const planning::Permutation p = planning::make_permutation(c.permutation, c.n, c.seed);
-    const Planned planned = plan(c, p, options, !c.out.empty());
+    const planning::PermutationSpec spec = planning::parse_permutation_spec(c.permutation, c.seed);
+    if (c.machine == "dmm")
+      planning::check_dmm_size(c.n, c.width);
+    else
+      planning::check_umm_size(c.n, c.width);
+    const planning::Permutation p = planning::make_permutation(spec, c.n);
 
+    std::optional<PendingFile> schedule_file;
+    std::ofstream schedule;
     if (!c.out.empty()) {
-      PendingFile file(c.out);
-      file.write(planned.schedule);
-      file.commit();
+      schedule_file.emplace(c.out);
+      schedule.open(schedule_file->temporary(), std::ios::binary | std::ios::trunc);
+      if (!schedule) throw std::runtime_error("cannot write " + c.out);
+    }
+    const Planned planned = plan(c, p, options, c.out.empty() ? nullptr : &schedule);
+    if (schedule_file) {
+      schedule.close();
+      if (!schedule) throw std::runtime_error("cannot write " + c.out);
+      schedule_file->commit();
     }
     if (!c.stats.empty()) {
       const nlohmann::json stats = {

@@ -48,10 +48,9 @@ class PermuteDmmConflictFree final : public PermutationProgram {
     for (std::uint64_t t = 0; t < rounds; ++t) {
       const std::uint64_t c = t * (threads_ / w) + warp.index();
       const auto sources = plan_.sources_of(c);
-      const auto destinations = plan_.destinations_of(c);
       for (unsigned lane = 0; lane < w; ++lane) {
         from[lane] = source + sources[lane];
-        to[lane] = target + destinations[lane];
+        to[lane] = target + p_[sources[lane]];
       }
       co_await warp.read(from);
       co_await warp.write(to);
