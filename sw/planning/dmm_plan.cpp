@@ -16,9 +16,6 @@ namespace mmsim::planning {
 
 namespace {
 
-// Sources' rows i / w below this fit the 16 bits of write_rows_by_peels's lists.
-constexpr std::uint64_t kRowsBy16Bits = 65536;
-
 // The bank of an address, x mod w: a mask for w a power of two (the usual widths), else an
 // exact division by multiplication. Separate types, so that the hot loops carry no test.
 struct MaskBanks {
@@ -86,32 +83,46 @@ std::vector<std::uint32_t> checked_dmm_matrix(std::span<const std::uint64_t> p, 
   return count;
 }
 
-// Colour steps written row by row, for D <= 2^16 (where a source's row i / w fits 16 bits):
-// every entry (lane a, bank b) of the multiplicity matrix lists the rows of its sources in
-// order, and every peeled matching fills its colour steps at once, lane a taking the next
-// source of entry (a, mate(a)). The schedule is written in order, the lists are read as
-// w streams per peel. It gives each entry's sources its colours in the same order as the
-// colouring's hand-back pass, so the schedule is the same.
+// Colour steps written row by row, for many entries (w >= 128): every entry (lane a, bank b) of the
+// multiplicity matrix lists its sources in order, each as the gap from the previous one's row i / w
+// (2 bytes), and every peeled matching fills its colour steps at once, lane a taking the next
+// source of entry (a, mate(a)). The schedule is written in order and the lists are read as w
+// streams per peel, where a hand-back pass would scatter each source to its step. Each entry's
+// sources get its colours in the same order as from the colouring's hand-back pass: the schedule is
+// the same. Returns false, having written nothing, if a gap does not fit 16 bits (never with D <=
+// 2^16; for larger D only where an entry's sources lie 2^16 rows or more apart).
 template <class Banks>
-void write_rows_by_peels(std::span<const std::uint64_t> p, std::uint32_t w, Banks bank,
-                         std::vector<std::uint32_t> count, std::uint32_t* source) {
+bool write_rows_by_peels(std::span<const std::uint64_t> p, std::uint32_t w, Banks bank,
+                         std::vector<std::uint32_t>& count, std::uint32_t* source) {
   const std::uint64_t n = p.size();
   const auto degree = static_cast<std::uint32_t>(n / w);
   const std::size_t entries = std::size_t{w} * w;
-  std::vector<std::uint32_t> next(entries);
+  struct Cursor {
+    std::uint32_t next;  // where the entry's list goes on
+    std::uint32_t row;   // the row of its source last listed or read
+  };
+  std::vector<Cursor> cursor(entries);
   {
     std::uint32_t acc = 0;
     for (std::size_t k = 0; k < entries; ++k) {
-      next[k] = acc;
+      cursor[k] = Cursor{acc, 0};
       acc += count[k];
     }
   }
-  LargeBuffer<std::uint16_t> rows(n);
-  for (std::uint64_t base = 0, row = 0; base < n; base += w, ++row)
-    for (std::uint32_t lane = 0; lane < w; ++lane)
-      rows[next[std::size_t{lane} * w + bank(p[base + lane])]++] = static_cast<std::uint16_t>(row);
-  for (std::size_t k = 0; k < entries; ++k) next[k] -= count[k];  // back to each list's start
-  const std::uint16_t* r = rows.data();
+  LargeBuffer<std::uint16_t> gaps(n);
+  std::uint32_t wide = 0;
+  for (std::uint64_t base = 0, row = 0; base < n; base += w, ++row) {
+    for (std::uint32_t lane = 0; lane < w; ++lane) {
+      Cursor& c = cursor[std::size_t{lane} * w + bank(p[base + lane])];
+      const auto gap = static_cast<std::uint32_t>(row - c.row);
+      wide |= gap;
+      gaps[c.next++] = static_cast<std::uint16_t>(gap);
+      c.row = static_cast<std::uint32_t>(row);
+    }
+  }
+  if (wide > 0xffff) return false;
+  for (std::size_t k = 0; k < entries; ++k) cursor[k] = Cursor{cursor[k].next - count[k], 0};
+  const std::uint16_t* g = gaps.data();
   peel_matchings(
       w, degree, std::move(count),
       [&](std::uint32_t start, std::uint32_t length, const std::uint32_t* mate) {
@@ -120,11 +131,14 @@ void write_rows_by_peels(std::span<const std::uint64_t> p, std::uint32_t w, Bank
           std::uint32_t* step = source + c * w;
           for (std::uint32_t a = 0; a < w; ++a) {
             if (a + kAhead < w)
-              __builtin_prefetch(&r[next[std::size_t{a + kAhead} * w + mate[a + kAhead]]]);
-            step[a] = std::uint32_t{r[next[std::size_t{a} * w + mate[a]]++]} * w + a;
+              __builtin_prefetch(&g[cursor[std::size_t{a + kAhead} * w + mate[a + kAhead]].next]);
+            Cursor& entry = cursor[std::size_t{a} * w + mate[a]];
+            entry.row += g[entry.next++];
+            step[a] = entry.row * w + a;
           }
         }
       });
+  return true;
 }
 
 ColoringAlgorithm resolve(ColoringAlgorithm algorithm, std::uint64_t n, std::uint64_t w) {
@@ -176,9 +190,10 @@ DmmPlan plan_dmm(std::span<const std::uint64_t> p, std::uint64_t w,
     with_banks(m, [&](auto bank) {
       std::vector<std::uint32_t> count = checked_dmm_matrix(p, m, bank);
       resize_on_huge_pages(plan.source, plan.n);
-      if (degree <= kRowsBy16Bits)
-        write_rows_by_peels(p, m, bank, std::move(count), plan.source.data());
-      else
+      // Few entries (w < 128): the hand-back pass's writes stay near a few fronts that sweep
+      // the schedule, and it makes one pass less.
+      const bool by_rows = std::uint64_t{m} * m >= kManyEntries;
+      if (!by_rows || !write_rows_by_peels(p, m, bank, count, plan.source.data()))
         color_from_matrix(m, static_cast<std::uint32_t>(degree), DmmEdges<decltype(bank)>{p, bank},
                           std::move(count), ScheduleWriter{plan.source.data(), w});
     });
@@ -201,11 +216,12 @@ std::uint64_t dmm_plan_bytes(std::uint64_t n, std::uint64_t w, ColoringAlgorithm
   const std::uint64_t plan = 4 * n;
   const std::uint64_t validation = n / 8 + 8;  // one bit per destination
   const ColoringAlgorithm chosen = resolve(algorithm, n, w);
+  // Many entries: the lists of gaps (2 bytes per element), the matrix and its cursors, or where
+  // a gap is too wide the colouring's hand-back pass; few: the hand-back pass.
   const std::uint64_t entries = std::uint64_t{m} * m;
-  if (chosen == ColoringAlgorithm::matching_decomposition && n / w <= kRowsBy16Bits)
-    return plan + validation + 2 * n + 36 * entries;  // rows lists; matrix, lists' starts, peels
+  const std::uint64_t rows = entries >= kManyEntries ? 2 * n + 36 * entries : 0;
   if (chosen == ColoringAlgorithm::matching_decomposition)
-    return plan + validation + matching_decomposition_bytes(m, n);
+    return plan + validation + std::max(rows, matching_decomposition_bytes(m, n));
   return plan + validation + 8 * n + coloring_bytes(m, n, chosen);  // the graph, then colouring
 }
 

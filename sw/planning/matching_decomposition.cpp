@@ -226,7 +226,7 @@ std::uint64_t matching_decomposition_bytes(std::uint32_t m, std::uint64_t edges)
   // Per entry: the count, the decomposition's three arrays, offsets, fill pointers, a cursor.
   const std::uint64_t matrix = entries * (6 * 4 + 12);
   // The per-entry lists: a colour per edge, or a peel per entry and peel (hand_out_colors).
-  const std::uint64_t lists = entries >= 16384 ? edges : std::min(edges, entries * peels);
+  const std::uint64_t lists = entries >= kManyEntries ? edges : std::min(edges, entries * peels);
   // The peels' colour ranges (vectors, up to twice their size while growing).
   return matrix + lists * slot + 2 * peels * 8 + std::uint64_t{m} * 64;
 }

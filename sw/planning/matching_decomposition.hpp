@@ -26,6 +26,8 @@ namespace mmsim::planning {
 // Largest multiplicity matrix matching_decomposition accepts (entries, 4 bytes each, several
 // arrays of this size).
 inline constexpr std::uint64_t kMaxMatrixEntries = std::uint64_t{1} << 26;
+// From this many entries (m >= 128) a pass that touches one entry per edge misses the caches.
+inline constexpr std::uint64_t kManyEntries = 16384;
 
 /// Edges given as two arrays of ends: edge e joins u[e] in U and v[e] in V.
 struct EdgeArrays {
@@ -111,8 +113,7 @@ void hand_out_colors(std::uint32_t m, std::uint32_t degree, const Edges& edges,
   // entry: with many entries (w = 256: 65536) they miss the caches, so they are prefetched, and
   // every entry's colours are listed one by one (1.6 colours per peel and entry at w = 256);
   // with few entries (w = 32: 1024) an entry lists its peels, each a range of colours.
-  constexpr std::size_t kPrefetchEntries = 16384;
-  const bool list_colors = entries >= kPrefetchEntries;
+  const bool list_colors = entries >= kManyEntries;
   // Every peel sets at least one entry to zero and the last one m entries, so there are at most
   // support - m + 1 peels; an entry of multiplicity k is matched by at most k of them.
   std::size_t support = 0;

@@ -114,6 +114,17 @@ TEST(DmmPlan, SameScheduleAsTheColouringOfTheBuiltGraph) {
   }
 }
 
+// With many entries (w >= 128) the plan lists each entry's sources as 16-bit gaps between rows;
+// the bit reversal of 2^24 elements on w = 128 puts the first source of some entries 2^16 rows
+// or more from row 0, so the plan takes the hand-back pass instead, and is still exact.
+TEST(DmmPlan, WideGapsBetweenRowsFallBackToTheHandBackPass) {
+  const Permutation p = bit_reversal_permutation(1u << 24);
+  const DmmPlan plan = plan_dmm(p, 128);
+  EXPECT_EQ(plan.algorithm, ColoringAlgorithm::matching_decomposition);
+  const ColoringCheck check = check_dmm_plan(plan, p);
+  EXPECT_TRUE(check.ok) << check.error;
+}
+
 TEST(DmmPlan, Errors) {
   try {
     plan_dmm(identity_permutation(10), 4);
