@@ -15,6 +15,7 @@
 #include "sw/planning/permutation.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
+#include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
 
 namespace mmsim {
@@ -25,14 +26,20 @@ struct Planned {
   std::uint64_t steps = 0;
   std::string algorithm;
   double seconds = 0;
+  std::uint64_t memory_bytes = 0;  // the planning step's peak above what was resident before it
   bool verified = false;
 };
 
+// Runs `f`, timing it; notes how far the process's peak resident memory rose above what was
+// resident when it began.
 template <class F>
-double seconds_of(F&& f) {
+void measured(Planned& out, F&& f) {
+  const std::uint64_t before = resident_bytes();
   const auto start = std::chrono::steady_clock::now();
   f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::uint64_t peak = peak_resident_bytes();
+  out.memory_bytes = peak > before ? peak - before : 0;
 }
 
 // Plans, checks the plan and writes its schedule to `schedule` (when given) line by line, so
@@ -42,7 +49,7 @@ Planned plan(const PlanCommand& c, const planning::Permutation& p,
   Planned out;
   if (c.machine == "dmm") {
     planning::DmmPlan plan;
-    out.seconds = seconds_of([&] { plan = planning::plan_dmm(p, c.width, options); });
+    measured(out, [&] { plan = planning::plan_dmm(p, c.width, options); });
     out.colours = plan.colors();
     out.steps = 2;  // copy, then the scheduled moves
     out.algorithm = std::string(planning::to_string(plan.algorithm));
@@ -50,7 +57,7 @@ Planned plan(const PlanCommand& c, const planning::Permutation& p,
     if (schedule) planning::write_schedule(*schedule, plan, p);
   } else {
     planning::UmmPlan plan;
-    out.seconds = seconds_of([&] { plan = planning::plan_umm(p, c.width, options); });
+    measured(out, [&] { plan = planning::plan_umm(p, c.width, options); });
     out.colours = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(c.n))));
     out.steps = plan.steps.size();
     out.algorithm = std::string(planning::to_string(options.algorithm));
@@ -80,6 +87,8 @@ int plan_command(const PlanCommand& c) {
       planning::check_dmm_size(c.n, c.width);
     else
       planning::check_umm_size(c.n, c.width);
+    check_memory(plan_memory(c.n, c.width, c.machine, spec, options.algorithm), "plan",
+                 {"--n", 0, 0}, "");
     const planning::Permutation p = planning::make_permutation(spec, c.n);
 
     std::optional<PendingFile> schedule_file;
@@ -105,6 +114,8 @@ int plan_command(const PlanCommand& c) {
           {"steps", planned.steps},
           {"algorithm", planned.algorithm},
           {"plan_seconds", planned.seconds},
+          {"plan_memory_bytes", planned.memory_bytes},
+          {"peak_memory_bytes", peak_resident_bytes()},
           {"verified", planned.verified},
           {"schedule", c.out},
       };
@@ -118,9 +129,18 @@ int plan_command(const PlanCommand& c) {
               << fmt::format("  steps        {}\n", planned.steps)
               << fmt::format("  algorithm    {}\n", planned.algorithm)
               << fmt::format("  plan time    {:.4f} s (planning alone)\n", planned.seconds)
+              << fmt::format(
+                     "  memory       {} at the peak, {:.1f} bytes per element ({} for "
+                     "planning alone)\n",
+                     format_bytes(peak_resident_bytes()),
+                     static_cast<double>(peak_resident_bytes()) / static_cast<double>(c.n),
+                     format_bytes(planned.memory_bytes))
               << fmt::format("  verified     {}\n", planned.verified ? "yes" : "NO");
     if (!c.out.empty()) std::cout << "  schedule     " << c.out << "\n";
     return planned.verified ? 0 : 1;
+  } catch (const InputError& e) {
+    std::cerr << "mmsim: plan: " << e.describe() << "\n";
+    return 2;
   } catch (const planning::PlanningError& e) {
     std::cerr << "mmsim: plan: " << e.what() << "\n";
     return 2;

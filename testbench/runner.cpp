@@ -8,6 +8,7 @@
 
 #include "hw/support/errors.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/stats_json.hpp"
 
@@ -37,13 +38,27 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// A program parameter found wrong, located in the testbench.
+InputError param_error(const Testbench& tb, const ParamError& e) {
+  return InputError(tb.locate("program.params." + e.param()),
+                    "program.params." + e.param() + ": " + e.what());
+}
+
 std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
   const ProgramInfo& info = *find_program(tb.program);
   try {
     return info.make(tb.args);
   } catch (const ParamError& e) {
-    throw InputError(tb.locate("program.params." + e.param()),
-                     "program.params." + e.param() + ": " + e.what());
+    throw param_error(tb, e);
+  }
+}
+
+// Builds the program's own data, once the run's memory has been accepted.
+void prepare_program(const Testbench& tb, WarpProgram& program) {
+  try {
+    program.prepare();
+  } catch (const ParamError& e) {
+    throw param_error(tb, e);
   }
 }
 
@@ -66,8 +81,7 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   } catch (const ConfigError& e) {
     throw invalid(e);
   } catch (const ParamError& e) {
-    throw InputError(tb.locate("program.params." + e.param()),
-                     "program.params." + e.param() + ": " + e.what());
+    throw param_error(tb, e);
   }
   const std::uint64_t words = program.memory_words();
   if (m.memory_words == 0) {
@@ -167,6 +181,8 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   o.file = tb.file.string();
   o.program = tb.program;
   o.machine = resolve_machine(tb, *program);
+  check_run_memory(tb, o.machine, *program);  // before anything big is allocated
+  prepare_program(tb, *program);
 
   std::unique_ptr<PendingFile> vcd_file;
   SimulationOptions sim_options;
