@@ -143,6 +143,29 @@ NamedFile option_input(const std::string& path, const std::string& option) {
   return {path, {option, 0, 0}, "the input of " + option};
 }
 
+PendingStream::Buffer::Buffer(PendingFile& file) : file_(file), data_(std::size_t{1} << 16) {
+  setp(data_.data(), data_.data() + data_.size());
+}
+
+void PendingStream::Buffer::drain() {
+  file_.write({pbase(), static_cast<std::size_t>(pptr() - pbase())});
+  setp(data_.data(), data_.data() + data_.size());
+}
+
+PendingStream::Buffer::int_type PendingStream::Buffer::overflow(int_type c) {
+  drain();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+  }
+  return traits_type::not_eof(c);
+}
+
+int PendingStream::Buffer::sync() {
+  drain();
+  return 0;
+}
+
 OutputFiles::OutputFiles(std::vector<NamedFile> outputs, const std::vector<NamedFile>& inputs)
     : outputs_(std::move(outputs)) {
   check_distinct_files(inputs, outputs_);

@@ -11,13 +11,15 @@
 // Errors are InputError located at the option or key that named the output (exit status 2).
 #pragma once
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <memory>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <sys/stat.h>
 
 #include "sw/program/input_error.hpp"
 #include "testbench/remove_on_signal.hpp"
@@ -53,6 +55,32 @@ class PendingFile {
   std::unique_ptr<RemoveOnSignal> remove_on_signal_;
 };
 
+// An output stream into a PendingFile, for outputs too large to hold in memory as a whole (a
+// schedule): buffered, and a failed write throws the PendingFile's InputError out of the
+// stream operation that made it (or out of flush()).
+class PendingStream : public std::ostream {
+ public:
+  explicit PendingStream(PendingFile& file) : std::ostream(&buffer_), buffer_(file) {
+    exceptions(std::ios::badbit);
+  }
+
+ private:
+  class Buffer final : public std::streambuf {
+   public:
+    explicit Buffer(PendingFile& file);
+
+   protected:
+    int_type overflow(int_type c) override;
+    int sync() override;
+
+   private:
+    void drain();
+    PendingFile& file_;
+    std::vector<char> data_;
+  };
+  Buffer buffer_;
+};
+
 // A file a command reads or writes, where it was named, and what it is for messages ("the
 // testbench", "the output of --vcd").
 struct NamedFile {
@@ -71,6 +99,8 @@ class OutputFiles {
   // Refuses an output that is an input or another output (check_distinct_files), then opens
   // each output that has a path.
   explicit OutputFiles(std::vector<NamedFile> outputs, const std::vector<NamedFile>& inputs = {});
+  // The pending file of outputs[i], to write before write_all (nullptr: no path).
+  PendingFile* file(std::size_t i) { return pending_.at(i).get(); }
   // Writes contents[i] to outputs[i] (those that have a path), then commits them all.
   void write_all(const std::vector<std::string>& contents);
 

@@ -1,9 +1,11 @@
 #include "testbench/plan_command.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <fstream>
 #include <iostream>
 #include <numeric>
-#include <sstream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "sw/planning/permutation.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
+#include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
 
 namespace mmsim {
@@ -23,43 +26,49 @@ struct Planned {
   std::uint64_t steps = 0;
   std::string algorithm;
   double seconds = 0;
+  std::uint64_t memory_bytes = 0;  // the planning step's peak above what was resident before it
   bool verified = false;
-  std::string schedule;  // the schedule file's text
 };
 
+// Runs `f`, timing it; notes how far the process's peak resident memory rose above what was
+// resident when it began.
 template <class F>
-double seconds_of(F&& f) {
+void measured(Planned& out, F&& f) {
+  const std::uint64_t before = resident_bytes();
   const auto start = std::chrono::steady_clock::now();
   f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::uint64_t peak = peak_resident_bytes();
+  out.memory_bytes = peak > before ? peak - before : 0;
 }
 
+// Plans, checks the plan and writes its schedule to `schedule` (when given) line by line, so
+// that the schedule's text is never held in memory as a whole.
 Planned plan(const PlanCommand& c, const planning::Permutation& p,
-             const planning::ColoringOptions& options, bool want_schedule) {
+             const planning::ColoringOptions& options, std::ostream* schedule) {
   Planned out;
-  std::ostringstream schedule;
   if (c.machine == "dmm") {
     planning::DmmPlan plan;
-    out.seconds = seconds_of([&] { plan = planning::plan_dmm(p, c.width, options); });
+    measured(out, [&] { plan = planning::plan_dmm(p, c.width, options); });
     out.colours = plan.colors();
     out.steps = 2;  // copy, then the scheduled moves
     out.algorithm = std::string(planning::to_string(plan.algorithm));
     out.verified = planning::check_dmm_plan(plan, p).ok;
-    if (want_schedule) planning::write_schedule(schedule, plan, p);
+    if (schedule) planning::write_schedule(*schedule, plan, p);
   } else {
     planning::UmmPlan plan;
-    out.seconds = seconds_of([&] { plan = planning::plan_umm(p, c.width, options); });
+    measured(out, [&] { plan = planning::plan_umm(p, c.width, options); });
     out.colours = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(c.n))));
     out.steps = plan.steps.size();
     out.algorithm = std::string(planning::to_string(options.algorithm));
-    std::vector<std::uint64_t> a(c.n);
-    std::iota(a.begin(), a.end(), 0);
-    const std::vector<std::uint64_t> result = planning::apply(plan, a);
+    // Positions fit 32 bits (plan_umm takes n < 2^32).
+    std::vector<std::uint32_t> a(c.n);
+    std::iota(a.begin(), a.end(), 0u);
+    const std::vector<std::uint32_t> result = planning::apply(plan, std::move(a));
     out.verified = true;
     for (std::uint64_t i = 0; i < c.n; ++i) out.verified = out.verified && result[p[i]] == i;
-    if (want_schedule) planning::write_schedule(schedule, plan, p);
+    if (schedule) planning::write_schedule(*schedule, plan, p);
   }
-  out.schedule = schedule.str();
   return out;
 }
 
@@ -78,8 +87,19 @@ int plan_command(const PlanCommand& c) {
         spec.kind == planning::PermutationSpec::Kind::file ? spec.path : std::string();
     OutputFiles outputs({option_output(c.out, "--out"), option_output(c.stats, "--stats")},
                         {option_input(input, "--permutation")});
+    if (c.machine == "dmm")
+      planning::check_dmm_size(c.n, c.width);
+    else
+      planning::check_umm_size(c.n, c.width);
+    check_memory(plan_memory(c.n, c.width, c.machine, spec, options.algorithm), "plan",
+                 {"--n", 0, 0}, "");
     const planning::Permutation p = planning::make_permutation(spec, c.n);
-    const Planned planned = plan(c, p, options, !c.out.empty());
+
+    // The schedule goes into its file line by line, never held in memory as a whole.
+    std::optional<PendingStream> schedule;
+    if (PendingFile* file = outputs.file(0)) schedule.emplace(*file);
+    const Planned planned = plan(c, p, options, schedule ? &*schedule : nullptr);
+    if (schedule) schedule->flush();
     const nlohmann::json stats = {
         {"n", c.n},
         {"width", c.width},
@@ -89,18 +109,26 @@ int plan_command(const PlanCommand& c) {
         {"steps", planned.steps},
         {"algorithm", planned.algorithm},
         {"plan_seconds", planned.seconds},
+        {"plan_memory_bytes", planned.memory_bytes},
+        {"peak_memory_bytes", peak_resident_bytes()},
         {"verified", planned.verified},
         {"schedule", c.out},
     };
     // Options are bytes: JSON gets U+FFFD where they are not UTF-8.
-    outputs.write_all({planned.schedule,
-                       stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
+    outputs.write_all(
+        {"", stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
     std::cout << fmt::format("plan: {} permutation of n = {} for the {} with w = {}\n",
                              c.permutation, c.n, c.machine, c.width)
               << fmt::format("  colours      {}\n", planned.colours)
               << fmt::format("  steps        {}\n", planned.steps)
               << fmt::format("  algorithm    {}\n", planned.algorithm)
               << fmt::format("  plan time    {:.4f} s (planning alone)\n", planned.seconds)
+              << fmt::format(
+                     "  memory       {} at the peak, {:.1f} bytes per element ({} for "
+                     "planning alone)\n",
+                     format_bytes(peak_resident_bytes()),
+                     static_cast<double>(peak_resident_bytes()) / static_cast<double>(c.n),
+                     format_bytes(planned.memory_bytes))
               << fmt::format("  verified     {}\n", planned.verified ? "yes" : "NO");
     if (!c.out.empty()) std::cout << "  schedule     " << c.out << "\n";
     return planned.verified ? 0 : 1;

@@ -9,6 +9,7 @@
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
+#include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/stats_json.hpp"
 #include "testbench/waveform_pipe.hpp"
@@ -39,13 +40,27 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// A program parameter found wrong, located in the testbench.
+InputError param_error(const Testbench& tb, const ParamError& e) {
+  return InputError(tb.locate("program.params." + e.param()),
+                    "program.params." + e.param() + ": " + e.what());
+}
+
 std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
   const ProgramInfo& info = *find_program(tb.program);
   try {
     return info.make(tb.args);
   } catch (const ParamError& e) {
-    throw InputError(tb.locate("program.params." + e.param()),
-                     "program.params." + e.param() + ": " + e.what());
+    throw param_error(tb, e);
+  }
+}
+
+// Builds the program's own data, once the run's memory has been accepted.
+void prepare_program(const Testbench& tb, WarpProgram& program) {
+  try {
+    program.prepare();
+  } catch (const ParamError& e) {
+    throw param_error(tb, e);
   }
 }
 
@@ -74,8 +89,7 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   } catch (const ConfigError& e) {
     throw invalid(e);
   } catch (const ParamError& e) {
-    throw InputError(tb.locate("program.params." + e.param()),
-                     "program.params." + e.param() + ": " + e.what());
+    throw param_error(tb, e);
   }
   const std::uint64_t words = program.memory_words();
   if (m.memory_words == 0) {
@@ -250,6 +264,8 @@ double measured(const RunOutcome& o, const Bound& bound) {
 RunOutcome preview_testbench(const Testbench& tb) {
   std::unique_ptr<WarpProgram> program = make_program(tb);
   RunOutcome o = named_outcome(tb, *program);
+  check_run_memory(tb, o.machine, *program);
+  prepare_program(tb, *program);  // its bounds may need what it prepares (a permutation)
   o.race_check = tb.race_check;
   o.bounds = program->bounds(o.machine, o.result);
   o.figures = program->figures();
@@ -268,6 +284,8 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
   RunOutcome o = named_outcome(tb, *program);
+  check_run_memory(tb, o.machine, *program);  // before anything big is allocated
+  prepare_program(tb, *program);
 
   SimulationOptions sim_options;
   std::optional<WaveformPipe> waveform;  // outlives the Simulation, which closes the trace file

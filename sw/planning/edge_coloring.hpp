@@ -76,6 +76,10 @@ std::uint32_t regular_degree(std::uint32_t m, std::span<const std::uint32_t> u,
 /// What `automatic` picks for m nodes per side and degree D (see the .cpp for the measured rule).
 ColoringAlgorithm choose_coloring_algorithm(std::uint32_t m, std::uint64_t degree);
 
+/// Bytes color_edges allocates for m nodes per side and E edges, its colour array of 4 bytes
+/// per edge included (an upper bound, for memory estimates; automatic: the algorithm it picks).
+std::uint64_t coloring_bytes(std::uint32_t m, std::uint64_t edges, ColoringAlgorithm algorithm);
+
 /// Colours a regular bipartite multigraph with exactly D colours, each class a perfect matching.
 /// Throws ColoringError if the graph is not regular. In builds without NDEBUG the result is
 /// checked with verify_coloring before it is returned.

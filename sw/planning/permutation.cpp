@@ -187,6 +187,10 @@ Permutation read_permutation(std::istream& in, const std::string& name, std::uin
   return p;
 }
 
+std::uint64_t permutation_bytes(const PermutationSpec& spec, std::uint64_t n) {
+  return spec.kind == PermutationSpec::Kind::file ? 32 * n : 8 * n;
+}
+
 Permutation permutation_from_file(const std::filesystem::path& path, std::uint64_t n) {
   std::ifstream in;
   try {

@@ -73,5 +73,9 @@ PermutationSpec parse_permutation_spec(std::string_view text, std::uint64_t defa
 Permutation make_permutation(const PermutationSpec& spec, std::uint64_t n);
 Permutation make_permutation(std::string_view spec, std::uint64_t n, std::uint64_t default_seed = 1,
                              std::uint64_t default_stride = 0);
+/// Bytes make_permutation allocates at its peak for n elements (for memory estimates): the
+/// permutation's 8 bytes per element; read from a file, also each value's line number while
+/// reading, both arrays growing by doubling (32 bytes per element).
+std::uint64_t permutation_bytes(const PermutationSpec& spec, std::uint64_t n);
 
 }  // namespace mmsim::planning

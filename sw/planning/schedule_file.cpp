@@ -198,14 +198,16 @@ void read_end(Reader& r) {
 DmmPlan read_dmm_body(Reader& r, const Header& h, std::span<const std::uint64_t> p) {
   const std::uint64_t n = h.n, w = h.w;
   if (n % w != 0) r.fail(fmt::format("n = {} is not a multiple of w = {}", n, w));
+  if (n >= std::numeric_limits<std::uint32_t>::max())
+    r.fail(fmt::format("n = {} is too large for a DMM schedule (at most 2^32-2)", n));
   const std::uint64_t colors = r.keyed_number("colors");
   if (colors != n / w) r.fail(fmt::format("colors = {}, expected n / w = {}", colors, n / w));
   DmmPlan plan;
   plan.n = n;
   plan.w = w;
   plan.source.resize(n);
-  plan.destination.resize(n);
-  std::vector<std::uint64_t> color_of(n, kUnset);
+  constexpr std::uint32_t kNoColor = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> color_of(n, kNoColor);  // colours are below n / w < 2^32
   std::vector<std::size_t> line_of_color(colors, 0);
   std::vector<std::uint64_t> read_bank(w, kUnset), write_bank(w, kUnset);
   for (std::uint64_t c = 0; c < colors; ++c) {
@@ -233,10 +235,10 @@ DmmPlan read_dmm_body(Reader& r, const Header& h, std::span<const std::uint64_t>
       if (d != p[s])
         r.fail(fmt::format("colour {} lane {}: source {} goes to {}, but P({}) = {}", c, j, s, d, s,
                            p[s]));
-      if (color_of[s] != kUnset)
+      if (color_of[s] != kNoColor)
         r.fail(fmt::format("source {} is scheduled twice: colour {} (line {}) and colour {}", s,
                            color_of[s], line_of_color[color_of[s]], c));
-      color_of[s] = c;
+      color_of[s] = static_cast<std::uint32_t>(c);
       if (read_bank[s % w] == c)
         r.fail(
             fmt::format("colour {}: bank conflict on reading, two sources in bank {} "
@@ -249,8 +251,7 @@ DmmPlan read_dmm_body(Reader& r, const Header& h, std::span<const std::uint64_t>
                         "{} (expected w distinct destination banks)",
                         c, d % w));
       write_bank[d % w] = c;
-      plan.source[c * w + j] = s;
-      plan.destination[c * w + j] = d;
+      plan.source[c * w + j] = static_cast<std::uint32_t>(s);
     }
   }
   // n distinct sources below n were read, so every source is scheduled exactly once.
@@ -362,9 +363,8 @@ void write_schedule(std::ostream& out, const DmmPlan& plan, std::span<const std:
   for (std::uint64_t c = 0; c < plan.colors(); ++c) {
     auto& buf = w.buffer();
     fmt::format_to(std::back_inserter(buf), "color {}", c);
-    for (std::uint64_t j = 0; j < plan.w; ++j)
-      fmt::format_to(std::back_inserter(buf), " {}:{}", plan.source[c * plan.w + j],
-                     plan.destination[c * plan.w + j]);
+    for (const std::uint32_t source : plan.sources_of(c))
+      fmt::format_to(std::back_inserter(buf), " {}:{}", source, p[source]);
     w.line("");
   }
   w.line("end");

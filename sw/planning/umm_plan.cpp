@@ -38,24 +38,26 @@ class UmmPlanner {
     const std::uint64_t n = perm.size();
     const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
     std::vector<std::uint32_t> s1(n), s3(n), s5(n);
-    BipartiteMultigraph g(side);
-    g.u.resize(len);
-    g.v.resize(len);
-    for (std::uint64_t base = 0; base < n; base += len) {
-      const std::uint32_t* q = perm.data() + base;
-      for (std::uint64_t x = 0; x < len; ++x) {
-        g.u[x] = static_cast<std::uint32_t>(x / side);     // source row
-        g.v[x] = static_cast<std::uint32_t>(q[x] / side);  // destination row
-      }
-      const EdgeColoring coloring = color_edges(g, options_);
-      for (std::uint64_t x = 0; x < len; ++x) {
-        const std::uint32_t c = coloring.color[x];
-        const std::uint32_t i = g.u[x];
-        const std::uint32_t drow = g.v[x];
-        const std::uint32_t dcol = q[x] % side;
-        s1[base + x] = c;                                  // step 1: to column c
-        s3[base + std::uint64_t{c} * side + i] = drow;     // step 3: row c, column i -> drow
-        s5[base + std::uint64_t{drow} * side + c] = dcol;  // step 5: row drow, column c -> dcol
+    {  // the graph of one row and its colouring, freed before the recursion
+      BipartiteMultigraph g(side);
+      g.u.resize(len);
+      g.v.resize(len);
+      for (std::uint64_t base = 0; base < n; base += len) {
+        const std::uint32_t* q = perm.data() + base;
+        for (std::uint64_t x = 0; x < len; ++x) {
+          g.u[x] = static_cast<std::uint32_t>(x / side);     // source row
+          g.v[x] = static_cast<std::uint32_t>(q[x] / side);  // destination row
+        }
+        const EdgeColoring coloring = color_edges(g, options_);
+        for (std::uint64_t x = 0; x < len; ++x) {
+          const std::uint32_t c = coloring.color[x];
+          const std::uint32_t i = g.u[x];
+          const std::uint32_t drow = g.v[x];
+          const std::uint32_t dcol = q[x] % side;
+          s1[base + x] = c;                                  // step 1: to column c
+          s3[base + std::uint64_t{c} * side + i] = drow;     // step 3: row c, column i -> drow
+          s5[base + std::uint64_t{drow} * side + c] = dcol;  // step 5: row drow, column c -> dcol
+        }
       }
     }
     perm.clear();
@@ -84,6 +86,22 @@ std::size_t UmmPlan::transpose_steps() const noexcept {
   return steps.size() - row_permutation_steps();
 }
 
+std::uint64_t umm_plan_bytes(std::uint64_t n, std::uint64_t w, ColoringAlgorithm algorithm) {
+  if (!is_umm_size(n, w) || n > std::numeric_limits<std::uint32_t>::max()) return 0;
+  // k levels of five-step decompositions: 3^k row-wise steps of 4 bytes per element.
+  std::uint64_t row_steps = 1;
+  for (std::uint64_t len = w; len < n; len *= len) row_steps *= 3;
+  const std::uint64_t plan = 4 * n * row_steps;
+  if (n == w) return plan + 4 * n;
+  // The top level: its input row permutation, steps 1, 3 and 5 (4 bytes per element each), the
+  // graph (8) and its colouring.
+  const auto side = static_cast<std::uint32_t>(exact_sqrt(n));
+  const std::uint64_t top = 16 * n + 8 * n + coloring_bytes(side, n, algorithm);
+  // Deeper levels: the plan so far, the pending steps 3 and 5 of every level above and the
+  // current level's input and steps (at most 24 bytes per element besides the plan).
+  return std::max(top, plan + 24 * n);
+}
+
 bool is_umm_size(std::uint64_t n, std::uint64_t w) noexcept {
   if (w < 2) return false;
   for (std::uint64_t s = w; s != 0 && s <= n; s = square_or_zero(s))
@@ -103,9 +121,7 @@ std::pair<std::uint64_t, std::uint64_t> nearest_umm_sizes(std::uint64_t n,
   return {below, s};
 }
 
-UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
-                 const ColoringOptions& options) {
-  const std::uint64_t n = p.size();
+void check_umm_size(std::uint64_t n, std::uint64_t w) {
   if (w < 2) throw PlanError(fmt::format("UMM plan: the width w must be at least 2, got {}", w));
   if (!is_umm_size(n, w)) {
     const auto [below, above] = nearest_umm_sizes(n, w);
@@ -118,6 +134,12 @@ UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
   }
   if (n > std::numeric_limits<std::uint32_t>::max())
     throw PlanError(fmt::format("UMM plan: n = {} is too large (at most 2^32-1)", n));
+}
+
+UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
+                 const ColoringOptions& options) {
+  const std::uint64_t n = p.size();
+  check_umm_size(n, w);
   validate_permutation(p);
   UmmPlan plan;
   plan.n = n;

@@ -60,10 +60,17 @@ bool is_umm_size(std::uint64_t n, std::uint64_t w) noexcept;
 std::pair<std::uint64_t, std::uint64_t> nearest_umm_sizes(std::uint64_t n,
                                                           std::uint64_t w) noexcept;
 
-/// Plans P. Throws PlanError if w < 2, n is not w^(2^k) (the message gives the nearest valid
-/// sizes below and above) or n >= 2^32, PermutationError if p is not a permutation.
+/// Throws PlanError unless a UMM plan can be made for n elements and width w: w < 2, n is not
+/// w^(2^k) (the message gives the nearest valid sizes below and above) or n >= 2^32.
+void check_umm_size(std::uint64_t n, std::uint64_t w);
+
+/// Plans P. Throws PlanError as check_umm_size, PermutationError if p is not a permutation.
 UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
                  const ColoringOptions& options = {});
+
+/// Bytes plan_umm allocates for n = w^(2^k) elements at its peak, the plan included (an upper
+/// bound, for memory estimates; 0 for sizes it rejects).
+std::uint64_t umm_plan_bytes(std::uint64_t n, std::uint64_t w, ColoringAlgorithm algorithm);
 
 /// Executes one step (out must have the size of in).
 template <class T>

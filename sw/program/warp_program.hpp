@@ -38,6 +38,13 @@ class WarpProgram : public Kernel {
   virtual std::uint64_t shared_words() const { return 0; }
   // Words of local memory per PE the program needs (after configure).
   virtual std::uint64_t local_words() const { return 0; }
+  // Bytes of host memory the program allocates at its peak for its own data (a permutation and
+  // its plan, ...), known after configure and before prepare allocates them, so that a run that
+  // would not fit is refused up front.
+  virtual std::uint64_t host_bytes() const { return 0; }
+  // Builds the program's own data (after configure, once the run's memory has been accepted);
+  // throws ParamError or InputError for parameters found wrong on the way.
+  virtual void prepare() {}
   // Writes the initial data of the global memory (backdoor, before the run).
   virtual void initialize(Mmu& /*memory*/) {}
   // Checks the result in global memory element by element (after the run); the checks made

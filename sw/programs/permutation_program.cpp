@@ -7,14 +7,21 @@ namespace mmsim {
 
 PermutationProgram::PermutationProgram(const ProgramArgs& args) : n_(args.params.count("n")) {
   const auto seed = static_cast<std::uint64_t>(args.params.integer("seed"));
-  planning::PermutationSpec spec = planning_input("permutation", [&] {
+  spec_ = planning_input("permutation", [&] {
     return planning::parse_permutation_spec(args.params.string("permutation"), seed);
   });
-  if (spec.kind == planning::PermutationSpec::Kind::file)
-    spec.path = (args.base_dir / spec.path).string();
-  p_ = planning_input("permutation", [&] { return planning::make_permutation(spec, n_); });
+  if (spec_.kind == planning::PermutationSpec::Kind::file)
+    spec_.path = (args.base_dir / spec_.path).string();
   if (args.params.has("schedule") && !args.params.string("schedule").empty())
     schedule_ = args.base_dir / args.params.string("schedule");
+}
+
+std::uint64_t PermutationProgram::host_bytes() const {
+  return planning::permutation_bytes(spec_, n_);
+}
+
+void PermutationProgram::prepare() {
+  p_ = planning_input("permutation", [&] { return planning::make_permutation(spec_, n_); });
 }
 
 std::vector<ParamSpec> PermutationProgram::params(std::vector<ParamSpec> extra) {

@@ -18,8 +18,14 @@ namespace mmsim {
 
 class PermutationProgram : public WarpProgram {
  public:
-  // Reads n, permutation and seed; throws InputError / ParamError for a bad permutation.
+  // Reads n, permutation and seed; throws InputError / ParamError for a bad permutation spec.
   explicit PermutationProgram(const ProgramArgs& args);
+
+  // The permutation (8 bytes per element; more while reading it from a file).
+  std::uint64_t host_bytes() const override;
+  // Builds the permutation (a file's errors are found here). Programs that plan override it,
+  // calling it first.
+  void prepare() override;
 
   void initialize(Mmu& memory) override;
   void verify(const Mmu& memory) override;
@@ -65,7 +71,8 @@ class PermutationProgram : public WarpProgram {
 
   std::uint64_t n_;
   std::uint64_t threads_ = 0;  // p, set by check_rounds
-  planning::Permutation p_;
+  planning::PermutationSpec spec_;
+  planning::Permutation p_;         // built by prepare()
   std::filesystem::path schedule_;  // empty: plan here
   Address result_ = 0;              // base of the array that holds the result
   std::optional<double> plan_seconds_;

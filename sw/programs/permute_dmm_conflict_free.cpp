@@ -18,17 +18,30 @@ class PermuteDmmConflictFree final : public PermutationProgram {
 
   void configure(const MachineConfig& m) override {
     check_rounds(m);
+    w_ = m.width;
+    result_ = in_place_ ? 0 : n_;
+  }
+
+  // The permutation, and the plan at the peak of its making; reading a schedule instead keeps
+  // the plan (4 bytes per element) and each source's colour (4).
+  std::uint64_t host_bytes() const override {
+    const std::uint64_t planning =
+        schedule_.empty() ? planning::dmm_plan_bytes(n_, w_, planning::ColoringAlgorithm::automatic)
+                          : 8 * n_;
+    return PermutationProgram::host_bytes() + planning;
+  }
+
+  void prepare() override {
+    PermutationProgram::prepare();
     if (schedule_.empty()) {
-      plan_ = planning_input(
-          "n", [&] { return timed([&] { return planning::plan_dmm(p_, m.width); }); });
+      plan_ =
+          planning_input("n", [&] { return timed([&] { return planning::plan_dmm(p_, w_); }); });
     } else {
       std::ifstream in(schedule_);
       if (!in) throw InputError({schedule_.string(), 0, 0}, "cannot open the schedule file");
-      plan_ = planning_input("schedule", [&] {
-        return planning::read_dmm_schedule(in, schedule_.string(), p_, m.width);
-      });
+      plan_ = planning_input(
+          "schedule", [&] { return planning::read_dmm_schedule(in, schedule_.string(), p_, w_); });
     }
-    result_ = in_place_ ? 0 : n_;
   }
 
   std::uint64_t memory_words() const override { return 2 * n_; }
@@ -50,10 +63,9 @@ class PermuteDmmConflictFree final : public PermutationProgram {
     for (std::uint64_t t = 0; t < rounds; ++t) {
       const std::uint64_t c = t * (threads_ / w) + warp.index();
       const auto sources = plan_.sources_of(c);
-      const auto destinations = plan_.destinations_of(c);
       for (unsigned lane = 0; lane < w; ++lane) {
         from[lane] = source + sources[lane];
-        to[lane] = target + destinations[lane];
+        to[lane] = target + p_[sources[lane]];
       }
       co_await warp.read(from);
       co_await warp.write(to);
@@ -102,6 +114,7 @@ class PermuteDmmConflictFree final : public PermutationProgram {
 
  private:
   bool in_place_;
+  unsigned w_ = 1;
   planning::DmmPlan plan_;
 };
 

@@ -23,6 +23,24 @@ class PermuteUmm final : public PermutationProgram {
 
   void configure(const MachineConfig& m) override {
     w_ = m.width;
+    if (schedule_.empty()) planning_input("n", [&] { planning::check_umm_size(n_, w_); });
+  }
+
+  std::uint64_t memory_words() const override { return n_; }
+  // Every transpose goes through w words of local memory per PE; a plan of more than one row
+  // has transposes.
+  std::uint64_t local_words() const override { return n_ > w_ ? w_ : 0; }
+
+  // The permutation, and the plan at the peak of its making; reading a schedule keeps the plan
+  // and traces every element through it (four arrays of 8 bytes per element).
+  std::uint64_t host_bytes() const override {
+    const std::uint64_t plan =
+        planning::umm_plan_bytes(n_, w_, planning::ColoringAlgorithm::automatic);
+    return PermutationProgram::host_bytes() + (schedule_.empty() ? plan : plan + 32 * n_);
+  }
+
+  void prepare() override {
+    PermutationProgram::prepare();
     if (schedule_.empty()) {
       plan_ =
           planning_input("n", [&] { return timed([&] { return planning::plan_umm(p_, w_); }); });
@@ -42,9 +60,6 @@ class PermuteUmm final : public PermutationProgram {
       }
     }
   }
-
-  std::uint64_t memory_words() const override { return n_; }
-  std::uint64_t local_words() const override { return transposes_.empty() ? 0 : w_; }
 
   Task run(Warp& warp) override {
     const unsigned w = warp.width();
