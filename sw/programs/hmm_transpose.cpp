@@ -153,15 +153,10 @@ Task HmmTranspose::run(Warp& warp) {
       // Row i of the tile, w consecutive words of a (coalesced), into shared memory.
       consecutive(global, (at->tile_row * w + at->i) * side_ + at->tile_column * w);
       const auto got = co_await warp.read(global);
-      if (all_match_pattern(got, global)) {
-        verification().passed(w);
-      } else {
-        for (unsigned lane = 0; lane < w; ++lane)
-          verification().expect_equal(got[lane], data_pattern(global[lane]), [&] {
-            return "thread " + std::to_string(warp.thread(lane)) + " read a at m[" +
-                   std::to_string(global[lane]) + "]";
-          });
-      }
+      expect_pattern(verification(), got, global, [&](std::size_t lane) {
+        return "thread " + std::to_string(warp.thread(lane)) + " read a at m[" +
+               std::to_string(global[lane]) + "]";
+      });
       tile_addresses(shared, arrangement_, at->buffer, at->i, true);
       co_await warp.write(shared, Space::shared);
     }

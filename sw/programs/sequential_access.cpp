@@ -58,15 +58,10 @@ class SequentialAccess final : public WarpProgram {
       lane_addresses(first + t * round_step, offset, addresses);
       if (reading) {
         const auto got = co_await warp.read(addresses);
-        if (all_match_pattern(got, addresses)) {
-          verification().passed(w);
-        } else {
-          for (unsigned lane = 0; lane < w; ++lane)
-            verification().expect_equal(got[lane], data_pattern(addresses[lane]), [&] {
-              return "thread " + std::to_string(warp.thread(lane)) + " read m[" +
-                     std::to_string(addresses[lane]) + "]";
-            });
-        }
+        expect_pattern(verification(), got, addresses, [&](std::size_t lane) {
+          return "thread " + std::to_string(warp.thread(lane)) + " read m[" +
+                 std::to_string(addresses[lane]) + "]";
+        });
       } else {
         for (unsigned lane = 0; lane < w; ++lane) values[lane] = written_value(addresses[lane]);
         co_await warp.write(addresses, values);
