@@ -191,6 +191,8 @@ double measured(const RunOutcome& o, const Bound& bound) {
       return static_cast<double>(o.result.counters.stages);
     case Bound::Measure::syncthreads:
       return static_cast<double>(o.result.syncthreads);
+    case Bound::Measure::grid_syncs:
+      return static_cast<double>(o.result.grid_syncs);
   }
   return 0;
 }

@@ -7,7 +7,7 @@ namespace mmsim {
 
 struct Bound {
   enum class Kind { lower, upper, exact, order };
-  enum class Measure { cycles, stages, syncthreads };
+  enum class Measure { cycles, stages, syncthreads, grid_syncs };
 
   std::string key;      // stable JSON key, e.g. "time_lower"
   std::string label;    // what it is, e.g. "lower bound (every thread's n/p requests, w per cycle)"
@@ -40,6 +40,8 @@ inline const char* to_string(Bound::Measure measure) {
       return "stages";
     case Bound::Measure::syncthreads:
       return "syncthreads";
+    case Bound::Measure::grid_syncs:
+      return "grid_syncs";
   }
   return "?";
 }

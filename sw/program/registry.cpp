@@ -1,5 +1,6 @@
 #include "sw/program/registry.hpp"
 
+#include "sw/programs/bitonic_sort.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
 #include "sw/programs/sequential_access.hpp"
@@ -31,6 +32,7 @@ const std::vector<ProgramInfo>& programs() {
       prefix_tree_program(),
       prefix_simple_tree_program(),
       prefix_hybrid_program(),
+      bitonic_sort_program(),
   };
   return all;
 }
