@@ -1,6 +1,7 @@
 #include "sw/program/registry.hpp"
 
 #include "sw/programs/bitonic_sort.hpp"
+#include "sw/programs/merge_sort_hmm.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
 #include "sw/programs/sequential_access.hpp"
@@ -33,6 +34,7 @@ const std::vector<ProgramInfo>& programs() {
       prefix_simple_tree_program(),
       prefix_hybrid_program(),
       bitonic_sort_program(),
+      merge_sort_hmm_program(),
   };
   return all;
 }
