@@ -1,6 +1,7 @@
 #include "sw/program/registry.hpp"
 
 #include "sw/programs/bitonic_sort.hpp"
+#include "sw/programs/cole_merge_sort.hpp"
 #include "sw/programs/merge_sort_hmm.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
@@ -35,6 +36,7 @@ const std::vector<ProgramInfo>& programs() {
       prefix_hybrid_program(),
       bitonic_sort_program(),
       merge_sort_hmm_program(),
+      cole_merge_sort_program(),
   };
   return all;
 }
