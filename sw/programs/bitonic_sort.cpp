@@ -82,6 +82,17 @@ class BitonicSort final : public SortProgram {
             .scope = BarrierScope::grid};
   }
 
+  // Lanes of a copy between block keys first .. first + w - 1 in global memory (lo) and shared
+  // memory (hi).
+  void block_lanes(std::uint64_t offset, std::uint64_t first, unsigned log_w,
+                   BitonicLanes& lanes) const {
+    for (std::size_t lane = 0; lane < lanes.lo.size(); ++lane) {
+      const bool in = first + lane < block();
+      lanes.lo[lane] = in ? offset + first + lane : kInactive;
+      lanes.hi[lane] = in ? key_address(0, first + lane, layout_, log_w) : kInactive;
+    }
+  }
+
   // `steps` on every block of this multiprocessor: load it into shared memory, run them, store
   // it back.
   Task sort_blocks(Warp& warp, BitonicLanes& lanes, std::vector<BitonicStep> steps,
@@ -98,10 +109,7 @@ class BitonicSort final : public SortProgram {
     for (std::uint64_t b = warp.block(); b < blocks(); b += multiprocessors()) {
       run.offset = b * block();
       for (std::uint64_t first = run.thread; first < block(); first += block_threads()) {
-        for (unsigned lane = 0; lane < warp.width(); ++lane) {
-          lanes.lo[lane] = run.offset + first + lane;
-          lanes.hi[lane] = key_address(0, first + lane, layout_, log_w);
-        }
+        block_lanes(run.offset, first, log_w, lanes);
         const auto keys = co_await warp.read(lanes.lo);
         std::copy(keys.begin(), keys.end(), lanes.lo_value.begin());
         co_await warp.write(lanes.hi, lanes.lo_value, Space::shared);
@@ -110,10 +118,7 @@ class BitonicSort final : public SortProgram {
       co_await bitonic_run(warp, lanes, run, barriers);
       if (barriers.keep()) co_await warp.sync();
       for (std::uint64_t first = run.thread; first < block(); first += block_threads()) {
-        for (unsigned lane = 0; lane < warp.width(); ++lane) {
-          lanes.lo[lane] = run.offset + first + lane;
-          lanes.hi[lane] = key_address(0, first + lane, layout_, log_w);
-        }
+        block_lanes(run.offset, first, log_w, lanes);
         const auto keys = co_await warp.read(lanes.hi, Space::shared);
         std::copy(keys.begin(), keys.end(), lanes.lo_value.begin());
         co_await warp.write(lanes.lo, lanes.lo_value);
@@ -133,10 +138,12 @@ class BitonicSort final : public SortProgram {
     return syncs;
   }
 
-  // grid_syncs: around the global steps of each later phase, and between them.
+  // grid_syncs: around the global steps of each later phase, and between them (but for steps
+  // that stay within warps, when the block is below 2w keys).
   std::uint64_t grid_sync_count() const {
     std::uint64_t syncs = 0;
-    for (unsigned k = log_block() + 1; k <= log_n(); ++k) syncs += 2 + (k - log_block() - 1);
+    for (unsigned k = log_block() + 1; k <= log_n(); ++k)
+      syncs += 2 + bitonic_run_barriers(bitonic_steps(k, k, block(), n()), w_);
     return syncs;
   }
 
@@ -204,7 +211,7 @@ std::vector<Bound> BitonicSort::bounds(const MachineConfig& m, const RunResult&)
   out.push_back({"grid_syncs_exact",
                  "grid_syncs: before and after the global steps of each phase k > log2(block), "
                  "and between them",
-                 "sum over k = b+1 .. m of (k - b + 1), b = log2(block)",
+                 "sum over k = b+1 .. m of (k - b + 1), b = log2(block) >= log2(2w)",
                  static_cast<double>(grid_sync_count()), Bound::Kind::exact,
                  Bound::Measure::grid_syncs, "bitonic_sort.cpp"});
   return out;

@@ -197,6 +197,9 @@ Task read_where(Warp& warp, ColeLanes& lanes, Want want) {
   std::copy(got.begin(), got.end(), lanes.value.begin());
 }
 
+// Ranks read from shared memory are clamped to their array's size: a deliberately broken variant
+// (drop_sync) then reads wrong keys instead of leaving the memory.
+//
 // Phase A, Merge_with_help(SUP_s(x), SUP_s(y), L_{s-1}(v)): a key e of SUP_s(x) reads its rank r
 // in L_{s-1}(v) (R_{s-1}); the keys of SUP_s(y) between L_{s-1}(v)[r-1] and L_{s-1}(v)[r] are
 // U_{s-1}[r-1] .. U_{s-1}[r] - 1 (at most 4: L_{s-1}(v) is a good sampler of SUP_s(y)), and e
@@ -225,7 +228,7 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
       co_await read_where(warp, lanes, active);
       for (std::size_t lane = 0; lane < w; ++lane) {
         if (!active(lane)) continue;
-        lanes.rank[lane] = static_cast<std::uint64_t>(lanes.value[lane]);
+        lanes.rank[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.prev_size);
         lanes.address[lane] = l.prev_help + lanes.node[lane] * 2 * l.prev_size +
                               (1 - lanes.side[lane]) * l.prev_size + lanes.rank[lane];
         lanes.address[lane] -= 1;  // U[r - 1]
@@ -234,7 +237,8 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
                           [&](std::size_t lane) { return active(lane) && lanes.rank[lane] > 0; });
       for (std::size_t lane = 0; lane < w; ++lane) {
         if (!active(lane)) continue;
-        if (lanes.rank[lane] > 0) lanes.lo[lane] = static_cast<std::uint64_t>(lanes.value[lane]);
+        if (lanes.rank[lane] > 0)
+          lanes.lo[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
         lanes.address[lane] = l.prev_help + lanes.node[lane] * 2 * l.prev_size +
                               (1 - lanes.side[lane]) * l.prev_size + lanes.rank[lane];
       }
@@ -243,7 +247,7 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
       });
       for (std::size_t lane = 0; lane < w; ++lane)
         if (active(lane) && lanes.rank[lane] < l.prev_size)
-          lanes.hi[lane] = static_cast<std::uint64_t>(lanes.value[lane]);
+          lanes.hi[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
     }
     // Count the other sample's keys of the range below e.
     for (std::size_t lane = 0; lane < w; ++lane) lanes.other[lane] = lanes.lo[lane];
@@ -303,7 +307,7 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
             l.cross + lanes.node[lane] * l.size + lanes.side[lane] * l.half + lanes.k[lane];
     co_await read_where(warp, lanes, active);
     for (std::size_t lane = 0; lane < w; ++lane) {
-      lanes.rank[lane] = static_cast<std::uint64_t>(lanes.value[lane]);
+      lanes.rank[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
       if (active(lane))
         lanes.address[lane] = prev_sample(l, lanes.node[lane], lanes.side[lane], lanes.k[lane]);
     }
@@ -344,7 +348,8 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
     }
     // Own rank in SUP_{s+1}(own child) (lo); the scan of the other sample starts at other.
     for (std::size_t lane = 0; lane < w; ++lane) {
-      lanes.lo[lane] /= l.next_divisor;
+      lanes.lo[lane] = std::min(lanes.lo[lane], l.child_size) / l.next_divisor;
+      lanes.hi[lane] = std::min(lanes.hi[lane], l.child_size);
       lanes.other[lane] = lanes.rank[lane] > 0 ? lanes.hi[lane] / l.next_divisor : 0;
       lanes.hi[lane] = l.next_half;
     }
@@ -416,7 +421,12 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
       co_await read_where(warp, lanes, wanted);
       for (std::size_t lane = 0; lane < w; ++lane)
         (*bounds[which])[lane] =
-            wanted(lane) ? static_cast<std::uint64_t>(lanes.value[lane]) : l.next_half;
+            wanted(lane) ? std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.next_half)
+                         : l.next_half;
+    }
+    for (std::size_t lane = 0; lane < w; ++lane) {
+      lanes.hi[lane] = std::max(lanes.hi[lane], lanes.lo[lane]);
+      lanes.other[lane] = std::max(lanes.other[lane], lanes.rank[lane]);
     }
     // u, and the first key of each range, to find the one equal to u.
     for (std::size_t lane = 0; lane < w; ++lane)

@@ -135,14 +135,20 @@ Task merge_tiles(Warp& warp, MergeLanes& lanes, const TileRound& round, BarrierC
       std::fill(lanes.address.begin(), lanes.address.end(), bounds + i);
       bound[i] = static_cast<std::uint64_t>((co_await warp.read(lanes.address, Space::shared))[0]);
     }
-    const std::uint64_t a0 = bound[0], b0 = bound[1], a1 = bound[2], b1 = bound[3];
+    // Clamped to the runs and the room (a deliberately broken variant may read wrong bounds).
+    const std::uint64_t a0 = std::min(bound[0], round.run);
+    const std::uint64_t b0 = std::min(bound[1], round.run);
+    const std::uint64_t la =
+        std::min({bound[2] - std::min(bound[2], a0), round.run - a0, round.capacity});
+    const std::uint64_t lb =
+        std::min({bound[3] - std::min(bound[3], b0), round.run - b0, round.capacity - la});
     const Address a = round.src + 2 * pair * round.run;
-    co_await load_pieces(warp, lanes, a + a0, a1 - a0, a + round.run + b0, b1 - b0, 0);
+    co_await load_pieces(warp, lanes, a + a0, la, a + round.run + b0, lb, 0);
     if (barriers.keep()) co_await warp.sync();
-    co_await rank_merge(warp, lanes, {.from = 0, .to = round.capacity, .a = a1 - a0, .b = b1 - b0});
+    co_await rank_merge(warp, lanes, {.from = 0, .to = round.capacity, .a = la, .b = lb});
     if (barriers.keep()) co_await warp.sync();
     co_await store_keys(warp, lanes, round.capacity, round.dst + 2 * pair * round.run + a0 + b0,
-                        a1 - a0 + b1 - b0, round.unpack);
+                        la + lb, round.unpack);
     if (barriers.keep()) co_await warp.sync();
   }
 }

@@ -40,7 +40,8 @@ class SortProgram : public WarpProgram {
   void verify(const Mmu& memory) override;
 
  protected:
-  virtual std::uint64_t flat_threads(const MachineConfig& /*machine*/) const { return 0; }
+  // Programs for the hierarchical machine keep one warp: configure() then says why not.
+  virtual std::uint64_t flat_threads(const MachineConfig& machine) const { return machine.width; }
   // Checks what the algorithm needs of the machine and the keys, and sizes the data (after the
   // common checks); returns the most barriers (syncthreads and grid_syncs) one warp executes.
   virtual std::uint64_t configure_sort(const MachineConfig& machine) = 0;
