@@ -7,7 +7,7 @@
 
 #include "hw/support/errors.hpp"
 #include "sw/programs/cole_plan.hpp"
-#include "sw/programs/merge_steps.hpp"
+#include "sw/programs/tiled_merge_sort.hpp"
 
 namespace mmsim {
 namespace {
@@ -28,9 +28,9 @@ struct ColeLanes {
 // keeps z4, z8, ...).
 inline std::uint64_t sampled(std::uint64_t j, unsigned d) { return d * j + d - 1; }
 
-class ColeMergeSort final : public SortProgram {
+class ColeMergeSort final : public TiledMergeSort {
  public:
-  explicit ColeMergeSort(const ProgramArgs& args) : SortProgram(args, "cole_merge_sort") {
+  explicit ColeMergeSort(const ProgramArgs& args) : TiledMergeSort(args, "cole_merge_sort") {
     if (args.params.integer("key_bits") != 32)
       throw ParamError("key_bits",
                        "cole_merge_sort sorts 32-bit keys: it makes them distinct as items key << "
@@ -39,24 +39,8 @@ class ColeMergeSort final : public SortProgram {
       throw ParamError("n", "cole_merge_sort numbers its keys with 32 bits: n <= 2^32");
   }
 
-  std::uint64_t memory_words() const override { return 2 * n() + records_words(); }
   std::uint64_t shared_words() const override {
     return std::max(plan_->words(), tile_round_shared_words(block()));
-  }
-
-  Task run(Warp& warp) override {
-    ColeLanes lanes(warp.width());
-    BarrierCount barriers(drop_sync());
-    for (std::uint64_t b = warp.block(); b < blocks(); b += multiprocessors())
-      co_await sort_block(warp, lanes, b, barriers);
-    MergeLanes merge(warp.width());
-    for (unsigned r = 0; r < rounds(); ++r) {
-      const TileRound round = tile_round(r);
-      if (barriers.keep()) co_await warp.grid_sync();
-      co_await rank_samples(warp, merge, round);
-      if (barriers.keep()) co_await warp.grid_sync();
-      co_await merge_tiles(warp, merge, round, barriers);
-    }
   }
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override;
@@ -81,40 +65,33 @@ class ColeMergeSort final : public SortProgram {
     plan_ = std::make_unique<ColePlan>(log_block());
     return syncs(0) + 2 * rounds();
   }
-
- private:
-  unsigned rounds() const { return log_n() - log_block(); }
   // The sample spacing s: a piece between two splitters holds at most s keys of each run, so a
   // tile (two pieces) fits the block's room in shared memory.
-  std::uint64_t spacing() const { return std::max<std::uint64_t>(block() / 2, 1); }
-  Address runs_after(unsigned r) const { return (rounds() - r) % 2 == 0 ? 0 : n(); }
-  Address records() const { return 2 * n(); }
-  std::uint64_t records_words() const { return rounds() == 0 ? 0 : 2 * (n() / spacing()); }
-  Unpack block_output() const { return rounds() == 0 ? Unpack::key_of_item : Unpack::none; }
+  std::uint64_t tile_spacing() const override { return std::max<std::uint64_t>(block() / 2, 1); }
+  Unpack output() const override { return Unpack::key_of_item; }
 
-  TileRound tile_round(unsigned r) const {
-    const std::uint64_t run = block() << r;
-    return {.src = runs_after(r),
-            .dst = runs_after(r + 1),
-            .records = records(),
-            .run = run,
-            .pairs = n() / (2 * run),
-            .tiles = 2 * run / spacing(),
-            .capacity = 2 * spacing(),
-            .unpack = r + 1 == rounds() ? Unpack::key_of_item : Unpack::none};
+  Task sort_blocks(Warp& warp, BarrierCount& barriers) const override {
+    ColeLanes lanes(warp.width());
+    for (std::uint64_t b = warp.block(); b < blocks(); b += multiprocessors())
+      co_await sort_block(warp, lanes, b, barriers);
+  }
+  Task cut_tiles(Warp& warp, MergeLanes& lanes, const TileRound& round) const override {
+    return rank_samples(warp, lanes, round);
   }
 
-  std::uint64_t tiles_of(unsigned j) const {
-    const std::uint64_t tiles = n() / spacing();
-    return tiles > j ? (tiles - j + multiprocessors() - 1) / multiprocessors() : 0;
-  }
+ private:
   // syncthreads of multiprocessor j: per block one after loading it, three per stage, one after
-  // storing it; per tile of each round kSyncsPerTile.
+  // storing it; then the rounds'.
   std::uint64_t syncs(unsigned j) const {
-    return blocks_of(j) * (3 * plan_->stages() + 2) + rounds() * kSyncsPerTile * tiles_of(j);
+    return blocks_of(j) * (3 * plan_->stages() + 2) + round_syncs(j);
   }
 
   Task sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b, BarrierCount& barriers) const;
+  // Every lane with a key (node not kInactive) counts the keys of a sorted sample below its item
+  // from index `other` on, stopping at the first one not below it or at `hi`: `other` ends as
+  // the item's rank in the sample. key_address(lane) is where the sample's key `other` lies.
+  template <class KeyAddress>
+  Task count_below(Warp& warp, ColeLanes& lanes, KeyAddress key_address) const;
   Task merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
   Task rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
   Task hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
@@ -197,6 +174,30 @@ Task read_where(Warp& warp, ColeLanes& lanes, Want want) {
   std::copy(got.begin(), got.end(), lanes.value.begin());
 }
 
+template <class KeyAddress>
+Task ColeMergeSort::count_below(Warp& warp, ColeLanes& lanes, KeyAddress key_address) const {
+  for (std::uint64_t step = 0;; ++step) {
+    bool any = false;
+    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
+      const bool scan = lanes.node[lane] != kInactive && lanes.other[lane] < lanes.hi[lane];
+      lanes.address[lane] = scan ? key_address(lane) : kInactive;
+      any |= scan;
+    }
+    if (!any) {
+      longest_scan_ = std::max(longest_scan_, step);
+      co_return;
+    }
+    const auto got = co_await warp.read(lanes.address, Space::shared);
+    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
+      if (lanes.address[lane] == kInactive) continue;
+      if (got[lane] < lanes.item[lane])
+        ++lanes.other[lane];
+      else
+        lanes.hi[lane] = lanes.other[lane];  // stop
+    }
+  }
+}
+
 // Ranks read from shared memory are clamped to their array's size: a deliberately broken variant
 // (drop_sync) then reads wrong keys instead of leaving the memory.
 //
@@ -251,28 +252,9 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
     }
     // Count the other sample's keys of the range below e.
     for (std::size_t lane = 0; lane < w; ++lane) lanes.other[lane] = lanes.lo[lane];
-    for (std::uint64_t step = 0;; ++step) {
-      bool any = false;
-      for (std::size_t lane = 0; lane < w; ++lane) {
-        const bool scan = active(lane) && lanes.other[lane] < lanes.hi[lane];
-        lanes.address[lane] =
-            scan ? prev_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane])
-                 : kInactive;
-        any |= scan;
-      }
-      if (!any) {
-        longest_scan_ = std::max(longest_scan_, step);
-        break;
-      }
-      const auto got = co_await warp.read(lanes.address, Space::shared);
-      for (std::size_t lane = 0; lane < w; ++lane) {
-        if (lanes.address[lane] == kInactive) continue;
-        if (got[lane] < lanes.item[lane])
-          ++lanes.other[lane];
-        else
-          lanes.hi[lane] = lanes.other[lane];  // stop
-      }
-    }
+    co_await count_below(warp, lanes, [&](std::size_t lane) {
+      return prev_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane]);
+    });
     // e to L_s(v)[k + c]; c to C.
     for (std::size_t lane = 0; lane < w; ++lane)
       lanes.address[lane] =
@@ -353,28 +335,9 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
       lanes.other[lane] = lanes.rank[lane] > 0 ? lanes.hi[lane] / l.next_divisor : 0;
       lanes.hi[lane] = l.next_half;
     }
-    for (std::uint64_t step = 0;; ++step) {
-      bool any = false;
-      for (std::size_t lane = 0; lane < w; ++lane) {
-        const bool scan = active(lane) && lanes.other[lane] < lanes.hi[lane];
-        lanes.address[lane] =
-            scan ? next_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane])
-                 : kInactive;
-        any |= scan;
-      }
-      if (!any) {
-        longest_scan_ = std::max(longest_scan_, step);
-        break;
-      }
-      const auto got = co_await warp.read(lanes.address, Space::shared);
-      for (std::size_t lane = 0; lane < w; ++lane) {
-        if (lanes.address[lane] == kInactive) continue;
-        if (got[lane] < lanes.item[lane])
-          ++lanes.other[lane];
-        else
-          lanes.hi[lane] = lanes.other[lane];  // stop
-      }
-    }
+    co_await count_below(warp, lanes, [&](std::size_t lane) {
+      return next_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane]);
+    });
     // U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
     for (unsigned part = 0; part < 2; ++part) {
       for (std::size_t lane = 0; lane < w; ++lane) {
@@ -492,10 +455,11 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
 // q = a + rank/s of the pair (its place among both samples), and record q = (keys of A up to e,
 // keys of B up to e) says where tile q ends.
 Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound& round) const {
-  const std::uint64_t s = spacing();
+  const std::uint64_t s = tile_spacing();
   const std::uint64_t per_run = round.run / s;
   const std::uint64_t samples = round.pairs * 2 * per_run;
   std::vector<std::uint64_t> own(warp.width()), record(warp.width());
+  std::vector<Word> values(warp.width());
   for (std::uint64_t first = warp.thread(0); first < samples; first += warp.threads()) {
     for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
       const std::uint64_t t = first + lane;
@@ -520,7 +484,6 @@ Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound&
     std::copy(got.begin(), got.end(), lanes.key.begin());
     co_await search_ranks(warp, lanes, Space::global);
     for (unsigned word = 0; word < 2; ++word) {
-      std::vector<Word> values(warp.width());
       for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
         if (first + lane >= samples) {
           lanes.address[lane] = kInactive;
@@ -560,8 +523,7 @@ std::vector<Bound> ColeMergeSort::bounds(const MachineConfig& m, const RunResult
        "(blocks of SM 0)(9 log2(block) + 2) + 4R(tiles of SM 0 per round)",
        static_cast<double>(syncs(0)), Bound::Kind::exact, Bound::Measure::syncthreads,
        "Cole 1988; cole_merge_sort.cpp"},
-      {"grid_syncs_exact", "grid_syncs: two per round (before ranking the samples, before merging)",
-       "2R", 2.0 * rounds(), Bound::Kind::exact, Bound::Measure::grid_syncs, "cole_merge_sort.cpp"},
+      grid_syncs_bound(),
   };
 }
 

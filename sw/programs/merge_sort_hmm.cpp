@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "sw/programs/merge_steps.hpp"
+#include "sw/programs/tiled_merge_sort.hpp"
 
 namespace mmsim {
 namespace {
@@ -19,29 +19,13 @@ struct Diagonals {
   std::vector<Word> values;
 };
 
-class MergeSortHmm final : public SortProgram {
+class MergeSortHmm final : public TiledMergeSort {
  public:
-  explicit MergeSortHmm(const ProgramArgs& args) : SortProgram(args, "merge_sort_hmm") {}
+  explicit MergeSortHmm(const ProgramArgs& args) : TiledMergeSort(args, "merge_sort_hmm") {}
 
-  std::uint64_t memory_words() const override { return 2 * n() + records_words(); }
   std::uint64_t shared_words() const override {
     return std::max(2 * block(), tile_round_shared_words(block()));
   }
-
-  Task run(Warp& warp) override {
-    MergeLanes lanes(warp.width());
-    BarrierCount barriers(drop_sync());
-    co_await sort_blocks(warp, lanes, barriers);
-    Diagonals diagonals(warp.width());
-    for (unsigned r = 0; r < rounds(); ++r) {
-      const TileRound round = tile_round(r);
-      if (barriers.keep()) co_await warp.grid_sync();
-      co_await cut_tiles(warp, diagonals, round);
-      if (barriers.keep()) co_await warp.grid_sync();
-      co_await merge_tiles(warp, lanes, round, barriers);
-    }
-  }
-
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override;
 
  protected:
@@ -49,34 +33,11 @@ class MergeSortHmm final : public SortProgram {
     require_hierarchical(m);
     return syncs(0) + 2 * rounds();
   }
+  // Tiles of exactly `block` keys.
+  std::uint64_t tile_spacing() const override { return block(); }
 
- private:
-  unsigned rounds() const { return log_n() - log_block(); }
-  // The array that holds the runs after r rounds: the block sort writes where the last round
-  // reads, so that the sorted keys end at m[0 .. n).
-  Address runs_after(unsigned r) const { return (rounds() - r) % 2 == 0 ? 0 : n(); }
-  Address records() const { return 2 * n(); }
-  std::uint64_t records_words() const { return 2 * blocks(); }
-
-  TileRound tile_round(unsigned r) const {
-    const std::uint64_t run = block() << r;
-    return {.src = runs_after(r),
-            .dst = runs_after(r + 1),
-            .records = records(),
-            .run = run,
-            .pairs = n() / (2 * run),
-            .tiles = 2 * run / block(),
-            .capacity = block()};
-  }
-
-  // syncthreads of multiprocessor j: per block, one after loading it, one per level, one after
-  // storing it; per tile of every round, kSyncsPerTile (SM j merges as many tiles per round as
-  // it sorts blocks).
-  std::uint64_t syncs(unsigned j) const {
-    return blocks_of(j) * (log_block() + 2 + kSyncsPerTile * rounds());
-  }
-
-  Task sort_blocks(Warp& warp, MergeLanes& lanes, BarrierCount& barriers) const {
+  Task sort_blocks(Warp& warp, BarrierCount& barriers) const override {
+    MergeLanes lanes(warp.width());
     for (std::uint64_t b = warp.block(); b < blocks(); b += multiprocessors()) {
       co_await load_pieces(warp, lanes, b * block(), block(), 0, 0, 0);
       if (barriers.keep()) co_await warp.sync();
@@ -94,68 +55,80 @@ class MergeSortHmm final : public SortProgram {
     }
   }
 
-  // Record q of pair i: where tile q ends, the diagonal d = (q + 1) * block of the merge.
-  Task cut_tiles(Warp& warp, Diagonals& lanes, const TileRound& round) const {
-    const std::uint64_t records = round.pairs * round.tiles;
-    for (std::uint64_t first = warp.thread(0); first < records; first += warp.threads()) {
-      for (unsigned lane = 0; lane < warp.width(); ++lane) {
-        const std::uint64_t record = first + lane;
-        if (record >= records) {
-          lanes.lo[lane] = lanes.hi[lane] = 0;
-          lanes.record[lane] = kInactive;
-          continue;
-        }
-        const std::uint64_t pair = record / round.tiles;
-        const std::uint64_t d = (record % round.tiles + 1) * block();
-        lanes.d[lane] = d;
-        lanes.lo[lane] = d > round.run ? d - round.run : 0;
-        lanes.hi[lane] = std::min(d, round.run);
-        lanes.record[lane] = round.records + 2 * record;
-        lanes.a[lane] = round.src + 2 * pair * round.run;  // A; B follows it
-      }
-      co_await corank_search(warp, lanes, round.run);
-      for (unsigned lane = 0; lane < warp.width(); ++lane)
-        lanes.values[lane] = static_cast<Word>(lanes.lo[lane]);
-      co_await warp.write(lanes.record, lanes.values);
-      for (unsigned lane = 0; lane < warp.width(); ++lane) {
-        lanes.values[lane] = static_cast<Word>(lanes.d[lane] - lanes.lo[lane]);
-        if (lanes.record[lane] != kInactive) ++lanes.record[lane];
-      }
-      co_await warp.write(lanes.record, lanes.values);
-    }
+  Task cut_tiles(Warp& warp, MergeLanes&, const TileRound& round) const override;
+
+ private:
+  // syncthreads of multiprocessor j: per block, one after loading it, one per level, one after
+  // storing it; then the rounds' (SM j merges as many tiles per round as it sorts blocks).
+  std::uint64_t syncs(unsigned j) const {
+    return blocks_of(j) * (log_block() + 2) + round_syncs(j);
   }
 
   // Binary search for i in [lo, hi): A[i] <= B[d - i - 1] means A's key i comes first.
-  static Task corank_search(Warp& warp, Diagonals& lanes, std::uint64_t run) {
-    std::vector<Word> a_keys(warp.width());
-    for (;;) {
-      bool any = false;
-      for (unsigned lane = 0; lane < warp.width(); ++lane) {
-        const bool active = lanes.lo[lane] < lanes.hi[lane];
-        const std::uint64_t mid = (lanes.lo[lane] + lanes.hi[lane]) / 2;
-        lanes.b[lane] = active ? lanes.a[lane] + mid : kInactive;
-        any |= active;
+  static Task corank_search(Warp& warp, Diagonals& lanes, std::uint64_t run);
+};
+
+// Record q of pair i: where tile q ends, the diagonal d = (q + 1) * block of the merge.
+Task MergeSortHmm::cut_tiles(Warp& warp, MergeLanes&, const TileRound& round) const {
+  Diagonals lanes(warp.width());
+  const std::uint64_t records = round.pairs * round.tiles;
+  for (std::uint64_t first = warp.thread(0); first < records; first += warp.threads()) {
+    for (unsigned lane = 0; lane < warp.width(); ++lane) {
+      const std::uint64_t record = first + lane;
+      if (record >= records) {
+        lanes.lo[lane] = lanes.hi[lane] = 0;
+        lanes.record[lane] = kInactive;
+        continue;
       }
-      if (!any) co_return;
-      const auto a = co_await warp.read(lanes.b);
-      std::copy(a.begin(), a.end(), a_keys.begin());
-      for (unsigned lane = 0; lane < warp.width(); ++lane)
-        if (lanes.b[lane] != kInactive) {
-          const std::uint64_t mid = (lanes.lo[lane] + lanes.hi[lane]) / 2;
-          lanes.b[lane] = lanes.a[lane] + run + (lanes.d[lane] - mid - 1);
-        }
-      const auto b = co_await warp.read(lanes.b);
-      for (unsigned lane = 0; lane < warp.width(); ++lane) {
-        if (lanes.b[lane] == kInactive) continue;
+      const std::uint64_t pair = record / round.tiles;
+      const std::uint64_t d = (record % round.tiles + 1) * block();
+      lanes.d[lane] = d;
+      lanes.lo[lane] = d > round.run ? d - round.run : 0;
+      lanes.hi[lane] = std::min(d, round.run);
+      lanes.record[lane] = round.records + 2 * record;
+      lanes.a[lane] = round.src + 2 * pair * round.run;  // A; B follows it
+    }
+    co_await corank_search(warp, lanes, round.run);
+    for (unsigned lane = 0; lane < warp.width(); ++lane)
+      lanes.values[lane] = static_cast<Word>(lanes.lo[lane]);
+    co_await warp.write(lanes.record, lanes.values);
+    for (unsigned lane = 0; lane < warp.width(); ++lane) {
+      lanes.values[lane] = static_cast<Word>(lanes.d[lane] - lanes.lo[lane]);
+      if (lanes.record[lane] != kInactive) ++lanes.record[lane];
+    }
+    co_await warp.write(lanes.record, lanes.values);
+  }
+}
+
+Task MergeSortHmm::corank_search(Warp& warp, Diagonals& lanes, std::uint64_t run) {
+  std::vector<Word> a_keys(warp.width());
+  for (;;) {
+    bool any = false;
+    for (unsigned lane = 0; lane < warp.width(); ++lane) {
+      const bool active = lanes.lo[lane] < lanes.hi[lane];
+      const std::uint64_t mid = (lanes.lo[lane] + lanes.hi[lane]) / 2;
+      lanes.b[lane] = active ? lanes.a[lane] + mid : kInactive;
+      any |= active;
+    }
+    if (!any) co_return;
+    const auto a = co_await warp.read(lanes.b);
+    std::copy(a.begin(), a.end(), a_keys.begin());
+    for (unsigned lane = 0; lane < warp.width(); ++lane)
+      if (lanes.b[lane] != kInactive) {
         const std::uint64_t mid = (lanes.lo[lane] + lanes.hi[lane]) / 2;
-        if (a_keys[lane] <= b[lane])
-          lanes.lo[lane] = mid + 1;
-        else
-          lanes.hi[lane] = mid;
+        lanes.b[lane] = lanes.a[lane] + run + (lanes.d[lane] - mid - 1);
       }
+    const auto b = co_await warp.read(lanes.b);
+    for (unsigned lane = 0; lane < warp.width(); ++lane) {
+      if (lanes.b[lane] == kInactive) continue;
+      const std::uint64_t mid = (lanes.lo[lane] + lanes.hi[lane]) / 2;
+      if (a_keys[lane] <= b[lane])
+        lanes.lo[lane] = mid + 1;
+      else
+        lanes.hi[lane] = mid;
     }
   }
-};
+}
 
 std::vector<Bound> MergeSortHmm::bounds(const MachineConfig& m, const RunResult&) const {
   const double nn = static_cast<double>(n());
@@ -171,8 +144,7 @@ std::vector<Bound> MergeSortHmm::bounds(const MachineConfig& m, const RunResult&
        "syncthreads of multiprocessor 0: per block log2(block) + 2, per tile of each round 4",
        "(n/(d*block)) (log2(block) + 2 + 4R)", static_cast<double>(syncs(0)), Bound::Kind::exact,
        Bound::Measure::syncthreads, "merge_sort_hmm.cpp"},
-      {"grid_syncs_exact", "grid_syncs: two per round (before cutting the tiles, before merging)",
-       "2R", 2.0 * rounds(), Bound::Kind::exact, Bound::Measure::grid_syncs, "merge_sort_hmm.cpp"},
+      grid_syncs_bound(),
   };
 }
 
