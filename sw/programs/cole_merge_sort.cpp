@@ -510,6 +510,7 @@ std::vector<Bound> ColeMergeSort::bounds(const MachineConfig& m, const RunResult
   const double global = rounds() * (2 * nn / wg + m.latency);
   return {
       io_lower_bound(m.global_words_per_group(), m.latency),
+      global_lower_bound(m),
       {"thesis_formula",
        "the thesis' cost: per block of w*k keys its reading (k + L_gm) and sort(p, w*k) = 3 "
        "log2(w*k) stages of ceil(w*k/p) accesses of latency l_s, times n/(k*w) blocks; plus the "

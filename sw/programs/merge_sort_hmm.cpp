@@ -131,15 +131,9 @@ Task MergeSortHmm::corank_search(Warp& warp, Diagonals& lanes, std::uint64_t run
 }
 
 std::vector<Bound> MergeSortHmm::bounds(const MachineConfig& m, const RunResult&) const {
-  const double nn = static_cast<double>(n());
-  const double wg = m.global_words_per_group();
   return {
       io_lower_bound(m.global_words_per_group(), m.latency),
-      {"global_lower",
-       "the algorithm's own global traffic: the block sort and every round read and write all n "
-       "keys",
-       "2(R + 1) n/w_g + l - 1, R = log2(n/block)", 2 * (rounds() + 1) * nn / wg + m.latency - 1,
-       Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md section 5"},
+      global_lower_bound(m),
       {"syncthreads_exact",
        "syncthreads of multiprocessor 0: per block log2(block) + 2, per tile of each round 4",
        "(n/(d*block)) (log2(block) + 2 + 4R)", static_cast<double>(syncs(0)), Bound::Kind::exact,

@@ -41,4 +41,16 @@ Bound TiledMergeSort::grid_syncs_bound() const {
           "tiled_merge_sort.hpp"};
 }
 
+Bound TiledMergeSort::global_lower_bound(const MachineConfig& m) const {
+  const double groups = static_cast<double>(n()) / m.global_words_per_group();
+  return {"global_lower",
+          "the algorithm's own global traffic: the block sort and every round read and write all "
+          "n keys",
+          "2(R + 1) n/w_g + l - 1, R = log2(n/block)",
+          2 * (rounds() + 1) * groups + m.latency - 1,
+          Bound::Kind::lower,
+          Bound::Measure::cycles,
+          "DESIGN.md section 5"};
+}
+
 }  // namespace mmsim

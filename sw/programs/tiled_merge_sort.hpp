@@ -38,6 +38,8 @@ class TiledMergeSort : public SortProgram {
   // syncthreads of multiprocessor j in the rounds.
   std::uint64_t round_syncs(unsigned j) const { return rounds() * kSyncsPerTile * tiles_of(j); }
   Bound grid_syncs_bound() const;
+  // The global traffic of the block sort and the rounds: each reads and writes all n keys.
+  Bound global_lower_bound(const MachineConfig& machine) const;
 };
 
 }  // namespace mmsim

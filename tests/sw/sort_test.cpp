@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "support/command.hpp"
 #include "support/testbench_text.hpp"
 #include "sw/programs/cole_plan.hpp"
 #include "sw/programs/sort_input.hpp"
@@ -362,6 +363,43 @@ TEST(Sort, BadKeyFilesAreRefusedWhereTheyAre) {
   EXPECT_NE(located("file: none.txt").find("cannot open the input file"), std::string::npos);
   EXPECT_NE(located("file: three.txt, input: sorted").find("input: sorted arranges generated keys"),
             std::string::npos);
+}
+
+// The thesis' experiment at two sizes: the sweep's cases (MP as DMM, as PRAM) on the Table 2
+// machine, written as JSON and CSV, and the plot drawn from either.
+TEST(SortSweep, TableAndPlot) {
+  const CommandResult probe = run_command("/usr/bin/python3 -c 'import matplotlib'");
+  ASSERT_EQ(probe.status, 0) << "Debian's python3-matplotlib is needed: run scripts/setup";
+  TempDir dir;
+  const std::string source = MMSIM_SOURCE_DIR;
+  const auto sweep =
+      dir.write("s.yaml", "testbench: " + source + "/configs/sweeps/sort_hmm_base.yaml\n" +
+                              "cases:\n  - {label: MP as DMM, set: {machine.shared.model: dmm}}\n" +
+                              "  - {label: MP as PRAM, set: {machine.shared.model: pram}}\n" +
+                              "grid: {program.params.n: [2^10, 2^13]}\n" +
+                              "columns: [cycles, bounds.thesis_formula.value, verified]\n");
+  const auto json = dir / "s.json";
+  const auto csv = dir / "s.csv";
+  const CommandResult r = mmsim("sweep '" + sweep.string() + "' --json '" + json.string() +
+                                "' --csv '" + csv.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // One block on one MP (2^10), two blocks and a merge round (2^13); bank conflicts cost time.
+  EXPECT_NE(r.out.find("| MP as DMM | 2^10 | 25950 | 1588.0 | yes |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| MP as PRAM | 2^10 | 19209 | 1588.0 | yes |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| MP as DMM | 2^13 | 157807 |"), std::string::npos) << r.out;
+  for (const auto& table : {json, csv}) {
+    const auto png = dir / (table.filename().string() + ".png");
+    const CommandResult plot = run_command(source + "/scripts/plot_sort_sweep '" + table.string() +
+                                           "' '" + png.string() + "'");
+    ASSERT_EQ(plot.status, 0) << plot.err;
+    EXPECT_EQ(read_file(png).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  }
+  const CommandResult bad =
+      run_command(source + "/scripts/plot_sort_sweep '" + (dir / "none.json").string() + "' '" +
+                  (dir / "x.png").string() + "'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("scripts/plot_sort_sweep: cannot read"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
 }
 
 }  // namespace
