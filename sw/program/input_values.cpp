@@ -6,9 +6,8 @@
 #include "sw/program/input_lines.hpp"
 
 namespace mmsim {
-namespace {
 
-std::vector<Word> read_values(const std::filesystem::path& file) {
+std::vector<Word> read_input_file(const std::filesystem::path& file, Word min, Word max) {
   InputLines lines(file, "the input file");
   std::vector<Word> values;
   std::string line;
@@ -28,14 +27,16 @@ std::vector<Word> read_values(const std::filesystem::path& file) {
         throw InputError(
             {file.string(), number, static_cast<int>(i) + 1},
             "expected an integer, got '" + std::string(content.substr(i, end - i)) + "'");
+      if (value < min || value > max)
+        throw InputError({file.string(), number, static_cast<int>(i) + 1},
+                         "expected an integer from " + std::to_string(min) + " to " +
+                             std::to_string(max) + ", got " + std::to_string(value));
       values.push_back(value);
       i = end;
     }
   }
   return values;
 }
-
-}  // namespace
 
 std::vector<ParamSpec> input_value_params() {
   return {
@@ -50,7 +51,7 @@ std::vector<Word> input_values(const ParamValues& params, const std::filesystem:
   if (n < 0) throw ParamError("n", "n must be at least 1 (got " + std::to_string(n) + ")");
   const std::string& file = params.string("file");
   if (!file.empty()) {
-    std::vector<Word> values = read_values(base_dir / file);
+    std::vector<Word> values = read_input_file(base_dir / file);
     if (values.empty()) throw ParamError("file", file + " holds no numbers");
     if (n != 0 && static_cast<std::uint64_t>(n) != values.size())
       throw ParamError("n", "n = " + std::to_string(n) + " but " + file + " holds " +

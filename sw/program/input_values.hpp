@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <limits>
 #include <vector>
 
 #include "hw/support/types.hpp"
@@ -20,6 +21,12 @@ std::vector<ParamSpec> input_value_params();
 // `count` values drawn uniformly from [-kInputMagnitude, kInputMagnitude] by a generator seeded
 // with `seed`.
 std::vector<Word> random_values(std::uint64_t count, std::uint64_t seed);
+
+// The integers of a text file, separated by white space or commas ('#' starts a comment). Throws
+// InputError at the line and column of the first one that is malformed or outside [min, max].
+std::vector<Word> read_input_file(const std::filesystem::path& file,
+                                  Word min = std::numeric_limits<Word>::min(),
+                                  Word max = std::numeric_limits<Word>::max());
 
 // params.file (relative to `base_dir`) holds integers separated by white space or commas ('#'
 // starts a comment); then n = 0 means "as many as the file holds". Otherwise n >= 1 values come

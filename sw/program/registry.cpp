@@ -1,6 +1,9 @@
 #include "sw/program/registry.hpp"
 
 #include "sw/programs/hmm_programs.hpp"
+#include "sw/programs/bitonic_sort.hpp"
+#include "sw/programs/cole_merge_sort.hpp"
+#include "sw/programs/merge_sort_hmm.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
 #include "sw/programs/sequential_access.hpp"
@@ -38,6 +41,9 @@ const std::vector<ProgramInfo>& programs() {
       hmm_sum_program(),
       hmm_convolution_program(),
       hmm_transpose_program(),
+      bitonic_sort_program(),
+      merge_sort_hmm_program(),
+      cole_merge_sort_program(),
   };
   return all;
 }

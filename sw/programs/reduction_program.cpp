@@ -105,14 +105,6 @@ void PrefixProgram::verify(const Mmu& memory) {
   }
 }
 
-std::string not_a_power(std::uint64_t n, std::uint64_t base, const std::string& base_name) {
-  std::uint64_t below = 1;
-  while (below <= n / base) below *= base;
-  if (below == n) return {};
-  return "n = " + std::to_string(n) + " is not a power of " + base_name + "; " +
-         std::to_string(below) + " or " + std::to_string(below * base) + " would be";
-}
-
 std::optional<std::string> unfit_tree(std::uint64_t n, unsigned w) {
   if (!is_power_of(n, 2) && !is_power_of(n, w))
     return not_a_power(n, 2, "two") + ", nor is it a power of w = " + std::to_string(w) +

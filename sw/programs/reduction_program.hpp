@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sw/program/input_values.hpp"
+#include "sw/program/powers.hpp"
 #include "sw/program/registry.hpp"
 #include "sw/program/warp_program.hpp"
 
@@ -90,9 +91,6 @@ class PrefixProgram : public ReductionProgram {
   using ReductionProgram::ReductionProgram;
   void verify(const Mmu& memory) override;
 };
-
-// "n = 48 is not a power of two; 32 or 64 would be" ("" when it is one).
-std::string not_a_power(std::uint64_t n, std::uint64_t base, const std::string& base_name);
 
 // Why n is not a power of two of at least 2w, which `algorithm` (halving, with n/2 threads
 // filling whole warps) needs; nullopt when it is.
