@@ -121,11 +121,14 @@ unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank 
   const unsigned most = *std::max_element(count, count + w);
   if (most <= 1) return most;
   // Distinct addresses of the banks with `level` requests, from the busiest level down while a
-  // bank there could still beat the best count found.
+  // bank there could still beat the best count found; each pass finds the next level that some
+  // bank has (a broadcast puts all its requests in one bank, with every level below it empty).
   unsigned best = 0;
-  for (unsigned level = most; level > best; --level) {
+  for (unsigned level = most; level > best;) {
     if (level > kSortLimit) return pack(cells, {});
+    unsigned below = 0;  // the most requests of a bank under this level: the next level
     for (unsigned b = 0; b < w; ++b) {
+      if (count[b] < level) below = std::max(below, count[b]);
       if (count[b] != level) continue;
       // The bank's lanes: a vectorised comparison marks them, a scan of the marks collects them.
       std::uint8_t* in_bank = in_bank_.data();
@@ -144,6 +147,7 @@ unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank 
       best = std::max(best, distinct);
       if (best == level) return best;
     }
+    level = below;
   }
   // pack() starts a new stamp, so the counts left here are never read as its own.
   return best;
