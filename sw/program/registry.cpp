@@ -1,5 +1,6 @@
 #include "sw/program/registry.hpp"
 
+#include "sw/programs/hmm_permutation_programs.hpp"
 #include "sw/programs/hmm_programs.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
@@ -38,6 +39,9 @@ const std::vector<ProgramInfo>& programs() {
       hmm_sum_program(),
       hmm_convolution_program(),
       hmm_transpose_program(),
+      hmm_permute_conventional_program(),
+      hmm_permute_special_program(),
+      hmm_permute_program(),
   };
   return all;
 }
