@@ -66,7 +66,8 @@ class HmmPermutationProgram : public HmmProgram, public PermutationProgram {
   // data needs after the pass.
   Task staged_pass(Warp& warp, const BitStaging& staging, Address from, Address to, RoundEnds& ends,
                    Need after) const;
-  // The staging of sigma in chunks of p/d elements; ParamError on n unless they hold its needs.
+  // The staging of sigma in chunks of p/d elements; ConfigError on threads unless p/d is a power
+  // of two that holds the chunk sigma needs. `what` names the permutation in the message.
   BitStaging staging_of(BitPermutation sigma, const std::string& what) const;
 
   // Batches: n/p.
@@ -111,11 +112,12 @@ class HmmPermutationProgram : public HmmProgram, public PermutationProgram {
   // else an order), the exact time of separated rounds, and the exact stage and barrier counts.
   std::vector<Bound> round_bounds(const MachineConfig& machine, const Traffic& traffic,
                                   const PaperTime& paper, const Barriers& overlapped) const;
+
+ private:
   // The first of the papers' assumptions that `machine` (with this program's parameters) does
   // not meet, in words, or "" when it meets them all.
   std::string unmet_assumption(const MachineConfig& machine, bool uses_shared) const;
 
- private:
   bool separated_ = true;
 };
 

@@ -6,6 +6,8 @@
 namespace mmsim {
 namespace {
 
+// A special permutation: its spec (the reference the result is checked against, made by
+// sw/planning) and its bit permutation (what the passes run).
 struct Kind {
   std::string name;
   planning::PermutationSpec::Kind spec;
@@ -24,7 +26,7 @@ Kind kind_named(const std::string& name) {
 planning::PermutationSpec spec_of(const Kind& kind, std::uint64_t n) {
   planning::PermutationSpec spec;
   spec.kind = kind.spec;
-  spec.stride = n / 2;
+  if (kind.spec == planning::PermutationSpec::Kind::stride) spec.stride = n / 2;
   return spec;
 }
 
