@@ -35,38 +35,14 @@ class UmmPlanner {
                                     level == 0 ? 0 : level - 1});
       return;
     }
-    const std::uint64_t n = perm.size();
-    const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
-    std::vector<std::uint32_t> s1(n), s3(n), s5(n);
-    {  // the graph of one row and its colouring, freed before the recursion
-      BipartiteMultigraph g(side);
-      g.u.resize(len);
-      g.v.resize(len);
-      for (std::uint64_t base = 0; base < n; base += len) {
-        const std::uint32_t* q = perm.data() + base;
-        for (std::uint64_t x = 0; x < len; ++x) {
-          g.u[x] = static_cast<std::uint32_t>(x / side);     // source row
-          g.v[x] = static_cast<std::uint32_t>(q[x] / side);  // destination row
-        }
-        const EdgeColoring coloring = color_edges(g, options_);
-        for (std::uint64_t x = 0; x < len; ++x) {
-          const std::uint32_t c = coloring.color[x];
-          const std::uint32_t i = g.u[x];
-          const std::uint32_t drow = g.v[x];
-          const std::uint32_t dcol = q[x] % side;
-          s1[base + x] = c;                                  // step 1: to column c
-          s3[base + std::uint64_t{c} * side + i] = drow;     // step 3: row c, column i -> drow
-          s5[base + std::uint64_t{drow} * side + c] = dcol;  // step 5: row drow, column c -> dcol
-        }
-      }
-    }
+    FiveSteps steps = five_steps(perm, len, options_);
     perm.clear();
     perm.shrink_to_fit();
-    rowwise(std::move(s1), side, level + 1);
-    plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, side, {}, level});
-    rowwise(std::move(s3), side, level + 1);
-    plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, side, {}, level});
-    rowwise(std::move(s5), side, level + 1);
+    rowwise(std::move(steps.first), steps.side, level + 1);
+    plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, steps.side, {}, level});
+    rowwise(std::move(steps.middle), steps.side, level + 1);
+    plan_.steps.push_back(UmmStep{UmmStep::Kind::transpose, steps.side, {}, level});
+    rowwise(std::move(steps.last), steps.side, level + 1);
   }
 
  private:
@@ -75,6 +51,51 @@ class UmmPlanner {
 };
 
 }  // namespace
+
+FiveSteps five_steps(std::span<const std::uint32_t> perm, std::uint64_t len,
+                     const ColoringOptions& options) {
+  const std::uint64_t n = perm.size();
+  const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
+  if (len == 0 || std::uint64_t{side} * side != len || n % len != 0)
+    throw PlanError(fmt::format(
+        "five-step decomposition: rows of length {} are not side x side blocks of {} elements", len,
+        n));
+  FiveSteps steps{.side = side,
+                  .first = std::vector<std::uint32_t>(n),
+                  .middle = std::vector<std::uint32_t>(n),
+                  .last = std::vector<std::uint32_t>(n)};
+  // The graph of one row (source rows against destination rows of its side x side view) and its
+  // side-colouring: every source row's elements get distinct colours, each colour class holds
+  // one element per destination row.
+  BipartiteMultigraph g(side);
+  g.u.resize(len);
+  g.v.resize(len);
+  for (std::uint64_t base = 0; base < n; base += len) {
+    const std::uint32_t* q = perm.data() + base;
+    for (std::uint64_t x = 0; x < len; ++x) {
+      g.u[x] = static_cast<std::uint32_t>(x / side);     // source row
+      g.v[x] = static_cast<std::uint32_t>(q[x] / side);  // destination row
+    }
+    const EdgeColoring coloring = color_edges(g, options);
+    for (std::uint64_t x = 0; x < len; ++x) {
+      const std::uint32_t c = coloring.color[x];
+      const std::uint32_t i = g.u[x];
+      const std::uint32_t drow = g.v[x];
+      const std::uint32_t dcol = q[x] % side;
+      steps.first[base + x] = c;                                 // step 1: to column c
+      steps.middle[base + std::uint64_t{c} * side + i] = drow;   // step 3: row c, column i
+      steps.last[base + std::uint64_t{drow} * side + c] = dcol;  // step 5: row drow, column c
+    }
+  }
+  return steps;
+}
+
+std::uint64_t five_steps_bytes(std::uint64_t n, std::uint64_t len, ColoringAlgorithm algorithm) {
+  const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
+  // Steps 1, 3 and 5 (4 bytes per element each), one row's graph (8 per element of a row) and
+  // its colouring.
+  return 12 * n + 8 * len + coloring_bytes(side, len, algorithm);
+}
 
 std::size_t UmmPlan::row_permutation_steps() const noexcept {
   std::size_t k = 0;
@@ -93,10 +114,8 @@ std::uint64_t umm_plan_bytes(std::uint64_t n, std::uint64_t w, ColoringAlgorithm
   for (std::uint64_t len = w; len < n; len *= len) row_steps *= 3;
   const std::uint64_t plan = 4 * n * row_steps;
   if (n == w) return plan + 4 * n;
-  // The top level: its input row permutation, steps 1, 3 and 5 (4 bytes per element each), the
-  // graph (8) and its colouring.
-  const auto side = static_cast<std::uint32_t>(exact_sqrt(n));
-  const std::uint64_t top = 16 * n + 8 * n + coloring_bytes(side, n, algorithm);
+  // The top level: its input row permutation (4 bytes per element) and the five steps.
+  const std::uint64_t top = 4 * n + five_steps_bytes(n, n, algorithm);
   // Deeper levels: the plan so far, the pending steps 3 and 5 of every level above and the
   // current level's input and steps (at most 24 bytes per element besides the plan).
   return std::max(top, plan + 24 * n);

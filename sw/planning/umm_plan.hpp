@@ -72,6 +72,23 @@ UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
 /// bound, for memory estimates; 0 for sizes it rejects).
 std::uint64_t umm_plan_bytes(std::uint64_t n, std::uint64_t w, ColoringAlgorithm algorithm);
 
+/// One level of Lemma 7: a row-wise permutation with rows of length len = side*side (the element
+/// at r*len + j goes to r*len + perm[r*len + j]) as steps 1, 3 and 5 above, three row-wise
+/// permutations with rows of length side; with a transpose of every side x side block after the
+/// first and after the second they realise perm. plan_umm applies it recursively; a machine that
+/// permutes rows of length side in one step (the hierarchical machine's shared memory) uses the
+/// top level alone (len = n).
+struct FiveSteps {
+  std::uint64_t side = 0;
+  std::vector<std::uint32_t> first, middle, last;  // steps 1, 3 and 5, rows of length side
+};
+/// Throws PlanError unless len is a perfect square dividing perm.size().
+FiveSteps five_steps(std::span<const std::uint32_t> perm, std::uint64_t len,
+                     const ColoringOptions& options = {});
+/// Bytes five_steps allocates for n elements and rows of length len at its peak, its three
+/// steps included (an upper bound, for memory estimates).
+std::uint64_t five_steps_bytes(std::uint64_t n, std::uint64_t len, ColoringAlgorithm algorithm);
+
 /// Executes one step (out must have the size of in).
 template <class T>
 void apply_step(const UmmStep& step, const std::vector<T>& in, std::vector<T>& out) {

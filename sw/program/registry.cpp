@@ -1,5 +1,6 @@
 #include "sw/program/registry.hpp"
 
+#include "sw/programs/hmm_permutation_programs.hpp"
 #include "sw/programs/hmm_programs.hpp"
 #include "sw/programs/bitonic_sort.hpp"
 #include "sw/programs/cole_merge_sort.hpp"
@@ -44,6 +45,9 @@ const std::vector<ProgramInfo>& programs() {
       bitonic_sort_program(),
       merge_sort_hmm_program(),
       cole_merge_sort_program(),
+      hmm_permute_conventional_program(),
+      hmm_permute_special_program(),
+      hmm_permute_program(),
   };
   return all;
 }

@@ -11,7 +11,8 @@
 
 namespace mmsim {
 
-class HmmProgram : public WarpProgram {
+// WarpProgram is a virtual base: a program may also be a PermutationProgram.
+class HmmProgram : public virtual WarpProgram {
  public:
   // `name` appears in messages.
   explicit HmmProgram(std::string name) : name_(std::move(name)) {}

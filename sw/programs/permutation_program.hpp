@@ -16,10 +16,15 @@
 
 namespace mmsim {
 
-class PermutationProgram : public WarpProgram {
+// WarpProgram is a virtual base: the hierarchical machine's permutation programs are also
+// HmmPrograms.
+class PermutationProgram : public virtual WarpProgram {
  public:
   // Reads n, permutation and seed; throws InputError / ParamError for a bad permutation spec.
   explicit PermutationProgram(const ProgramArgs& args);
+  // A permutation its program names itself (no permutation or seed parameter).
+  PermutationProgram(std::uint64_t n, planning::PermutationSpec spec)
+      : n_(n), spec_(std::move(spec)) {}
 
   // The permutation (8 bytes per element; more while reading it from a file).
   std::uint64_t host_bytes() const override;

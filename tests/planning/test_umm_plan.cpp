@@ -170,3 +170,43 @@ TEST(UmmPlan, ApplyRejectsWrongSize) {
 
 }  // namespace
 }  // namespace mmsim::planning
+
+namespace mmsim::planning {
+namespace {
+
+TEST(UmmPlan, FiveStepsOfAnySquareRealiseItsRowPermutation) {
+  // Rows of 36 = 6 x 6 words (no power of w needed) and of 64 = 8 x 8: steps 1, 3 and 5 stay in
+  // rows of the side, and with a transpose of every side x side block after the first two they
+  // move every element where the row permutation says.
+  struct Shape {
+    std::uint64_t rows, len;
+  };
+  for (const Shape shape : {Shape{1, 36}, Shape{3, 36}, Shape{2, 64}}) {
+    const std::uint64_t rows = shape.rows, len = shape.len, n = rows * len;
+    std::vector<std::uint32_t> perm(n);
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      const Permutation p = random_permutation(len, 7 + r);
+      for (std::uint64_t j = 0; j < len; ++j) perm[r * len + j] = static_cast<std::uint32_t>(p[j]);
+    }
+    const FiveSteps steps = five_steps(perm, len);
+    const std::uint64_t side = steps.side;
+    EXPECT_EQ(side * side, len);
+    UmmPlan plan;
+    plan.n = n;
+    plan.w = side;
+    for (const auto* step : {&steps.first, &steps.middle, &steps.last}) {
+      if (!plan.steps.empty()) plan.steps.push_back(UmmStep{UmmStep::Kind::transpose, side, {}, 0});
+      plan.steps.push_back(UmmStep{UmmStep::Kind::row_permutation, side, *step, 0});
+      for (std::uint64_t x = 0; x < n; ++x) EXPECT_LT((*step)[x], side);
+    }
+    Permutation whole(n);
+    for (std::uint64_t x = 0; x < n; ++x) whole[x] = x / len * len + perm[x];
+    std::vector<std::uint64_t> a0(n);
+    std::iota(a0.begin(), a0.end(), 0);
+    EXPECT_EQ(planning::apply(plan, a0), permuted_iota(whole)) << rows << " rows of " << len;
+  }
+  EXPECT_THROW(five_steps(std::vector<std::uint32_t>(32), 32), PlanError);
+}
+
+}  // namespace
+}  // namespace mmsim::planning

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "hw/dispatch/dispatch_policy.hpp"
-#include "support/testbench_text.hpp"
+#include "support/program_checks.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -68,28 +68,9 @@ std::vector<ProgramRun> runs_for(unsigned w) {
   return runs;
 }
 
-const Bound& bound(const RunOutcome& o, const std::string& key) {
-  const Bound* b = find_bound(o, key);
-  if (!b) throw std::runtime_error("no bound " + key);
-  return *b;
-}
-
-// Runs it and checks what every run must show: the right result, no race, no barrier
-// divergence, every exact figure met and no lower bound beaten.
 RunOutcome checked(const Hmm& machine, const ProgramRun& run) {
-  const std::string where = run.program + " {" + run.params + "} on " + machine.str();
   const RunOutcome o = run_yaml(machine.yaml(run.program, run.params));
-  EXPECT_TRUE(o.verified.value_or(false)) << where << ": " << o.first_mismatch;
-  EXPECT_TRUE(o.program_checked) << where;
-  EXPECT_EQ(o.race_count, 0u) << where;
-  EXPECT_TRUE(o.errors.empty() && o.warnings.empty()) << where;
-  for (const Bound& b : o.bounds) {
-    if (b.kind == Bound::Kind::exact) {
-      EXPECT_EQ(measured(o, b), b.value) << where << ": " << b.key;
-    } else if (b.kind == Bound::Kind::lower) {
-      EXPECT_GE(measured(o, b), b.value) << where << ": " << b.key;
-    }
-  }
+  expect_sound(o, run.program + " {" + run.params + "} on " + machine.str());
   return o;
 }
 
@@ -100,13 +81,6 @@ std::uint64_t shared_stages(const RunOutcome& o) {
     stages += o.result.memories[i].counters.stages;
   return stages;
 }
-std::uint64_t largest_shared_dispatch(const RunOutcome& o) {
-  std::uint64_t largest = 0;
-  for (std::size_t i = 1; i < o.result.memories.size(); ++i)
-    largest = std::max(largest, o.result.memories[i].counters.max_stages);
-  return largest;
-}
-
 TEST(HmmPrograms, RightAndRaceFreeUnderEveryPolicyWithTheirExactFigures) {
   for (Hmm machine : kMachines)
     for (const PolicyInfo& policy : dispatch_policies()) {
@@ -235,37 +209,26 @@ TEST(HmmPrograms, WithinStatedConstantsOfTheHmmBounds) {
   EXPECT_LE(transpose_ratio, 2.5);
 }
 
-// The message of the InputError a testbench raises, after its "file:" prefix.
-std::string error_of(const std::string& yaml) {
-  try {
-    run_yaml(yaml);
-  } catch (const InputError& e) {
-    const std::string located = e.describe();
-    return located.substr(located.find(':'));
-  }
-  return "no error";
-}
-
 TEST(HmmPrograms, RefuseFlatMachinesAndSuperWarps) {
   for (const std::string program : {"hmm_sum", "hmm_convolution", "hmm_transpose"}) {
     const std::string params = program == "hmm_convolution" ? "n: 16, m: 2" : "n: 64";
-    EXPECT_EQ(error_of("machine:\n  model: umm\n  width: 4\n  latency: 2\n  threads: 8\n"
-                       "program: {name: " +
-                       program + ", params: {" + params + "}}\n"),
+    EXPECT_EQ(input_error_of("machine:\n  model: umm\n  width: 4\n  latency: 2\n  threads: 8\n"
+                             "program: {name: " +
+                             program + ", params: {" + params + "}}\n"),
               ":2:10: machine.model: " + program +
                   " runs on the hierarchical machine: model hmm (streaming multiprocessors with "
                   "shared memories over a global memory); model umm is flat");
-    EXPECT_EQ(error_of("machine:\n  model: hmm\n  width: 4\n  latency: 2\n  threads: 16\n"
-                       "  shared: {model: sdmm}\n  super_warp: 2\n"
-                       "program: {name: " +
-                       program + ", params: {" + params + "}}\n"),
+    EXPECT_EQ(input_error_of("machine:\n  model: hmm\n  width: 4\n  latency: 2\n  threads: 16\n"
+                             "  shared: {model: sdmm}\n  super_warp: 2\n"
+                             "program: {name: " +
+                             program + ", params: {" + params + "}}\n"),
               ":7:15: machine.super_warp: " + program +
                   " dispatches single warps (the warps of a super warp would send one step to "
                   "different memories); leave super_warp out");
   }
   // Without threads on a flat machine it still says what is wrong.
-  EXPECT_NE(error_of("machine: {model: dmm, width: 4, latency: 2}\n"
-                     "program: {name: hmm_sum, params: {n: 8}}\n")
+  EXPECT_NE(input_error_of("machine: {model: dmm, width: 4, latency: 2}\n"
+                           "program: {name: hmm_sum, params: {n: 8}}\n")
                 .find("machine.model: hmm_sum runs on the hierarchical machine"),
             std::string::npos);
 }
@@ -276,23 +239,23 @@ TEST(HmmPrograms, RefuseBadParametersWhereTheyAreWritten) {
            "program:\n  name: " +
            program + "\n  params: {" + params + "}\n";
   };
-  EXPECT_EQ(error_of(bench("hmm_transpose", "n: 1000")),
+  EXPECT_EQ(input_error_of(bench("hmm_transpose", "n: 1000")),
             ":4:15: program.params.n: n = 1000 is not a perfect square (the matrix is sqrt(n) x "
             "sqrt(n)); 961 or 1024 would be");
-  EXPECT_EQ(error_of(bench("hmm_transpose", "n: 1296")),
+  EXPECT_EQ(input_error_of(bench("hmm_transpose", "n: 1296")),
             ":4:15: program.params.n: sqrt(n) = 36 is not a multiple of w = 8 (the matrix is cut "
             "into w x w tiles); n = 1024 or n = 1600 would be");
-  EXPECT_EQ(error_of(bench("hmm_transpose", "n: 16")),
+  EXPECT_EQ(input_error_of(bench("hmm_transpose", "n: 16")),
             ":4:15: program.params.n: sqrt(n) = 4 is not a multiple of w = 8 (the matrix is cut "
             "into w x w tiles); n = 64 would be");
-  EXPECT_EQ(error_of(bench("hmm_transpose", "n: 64, arrangement: skewed")),
+  EXPECT_EQ(input_error_of(bench("hmm_transpose", "n: 64, arrangement: skewed")),
             ":4:32: program.params.arrangement: expected padded, diagonal or naive, got 'skewed'");
-  EXPECT_EQ(error_of(bench("hmm_convolution", "n: 16, m: 0")),
+  EXPECT_EQ(input_error_of(bench("hmm_convolution", "n: 16, m: 0")),
             ":4:22: program.params.m: m must be at least 1 (got 0)");
-  EXPECT_EQ(error_of(bench("hmm_convolution", "m: 3")),
+  EXPECT_EQ(input_error_of(bench("hmm_convolution", "m: 3")),
             ":4:11: program hmm_convolution needs parameter 'n' (outputs c[0..n); b holds m + n - "
             "1 numbers)");
-  EXPECT_EQ(error_of(bench("hmm_sum", "n: 0")),
+  EXPECT_EQ(input_error_of(bench("hmm_sum", "n: 0")),
             ":4:15: program.params.n: give n (the number of inputs) or params.file");
 }
 
