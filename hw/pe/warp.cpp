@@ -18,26 +18,30 @@ Warp::Warp(const Placement& placement, unsigned width, std::uint64_t local_words
   for (unsigned lane = 0; lane < width; ++lane) registers_[lane] = static_cast<Word>(thread(lane));
 }
 
-Warp::MemoryAwaiter Warp::issue(AccessKind access, std::span<const Address> addresses,
-                                std::span<const Word> values, Space space) {
+Warp::MemoryAwaiter Warp::memory(AccessKind access, std::span<const Address> addresses,
+                                 std::span<const Word> values, Space space) {
   if (addresses.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " issued " +
                           std::to_string(addresses.size()) + " addresses for " +
                           std::to_string(width_) + " lanes");
-  const bool active =
-      std::any_of(addresses.begin(), addresses.end(), [](Address a) { return a != kInactive; });
-  if (!active) return MemoryAwaiter(*this, true);
-  pending_ = Instruction{.kind = Instruction::Kind::memory,
-                         .access = access,
-                         .space = space,
-                         .addresses = addresses,
-                         .values = values};
+  return MemoryAwaiter(*this, Instruction{.kind = Instruction::Kind::memory,
+                                          .access = access,
+                                          .space = space,
+                                          .addresses = addresses,
+                                          .values = values});
+}
+
+bool Warp::issue(const Instruction& instruction) {
+  const std::span<const Address> addresses = instruction.addresses;
+  if (std::none_of(addresses.begin(), addresses.end(), [](Address a) { return a != kInactive; }))
+    return false;
+  pending_ = instruction;
   ++pc_;
-  return MemoryAwaiter(*this, false);
+  return true;
 }
 
 Warp::MemoryAwaiter Warp::read(std::span<const Address> addresses, Space space) {
-  return issue(AccessKind::read, addresses, {}, space);
+  return memory(AccessKind::read, addresses, {}, space);
 }
 
 Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<const Word> values,
@@ -46,15 +50,14 @@ Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<co
     throw SimulationError("warp " + std::to_string(index_) + " wrote " +
                           std::to_string(values.size()) + " values for " + std::to_string(width_) +
                           " lanes");
-  return issue(AccessKind::write, addresses, values, space);
+  return memory(AccessKind::write, addresses, values, space);
 }
 
-Warp::SyncAwaiter Warp::barrier(BarrierScope scope) {
+void Warp::arrive(BarrierScope scope) {
   pending_ = Instruction{.kind = Instruction::Kind::sync, .scope = scope};
   ++pc_;
   ++barriers_;
   if (scope == BarrierScope::grid) ++grid_barriers_;
-  return SyncAwaiter(*this);
 }
 
 void Warp::start(Task program) {

@@ -35,27 +35,35 @@ class Warp {
     unsigned blocks = 1;  // blocks of the machine (flat machines: 1)
   };
 
+  // The awaitables of the instructions act when awaited (in await_ready), not when made, so
+  // that an instruction made but never awaited issues nothing.
   class MemoryAwaiter {
    public:
-    explicit MemoryAwaiter(Warp& warp, bool skip) : warp_(warp), skip_(skip) {}
-    bool await_ready() const noexcept { return skip_; }
+    MemoryAwaiter(Warp& warp, const Instruction& instruction)
+        : warp_(warp), instruction_(instruction) {}
+    // Issues the instruction; one with no active lane takes no time and is skipped.
+    bool await_ready() { return !warp_.issue(instruction_); }
     void await_suspend(std::coroutine_handle<> h) noexcept { warp_.suspended_ = h; }
     std::span<const Word> await_resume() const noexcept { return warp_.registers_; }
 
    private:
     Warp& warp_;
-    bool skip_;
+    Instruction instruction_;
   };
 
   class SyncAwaiter {
    public:
-    explicit SyncAwaiter(Warp& warp) : warp_(warp) {}
-    bool await_ready() const noexcept { return false; }
+    SyncAwaiter(Warp& warp, BarrierScope scope) : warp_(warp), scope_(scope) {}
+    bool await_ready() {
+      warp_.arrive(scope_);
+      return false;
+    }
     void await_suspend(std::coroutine_handle<> h) noexcept { warp_.suspended_ = h; }
     void await_resume() const noexcept {}
 
    private:
     Warp& warp_;
+    BarrierScope scope_;
   };
 
   Warp(const Placement& placement, unsigned width, std::uint64_t local_words);
@@ -100,9 +108,9 @@ class Warp {
     return write(addresses, registers_, space);
   }
   // syncthreads: waits until every unfinished warp of the block is at a barrier.
-  SyncAwaiter sync() { return barrier(BarrierScope::block); }
+  SyncAwaiter sync() { return SyncAwaiter(*this, BarrierScope::block); }
   // Waits until every unfinished warp of the machine is here (a kernel boundary).
-  SyncAwaiter grid_sync() { return barrier(BarrierScope::grid); }
+  SyncAwaiter grid_sync() { return SyncAwaiter(*this, BarrierScope::grid); }
 
   // ---- hardware side -------------------------------------------------------------------
   void start(Task program);
@@ -117,9 +125,11 @@ class Warp {
   std::uint64_t grid_barriers() const { return grid_barriers_; }
 
  private:
-  MemoryAwaiter issue(AccessKind access, std::span<const Address> addresses,
-                      std::span<const Word> values, Space space);
-  SyncAwaiter barrier(BarrierScope scope);
+  // The instruction an awaiter issues: false when no lane is active (nothing issued).
+  bool issue(const Instruction& instruction);
+  void arrive(BarrierScope scope);
+  MemoryAwaiter memory(AccessKind access, std::span<const Address> addresses,
+                       std::span<const Word> values, Space space);
 
   WarpId index_;
   unsigned width_;

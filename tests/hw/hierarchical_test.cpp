@@ -300,3 +300,34 @@ TEST(Hierarchical, OneMultiprocessorUsingGlobalMemoryOnlyIsTheUmm) {
 
 }  // namespace
 }  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+// An instruction acts when it is awaited, not when it is made: a conditional expression that
+// makes both (GCC 12 evaluates both operands of `?:` under co_await) issues only the one awaited,
+// and an instruction never awaited issues nothing.
+class ChooseBarrier final : public Kernel {
+ public:
+  Task run(Warp& warp) override {
+    std::vector<Address> lanes(warp.width(), 0);
+    const auto unused = warp.read(lanes);  // made, never awaited
+    (void)unused;
+    co_await (warp.index() < 100 ? warp.grid_sync() : warp.sync());
+    co_await warp.read(lanes);
+  }
+};
+
+TEST(Hierarchical, AnInstructionActsWhenAwaited) {
+  MachineConfig m = hmm(2, 2, 4, 3, 1);
+  Simulation simulation(m);
+  ChooseBarrier kernel;
+  const RunResult r = simulation.run(kernel);
+  EXPECT_EQ(r.grid_syncs, 1u);
+  EXPECT_EQ(r.block_syncthreads, (std::vector<std::uint64_t>{0, 0}));
+  EXPECT_EQ(r.counters.dispatches, 4u);  // one read per warp: the unawaited one issued nothing
+  EXPECT_EQ(r.warp_barriers, (std::vector<std::uint64_t>{1, 1, 1, 1}));
+}
+
+}  // namespace
+}  // namespace mmsim::test
