@@ -85,22 +85,34 @@ WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
   return plan;
 }
 
-WaveformEstimate estimate_waveform(std::uint64_t signals, std::uint64_t run_cycles,
+WaveformEstimate estimate_waveform(std::uint64_t signals, const WaveformCycles& run,
                                    const WaveformWindow& window) {
+  const auto traced = [&](std::uint64_t cycles) -> std::uint64_t {
+    const std::uint64_t last = std::min(cycles, window.to);
+    return last >= window.from ? last - window.from + 1 : 1;
+  };
   WaveformEstimate e;
   e.signals = signals;
-  const std::uint64_t last = std::min(run_cycles, window.to);
-  e.cycles = last >= window.from ? last - window.from + 1 : 1;
+  e.cycles = traced(run.at_least);
+  e.likely_cycles = traced(run.likely);
   e.bytes = static_cast<double>(signals) * static_cast<double>(e.cycles) * kVcdBytesPerSignalCycle;
+  e.likely_bytes =
+      static_cast<double>(signals) * static_cast<double>(e.likely_cycles) * kVcdBytesPerSignalCycle;
   return e;
 }
 
 void check_waveform_size(const WaveformPlan& plan, const WaveformEstimate& e) {
   const auto bytes = static_cast<std::uint64_t>(e.bytes);
-  const std::string what =
-      fmt::format("about {} ({} signals x {} cycles x {} bytes per signal and cycle)",
-                  format_bytes(bytes), e.signals, e.cycles, kVcdBytesPerSignalCycle);
-  if (bytes > plan.limit)
+  const auto likely = static_cast<std::uint64_t>(e.likely_bytes);
+  std::string what =
+      fmt::format("about {} ({} signals x {} cycles x {} bytes", format_bytes(likely), e.signals,
+                  e.likely_cycles, kVcdBytesPerSignalCycle);
+  what += likely > bytes ? fmt::format(
+                               "; the cycles by the order bound, at least {} by the "
+                               "lower bound: {})",
+                               e.cycles, format_bytes(bytes))
+                         : ")";
+  if (likely > plan.limit)
     throw InputError(
         plan.file.where,
         fmt::format("this waveform would take {} of VCD, more than the limit of {}: narrow it to "
@@ -109,9 +121,9 @@ void check_waveform_size(const WaveformPlan& plan, const WaveformEstimate& e) {
                     "'machine.warp_[0-3]' 'machine.memory.bank_*'), or raise the limit "
                     "(outputs.vcd.limit, or --vcd-limit)",
                     what, format_bytes(plan.limit)));
-  if (bytes > kWaveformNotice)
-    std::fprintf(stderr, "mmsim: the waveform will take %s of VCD (%s, at most %s)\n",
-                 format_bytes(bytes).c_str(), what.c_str(), format_bytes(plan.limit).c_str());
+  if (likely > kWaveformNotice)
+    std::fprintf(stderr, "mmsim: the waveform will take %s of VCD (limit %s)\n", what.c_str(),
+                 format_bytes(plan.limit).c_str());
 }
 
 }  // namespace mmsim

@@ -20,9 +20,9 @@ namespace mmsim {
 inline constexpr std::uint64_t kDefaultWaveformLimit = std::uint64_t{1} << 30;
 // Estimates above this are printed before the run.
 inline constexpr std::uint64_t kWaveformNotice = std::uint64_t{64} << 20;
-// Bytes of VCD per traced signal and traced cycle, measured on the busiest workload we have
-// (the naive transpose on the DMM, every bank busy every cycle: README, "Waveforms").
-inline constexpr double kVcdBytesPerSignalCycle = 1.0;
+// Bytes of VCD per traced signal and traced cycle, measured on a busy workload: the naive
+// transpose on the DMM at n = 2^22 (226 signals, 4456464 cycles, 1.09 GB: README, "Waveforms").
+inline constexpr double kVcdBytesPerSignalCycle = 1.1;
 
 struct WaveformPlan {
   NamedFile file;  // no path: no waveform
@@ -42,17 +42,23 @@ struct WaveformPlan {
 WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
                            const WaveformOptions& options);
 
+// A run's cycles before it runs, from the program's bounds on time.
+struct WaveformCycles {
+  std::uint64_t at_least = 0;  // its lower bound (or exact figure)
+  std::uint64_t likely = 0;    // the seeds' order with constant 1, where more
+};
+
 struct WaveformEstimate {
   std::uint64_t signals = 0;
-  std::uint64_t cycles = 0;  // traced cycles: the run's (at least its lower bound) in the window
-  double bytes = 0;
+  std::uint64_t cycles = 0;         // traced cycles at least: the window's part of the run
+  std::uint64_t likely_cycles = 0;  // by the order bound
+  double bytes = 0;                 // at least
+  double likely_bytes = 0;
 };
-// The cycles of the run come from the program's bounds on time (its lower bound, or its exact
-// figure), `run_cycles`; the window then keeps at most to - from + 1 of them.
-WaveformEstimate estimate_waveform(std::uint64_t signals, std::uint64_t run_cycles,
+WaveformEstimate estimate_waveform(std::uint64_t signals, const WaveformCycles& run,
                                    const WaveformWindow& window);
-// Prints the estimate on stderr when it is large; throws InputError (exit status 2) past the
-// limit, saying how to narrow the waveform.
+// Prints the estimate on stderr when it is large; throws InputError (exit status 2) when its
+// likely figure is past the limit, saying how to narrow the waveform.
 void check_waveform_size(const WaveformPlan& plan, const WaveformEstimate& estimate);
 
 }  // namespace mmsim

@@ -23,6 +23,8 @@ void fresh_systemc_context() {
   sc_report_handler::set_actions(sc_core::SC_ID_TRACING_VCD_TIME_RESOLUTION_, sc_core::SC_THROW);
   sc_report_handler::set_actions(sc_core::SC_ID_TRACING_REVERSED_TIME_, sc_core::SC_THROW);
   sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_DO_NOTHING);
+  // A waveform refused before the run (too large) is closed before any cycle.
+  sc_report_handler::set_actions(sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_, sc_core::SC_DO_NOTHING);
   sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 }
 
