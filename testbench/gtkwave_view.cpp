@@ -118,7 +118,9 @@ class SaveFile {
     // its last part); GTKWave names the signal with its top scope and bits.
     std::string shown = name.starts_with("machine.") ? name.substr(8) : name;
     std::replace(shown.begin(), shown.end(), '.', '/');
-    text_ += fmt::format("+{{{}}} SystemC.{}{}\n", shown, name,
+    // A translated bit must be a vector of one bit to GTKWave ("#{...}").
+    const char kind = width == 1 && d.filter != Filter::none ? '#' : '+';
+    text_ += fmt::format("{}{{{}}} SystemC.{}{}\n", kind, shown, name,
                          width > 1 ? fmt::format("[{}:0]", width - 1) : "");
     if (d.analog) {  // an analog trace takes two more rows
       flags(kAnalogStretch);
