@@ -144,7 +144,26 @@ class SaveFile {
   Colour colour_ = Colour::normal;
 };
 
-// A memory: its random shift unit, its packing unit or coalescer, its pipeline, its banks.
+// The random shift unit: the shift applied per bank, then its table r_j (closed: one per row).
+void shift_unit_group(SaveFile& file, const std::string& scope) {
+  const std::vector<std::string> names = file.below(scope);
+  if (names.empty()) return;
+  file.begin("random_shift_unit");
+  std::vector<std::string> table;
+  for (const std::string& name : names)
+    if (name.substr(name.rfind('.') + 1).starts_with("r_"))
+      table.push_back(name);
+    else
+      file.signal(name, Colour::red);
+  if (!table.empty()) {
+    file.begin("shift_table", true);
+    for (const std::string& name : table) file.signal(name, Colour::red);
+    file.end();
+  }
+  file.end();
+}
+
+// A memory: its packing unit or coalescer, its random shift unit, its pipeline, its banks.
 void memory_groups(SaveFile& file, Mmu& mmu, const std::string& name, bool closed) {
   if (file.below(mmu.name()).empty()) return;
   file.begin(name, closed);
@@ -164,7 +183,7 @@ void memory_groups(SaveFile& file, Mmu& mmu, const std::string& name, bool close
     }
   }
   file.group(splitter_name, splitter, Colour::orange);
-  if (!shift_unit.empty()) file.group("random_shift_unit", shift_unit, Colour::red, true);
+  if (!shift_unit.empty()) shift_unit_group(file, shift_unit);
   file.group("pipeline", pipeline, Colour::green);
   if (!banks.empty()) {
     file.begin("banks", true);
@@ -202,9 +221,11 @@ std::string state_names() {
   return text;
 }
 
-// GTKWave shows 200 * 2^zoom pixels per time unit (zoom <= 0): the wave pane (about 980 pixels
-// wide in a window of 1400) shows `cycles`.
-double zoom_for(std::uint64_t cycles) { return std::log2(4.4 / static_cast<double>(cycles)); }
+// GTKWave shows 200 * 2^zoom pixels per time unit (a whole zoom <= 0): the wave pane (about
+// 1150 pixels wide in a window of 1600) shows about `cycles`.
+double zoom_for(std::uint64_t cycles) {
+  return std::min(0.0, std::round(std::log2(5.75 / static_cast<double>(cycles))));
+}
 
 }  // namespace
 
@@ -229,7 +250,7 @@ std::vector<GtkwaveViewFile> gtkwave_view(Machine& machine,
   file.text() += fmt::format(
       "[*] GTKWave save file written by mmsim: gtkwave {} {}\n"
       "[*] groups open and close with a click on their name; File > Read Save File reloads it\n"
-      "[dumpfile] \"{}\"\n[savefile] \"{}\"\n[timestart] {}\n[size] 1400 900\n[pos] -1 -1\n"
+      "[dumpfile] \"{}\"\n[savefile] \"{}\"\n[timestart] {}\n[size] 1600 1000\n[pos] -1 -1\n"
       "*{:.6f} -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
       "[sst_expanded] 0\n[signals_width] 440\n",
       place.waveform.filename().string(), place.save_file.filename().string(),

@@ -3,6 +3,8 @@
 // MMU's cell array, the cell of row j at index j*w + b.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <systemc>
 
 #include "hw/support/traced_value.hpp"
@@ -15,7 +17,12 @@ class MemoryBank : public sc_core::sc_module {
  public:
   MemoryBank(const sc_core::sc_module_name& name, Word* cells, unsigned bank, unsigned width,
              std::uint64_t rows)
-      : sc_core::sc_module(name), cells_(cells + bank), width_(width), rows_(rows) {}
+      : sc_core::sc_module(name),
+        cells_(cells + bank),
+        width_(width),
+        rows_(rows),
+        entry_address_(address_bits(rows * width)),
+        completion_address_(address_bits(rows * width)) {}
 
   std::uint64_t rows() const { return rows_; }
   Word& cell(std::uint64_t row) { return cells_[row * width_]; }
@@ -29,7 +36,7 @@ class MemoryBank : public sc_core::sc_module {
   Activity entering;
   Activity completing;
 
-  // Traced: the valid flags and the addresses (z while idle).
+  // Traced: the valid flags and the addresses (z while idle), as wide as the memory's addresses.
   bool trace(Tracer& tracer) {
     const std::string base = name();
     bool any = tracer.trace(entering.valid, base + ".entry_valid");
@@ -44,11 +51,15 @@ class MemoryBank : public sc_core::sc_module {
   }
 
  private:
+  static unsigned address_bits(std::uint64_t words) {
+    return std::max(1u, static_cast<unsigned>(std::bit_width(words - 1)));
+  }
+
   Word* cells_;
   unsigned width_;
   std::uint64_t rows_;
-  TracedValue entry_address_{64};
-  TracedValue completion_address_{64};
+  TracedValue entry_address_;
+  TracedValue completion_address_;
 };
 
 }  // namespace mmsim
