@@ -279,12 +279,10 @@ std::vector<GtkwaveViewFile> gtkwave_view(Machine& machine,
     }
   }
   return {
-      {.path = place.save_file, .role = "save file", .contents = file.text()},
-      {.path = filter_path(place, Filter::state), .role = "filter", .contents = state_names()},
-      {.path = filter_path(place, Filter::unit), .role = "filter", .contents = unit_names(m)},
-      {.path = filter_path(place, Filter::space),
-       .role = "filter",
-       .contents = "0 global\n1 shared\n"},
+      {.path = place.save_file, .contents = file.text()},
+      {.path = filter_path(place, Filter::state), .contents = state_names()},
+      {.path = filter_path(place, Filter::unit), .contents = unit_names(m)},
+      {.path = filter_path(place, Filter::space), .contents = "0 global\n1 shared\n"},
   };
 }
 

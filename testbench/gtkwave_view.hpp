@@ -20,7 +20,6 @@ namespace mmsim {
 // The files of a view: the save file and its translate filters, each with its contents.
 struct GtkwaveViewFile {
   std::filesystem::path path;
-  std::string role;  // for messages: "the GTKWave save file of outputs.vcd"
   std::string contents;
 };
 

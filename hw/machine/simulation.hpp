@@ -19,9 +19,9 @@ struct SimulationOptions {
   // Where SystemC writes the waveform: this name + ".vcd". Empty: no waveform (and no tracing
   // cost at all).
   std::string vcd_base;
-  // The signals the waveform shows (empty: all) and its window of cycles: outside it the
-  // machine runs untraced (its values stay as they were, so the VCD still holds those
-  // changes SystemC wrote when time moved on; the testbench cuts them off).
+  // The signals the waveform shows (empty: all) and its window of cycles: outside the window
+  // the machine runs as untraced and its traced values are not kept up to date (what SystemC
+  // still writes there, the reader of the VCD cuts off: testbench/vcd_window.hpp).
   Tracer::Selection trace_selection;
   Cycle trace_from = 0;
   Cycle trace_to = kNever;
