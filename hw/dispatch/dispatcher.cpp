@@ -38,14 +38,13 @@ void Dispatcher::run() {
     Cycle horizon = quantum >= kNever - now ? kNever : now + quantum;
     const bool before_window = options_.tracing && now < options_.trace_from;
     if (before_window) horizon = std::min(horizon, options_.trace_from - 1);
-    Cycle t = now;
-    Cycle next = step(t);
-    while (next != kNever && next <= horizon) next = step(t = next);
+    Cycle next = step(now);
+    while (next != kNever && next <= horizon) next = step(next);
     if (next == kNever) {
       finish();
       // SystemC writes a time step's traced values once time moves on: one more step records
-      // the last one.
-      if (in_window(t)) next_trigger(sc_core::sc_time::from_value(1));
+      // the last one (and makes SystemC write a waveform at all when the run ended at 0).
+      if (options_.tracing) next_trigger(sc_core::sc_time::from_value(1));
       return;
     }
     if (before_window) next = std::min(next, options_.trace_from);

@@ -7,6 +7,7 @@
 
 #include "support/command.hpp"
 #include "testbench/vcd_reader.hpp"
+#include "testbench/vcd_window.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -322,6 +323,72 @@ TEST(Waveform, ASaveFileLiesBesideTheWaveform) {
   ASSERT_EQ(::mknod(null.c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0);
   ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(null)).status, 0);
   EXPECT_EQ(devices.names(), std::vector<std::string>{"null"});
+}
+
+// The window filter reads SystemC's stream in chunks of any size: lines cut anywhere give the
+// same waveform.
+TEST(Waveform, TheWindowIsTheSameForAnyChunks) {
+  TempDir dir;
+  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(dir / "w.vcd")).status, 0);
+  const std::string vcd = read_file(dir / "w.vcd");
+  std::string whole;
+  VcdWindow one(3, 6);
+  one.feed(vcd, whole);
+  one.finish(whole);
+  for (const std::size_t chunk : {1, 7, 64}) {
+    std::string pieces;
+    VcdWindow many(3, 6);
+    for (std::size_t i = 0; i < vcd.size(); i += chunk)
+      many.feed(std::string_view(vcd).substr(i, chunk), pieces);
+    many.finish(pieces);
+    EXPECT_EQ(pieces, whole) << "chunks of " << chunk;
+  }
+  const VcdFile window = VcdFile::read(dir.write("window.vcd", whole));
+  EXPECT_EQ(window.timestamps().front(), 3u);
+  EXPECT_EQ(window.timestamps().back(), 7u);
+  EXPECT_EQ(window.value_at("machine.memory.pipeline.entry_group", 3), 3u);
+  EXPECT_EQ(window.value_at("machine.memory.pipeline.completion_group", 6), 0u);
+}
+
+// A window that begins after the run: the values at its end, dumped at `from`.
+TEST(Waveform, AWindowAfterTheRunHoldsItsLastValues) {
+  TempDir dir;
+  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(dir / "w.vcd") + " --vcd-from 50").status, 0);
+  const VcdFile vcd = VcdFile::read(dir / "w.vcd");
+  EXPECT_EQ(vcd.timestamps(), std::vector<std::uint64_t>{50});
+  EXPECT_EQ(vcd.value_at("machine.super_warp_0.state", 50), 4u);  // done
+}
+
+TEST(Waveform, AMissingConverterIsRefusedBeforeTheRun) {
+  TempDir dir;
+  const CommandResult r = run_command("PATH=" + quoted(dir.path()) + " '" MMSIM_BINARY "' run " +
+                                      kFig7 + " --vcd " + quoted(dir / "w.fst"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--vcd: writing FST needs vcd2fst (Debian package gtkwave"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(Waveform, AMalformedWaveformMappingIsAnError) {
+  TempDir dir;
+  const std::string machine =
+      "machine: {model: dmm, width: 4, latency: 3, threads: 8}\n"
+      "program: {name: trace, warps: [[{read: [0]}]]}\n";
+  for (const auto& [outputs, message] : std::vector<std::pair<std::string, std::string>>{
+           {"outputs: {vcd: {file: w.vcd, form: 3}}",
+            "tb.yaml:3:30: unknown key 'form' in outputs.vcd (did you mean 'from'?)"},
+           {"outputs: {vcd: {file: w.vcd, scopes: warp_0}}",
+            "tb.yaml:3:38: outputs.vcd.scopes: expected a list of scope patterns"},
+           {"outputs: {vcd: {from: 3}}", "tb.yaml:3:16: outputs.vcd: missing required key 'file'"},
+           {"outputs: {vcd: {file: w.vcd, to: -1}}", "tb.yaml:3:34: outputs.vcd.to"}}) {
+    dir.write("tb.yaml", machine + outputs + "\n");
+    const CommandResult r =
+        run_command("cd " + quoted(dir.path()) + " && '" MMSIM_BINARY "' run tb.yaml");
+    EXPECT_EQ(r.status, 2) << outputs;
+    EXPECT_NE(r.err.find(message), std::string::npos) << outputs << "\n" << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "w.vcd"));
+  }
 }
 
 }  // namespace
