@@ -207,8 +207,9 @@ void unit_group(SaveFile& file, const std::vector<WarpUnit*>& units, const std::
 std::string unit_names(Machine& machine) {
   std::string text;
   for (const WarpUnit* unit : machine.units()) {
-    const std::string name = unit->name();
-    text += fmt::format("{} {}\n", unit->id(), name.substr(name.find('.') + 1));
+    std::string name = std::string(unit->name()).substr(std::string_view("machine.").size());
+    std::replace(name.begin(), name.end(), '.', '/');  // as the traces are shown
+    text += fmt::format("{} {}\n", unit->id(), name);
   }
   return text;
 }

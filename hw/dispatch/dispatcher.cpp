@@ -132,13 +132,15 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   port.free_at = t + k;
   const Cycle completion = t + k + port.mmu->latency() - 2;
   wakes_.push(completion + 1 + options_.compute_latency, u);
-  if (options_.tracing) {
-    port.traced.valid = true;
-    port.traced.unit.set(true, u);
-    port.traced.stages.set(true, k);
-    port.traced.time = t;
-    unit.update_trace();
-  }
+  if (options_.tracing) trace_dispatch(port, unit, k, t);
+}
+
+void Dispatcher::trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t) {
+  port.traced.valid = true;
+  port.traced.unit.set(true, unit.id());
+  port.traced.stages.set(true, stages);
+  port.traced.time = t;
+  unit.update_trace();
 }
 
 void Dispatcher::finish() {

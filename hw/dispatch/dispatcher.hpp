@@ -82,6 +82,8 @@ class Dispatcher : public sc_core::sc_module {
   void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);
+  // Out of the dispatch's hot path (cold: kept out of line).
+  [[gnu::cold]] void trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t);
   // Whether cycle t is traced: a waveform is asked for and t lies in its window.
   bool in_window(Cycle t) const {
     return options_.tracing && t >= options_.trace_from && t <= options_.trace_to;
