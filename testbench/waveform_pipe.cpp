@@ -11,6 +11,8 @@
 #include <system_error>
 #include <vector>
 
+#include "testbench/vcd_compactor.hpp"
+
 namespace mmsim {
 namespace {
 
@@ -83,6 +85,8 @@ void WaveformPipe::copy() {
   sigaddset(&pipe_signal, SIGPIPE);
   pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
   std::vector<char> buffer(std::size_t{1} << 20);
+  VcdCompactor compactor;
+  std::string compacted;
   std::string kept;
   while (true) {
     const ssize_t got = ::read(read_end_, buffer.data(), buffer.size());
@@ -94,16 +98,18 @@ void WaveformPipe::copy() {
     }
     // After a failed write, the rest is read and dropped so that SystemC never blocks.
     if (failure_ && got > 0) continue;
-    const std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
+    compacted.clear();
+    if (got > 0)
+      compactor.feed({buffer.data(), static_cast<std::size_t>(got)}, compacted);
+    else
+      compactor.finish(compacted);
     try {
       if (!window_) {
-        if (got > 0) send(chunk);
+        if (!compacted.empty()) send(compacted);
       } else {
         kept.clear();
-        if (got > 0)
-          window_->feed(chunk, kept);
-        else
-          window_->finish(kept);
+        window_->feed(compacted, kept);
+        if (got == 0) window_->finish(kept);
         if (!kept.empty()) send(kept);
       }
     } catch (const InputError&) {

@@ -1,9 +1,9 @@
 // SystemC writes a waveform itself, with stdio whose errors nobody sees, to a file name it makes
 // up (base + ".vcd"). So that every byte of it goes through a PendingFile (checked writes, a
 // temporary, the target's own rules), SystemC writes into a FIFO in a private temporary folder
-// and a thread copies what comes out of it into the PendingFile: cut down to the waveform's
-// window of cycles (VcdWindow), and through GTKWave's converter for FST and LXT2
-// (WaveformConverter).
+// and a thread copies what comes out of it into the PendingFile: idle values shortened
+// (VcdCompactor), cut down to the waveform's window of cycles (VcdWindow), and through
+// GTKWave's converter for FST and LXT2 (WaveformConverter).
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "support/command.hpp"
+#include "testbench/vcd_compactor.hpp"
 #include "testbench/vcd_reader.hpp"
 #include "testbench/vcd_window.hpp"
 
@@ -389,6 +390,25 @@ TEST(Waveform, AMalformedWaveformMappingIsAnError) {
     EXPECT_NE(r.err.find(message), std::string::npos) << outputs << "\n" << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "w.vcd"));
   }
+}
+
+// An idle vector is written "bz id", whatever the chunks SystemC's stream comes in.
+TEST(Waveform, IdleValuesAreWrittenAsOneZ) {
+  const std::string vcd = "$var wire 8 ! a [7:0] $end\n#1\nbZZZZZZZZ !\nb101 \"\nbZ1 #\n1$\nbZZZ %";
+  const std::string expected = "$var wire 8 ! a [7:0] $end\n#1\nbz !\nb101 \"\nbZ1 #\n1$\nbz %";
+  for (const std::size_t chunk : {1, 2, 3, 5, 100}) {
+    std::string out;
+    VcdCompactor compactor;
+    for (std::size_t i = 0; i < vcd.size(); i += chunk)
+      compactor.feed(std::string_view(vcd).substr(i, chunk), out);
+    compactor.finish(out);
+    EXPECT_EQ(out, expected) << "chunks of " << chunk;
+  }
+  TempDir dir;
+  ASSERT_EQ(mmsim("run " + kFig4 + " --vcd " + quoted(dir / "w.vcd")).status, 0);
+  const std::string written = read_file(dir / "w.vcd");
+  EXPECT_EQ(written.find("\nbZ"), std::string::npos);
+  EXPECT_NE(written.find("\nbz "), std::string::npos);
 }
 
 }  // namespace
