@@ -78,7 +78,16 @@ WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
     for (std::size_t i = 0; i < request.scopes.size(); ++i)
       plan.scope_where.push_back(tb.locate("outputs.vcd.scopes[" + std::to_string(i) + "]"));
   }
-  if (plan.file.path.empty()) return plan;
+  if (plan.file.path.empty()) {
+    for (const auto& [given, option] : {std::pair{!options.from.empty(), "--vcd-from"},
+                                        {!options.to.empty(), "--vcd-to"},
+                                        {!options.scopes.empty(), "--vcd-scope"},
+                                        {!options.limit.empty(), "--vcd-limit"}})
+      if (given)
+        throw InputError({option, 0, 0},
+                         "there is no waveform to choose for: give --vcd FILE (or outputs.vcd)");
+    return plan;
+  }
   plan.format = waveform_format(plan.file.path);
   check_converter(plan.format, plan.file.where);
   if (gets_view(plan.file.path)) plan.view = gtkwave_view_place(plan.file.path);

@@ -19,16 +19,6 @@ const std::string kTranspose = std::string(MMSIM_SOURCE_DIR) + "/configs/transpo
 
 std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
-// Every change of every signal at or before `last`, by name: what two waveforms must share.
-std::map<std::string, std::vector<VcdFile::Change>> changes_until(const VcdFile& vcd,
-                                                                  std::uint64_t last) {
-  std::map<std::string, std::vector<VcdFile::Change>> all;
-  for (const std::string& name : vcd.signals())
-    for (const VcdFile::Change& c : vcd.changes(name))
-      if (c.time <= last) all[name].push_back(c);
-  return all;
-}
-
 // The value (and whether it is defined) of every signal at every time of [from, to].
 std::vector<std::string> values_between(const VcdFile& vcd, std::uint64_t from, std::uint64_t to) {
   std::vector<std::string> values;
@@ -264,6 +254,14 @@ TEST(Waveform, AScopeThatMatchesNothingIsAnError) {
   EXPECT_NE(r.err.find("--vcd-scope: scope 'machine.wrap_*' matches no signal"), std::string::npos)
       << r.err;
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(Waveform, WaveformOptionsNeedAWaveform) {
+  const CommandResult r = mmsim("run " + kFig4 + " --vcd-scope 'machine.warp_0'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--vcd-scope: there is no waveform to choose for: give --vcd FILE"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(Waveform, AWindowEndingBeforeItBeginsIsAnError) {
