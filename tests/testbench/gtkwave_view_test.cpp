@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -25,15 +26,23 @@ struct View {
   std::string picture;                       // the PNG's bytes
 };
 
+// Where xvfb-run starts looking for a free display: its own search (-a) races with another
+// xvfb-run started at the same moment (ctest -j), so each run starts somewhere else.
+int display_number() {
+  static std::mt19937 random(std::random_device{}());
+  return std::uniform_int_distribution<int>(100, 30000)(random);
+}
+
 // Opens `waveform` with its save file in GTKWave under Xvfb, the marker at `marker`.
 View open_in_gtkwave(const TempDir& dir, const std::filesystem::path& waveform, int marker) {
   const auto picture = dir / "view.png";
   const std::filesystem::path save = std::filesystem::path(waveform).replace_extension(".gtkw");
-  const CommandResult r = run_command(
-      "MMSIM_MARKER=" + std::to_string(marker) + " MMSIM_PICTURE=" + shell_word(picture) +
-      " timeout 120 xvfb-run -a -s '-screen 0 1600x1200x24' gtkwave -S " +
-      shell_word(std::filesystem::path(MMSIM_SOURCE_DIR) / "scripts/gtkwave_view.tcl") + " " +
-      shell_word(waveform) + " " + shell_word(save));
+  const CommandResult r =
+      run_command("MMSIM_MARKER=" + std::to_string(marker) +
+                  " MMSIM_PICTURE=" + shell_word(picture) + " timeout 120 xvfb-run -a -n " +
+                  std::to_string(display_number()) + " -s '-screen 0 1600x1200x24' gtkwave -S " +
+                  shell_word(std::filesystem::path(MMSIM_SOURCE_DIR) / "scripts/gtkwave_view.tcl") +
+                  " " + shell_word(waveform) + " " + shell_word(save));
   View view;
   view.status = r.status;
   view.output = r.out + r.err;
