@@ -50,10 +50,11 @@ int run_policies(const RunCommand& command) {
     std::vector<std::string> overrides = command.overrides;
     overrides.push_back("machine.dispatch=" + policy);
     Testbench tb = load_testbench(command.testbench, overrides);
-    tb.vcd = for_policy(tb.vcd, policy);
+    tb.vcd.file = for_policy(tb.vcd.file, policy);
     tb.stats = for_policy(tb.stats, policy);
     RunOptions options;
     options.vcd = for_policy(command.vcd, policy);
+    options.vcd_options = command.vcd_options;
     options.stats = for_policy(command.stats, policy);
     options.progress = isatty(STDERR_FILENO) != 0;
     outcomes.push_back(run_testbench(tb, options));
@@ -72,6 +73,7 @@ int run_command(const RunCommand& command) {
     const Testbench tb = load_testbench(command.testbench, command.overrides);
     RunOptions options;
     options.vcd = command.vcd;
+    options.vcd_options = command.vcd_options;
     options.stats = command.stats;
     options.progress = isatty(STDERR_FILENO) != 0;
     const RunOutcome outcome = run_testbench(tb, options);

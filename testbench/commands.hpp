@@ -5,12 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "testbench/testbench.hpp"
+
 namespace mmsim {
 
 struct RunCommand {
   std::string testbench;
   std::vector<std::string> overrides;
   std::string vcd;
+  WaveformOptions vcd_options;  // --vcd-from, --vcd-to, --vcd-scope, --vcd-limit
   std::string stats;
   // --policies: run once per dispatch policy ("all": every one) and print a table; each run's
   // output files get the policy's name before their extension (out.json -> out.random.json).

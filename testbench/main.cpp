@@ -72,7 +72,22 @@ int main(int argc, char** argv) {
   run_app->add_option("--set", run.overrides, "override a testbench value: key.path=value")
       ->allow_extra_args(false)
       ->default_str("");
-  run_app->add_option("--vcd", run.vcd, "write a waveform (VCD) to this file");
+  run_app->add_option("--vcd", run.vcd,
+                      "write a waveform to this file: VCD, or FST / LXT2 by the extension .fst / "
+                      ".lxt2; a GTKWave save file (.gtkw) is written beside it");
+  run_app->add_option("--vcd-from", run.vcd_options.from, "first cycle the waveform shows")
+      ->type_name("INT|2^k");
+  run_app->add_option("--vcd-to", run.vcd_options.to, "last cycle the waveform shows")
+      ->type_name("INT|2^k");
+  run_app
+      ->add_option("--vcd-scope", run.vcd_options.scopes,
+                   "show only these scopes (glob patterns, repeatable), e.g. 'machine.warp_[0-3]'")
+      ->allow_extra_args(false)
+      ->default_str("");
+  run_app
+      ->add_option("--vcd-limit", run.vcd_options.limit,
+                   "refuse a waveform estimated larger than this many bytes of VCD (default 2^30)")
+      ->type_name("INT|2^k");
   run_app->add_option("--stats", run.stats, "write the statistics (JSON) to this file");
   run_app
       ->add_option("--policies", run.policies,

@@ -177,7 +177,9 @@ std::string format_report(const RunOutcome& o) {
   line(fmt::format("  verified     {}", !o.verified   ? "n/a (nothing to check)"
                                         : *o.verified ? "yes"
                                                       : "NO"));
-  if (!o.vcd_file.empty()) line("  waveform     " + o.vcd_file);
+  if (!o.vcd_file.empty())
+    line("  waveform     " + o.vcd_file +
+         (o.gtkw_file.empty() ? "" : "  (gtkwave " + o.vcd_file + " " + o.gtkw_file + ")"));
   if (!o.stats_file.empty()) line("  statistics   " + o.stats_file);
   return out;
 }

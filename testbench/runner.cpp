@@ -9,10 +9,13 @@
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
+#include "testbench/gtkwave_view.hpp"
 #include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/stats_json.hpp"
+#include "testbench/waveform_output.hpp"
 #include "testbench/waveform_pipe.hpp"
+#include "testbench/waveform_scopes.hpp"
 
 namespace mmsim {
 namespace {
@@ -226,6 +229,22 @@ NamedFile output_file(const Testbench& tb, const std::string& path, const std::s
   return file;
 }
 
+// The cycles a run takes, as the program's bounds on time say before it runs: at least its
+// lower bound (or its exact figure), and likely the seeds' order (constant 1) where that is more.
+WaveformCycles expected_cycles(WarpProgram& program, const MachineConfig& machine) {
+  WaveformCycles cycles;
+  for (const Bound& b : program.bounds(machine, RunResult{})) {
+    if (b.measure != Bound::Measure::cycles) continue;
+    const auto value = static_cast<std::uint64_t>(b.value);
+    if (b.kind == Bound::Kind::lower || b.kind == Bound::Kind::exact)
+      cycles.at_least = std::max(cycles.at_least, value);
+    if (b.kind == Bound::Kind::order || b.kind == Bound::Kind::exact)
+      cycles.likely = std::max(cycles.likely, value);
+  }
+  cycles.likely = std::max(cycles.likely, cycles.at_least);
+  return cycles;
+}
+
 // The outcome before the run: what ran, on the machine resolved for the program.
 RunOutcome named_outcome(const Testbench& tb, WarpProgram& program) {
   RunOutcome o;
@@ -275,14 +294,20 @@ RunOutcome preview_testbench(const Testbench& tb) {
 }
 
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
-  const NamedFile vcd = output_file(tb, tb.vcd, "outputs.vcd", options.vcd, "--vcd");
+  const WaveformPlan wave = plan_waveform(tb, options.vcd, options.vcd_options);
+  const NamedFile& vcd = wave.file;
   const NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
-  check_distinct_files(input_files(tb), {vcd, stats});
+  std::vector<NamedFile> outputs = {vcd, stats};
+  for (const NamedFile& view : wave.view_files()) outputs.push_back(view);
+  check_distinct_files(input_files(tb), outputs);
   // Made before the run, so that an output that cannot be written is reported before the work.
   std::optional<PendingFile> vcd_file;
   std::optional<PendingFile> stats_file;
+  std::vector<std::unique_ptr<PendingFile>> view_files;
   if (!vcd.path.empty()) vcd_file.emplace(vcd.path, vcd.where);
   if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
+  for (const NamedFile& view : wave.view_files())
+    view_files.push_back(std::make_unique<PendingFile>(view.path, view.where));
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
   RunOutcome o = named_outcome(tb, *program);
@@ -291,14 +316,31 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
 
   SimulationOptions sim_options;
   std::optional<WaveformPipe> waveform;  // outlives the Simulation, which closes the trace file
+  auto scopes = std::make_shared<ScopeSelection>(wave.scopes);
   if (vcd_file) {
-    waveform.emplace(*vcd_file, vcd.where);
+    waveform.emplace(*vcd_file, vcd.where, wave.window, wave.format);
     sim_options.vcd_base = waveform->systemc_base();
+    sim_options.trace_from = wave.window.from;
+    sim_options.trace_to = wave.window.to;
+    if (!wave.scopes.empty())
+      sim_options.trace_selection = [scopes](const std::string& name) { return (*scopes)(name); };
   }
   ProgressLine progress;
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
+  std::vector<GtkwaveViewFile> view;
   {
     Simulation simulation(o.machine, sim_options);
+    if (vcd_file) {
+      if (const auto unmatched = scopes->unmatched())
+        throw InputError(wave.scope_where[*unmatched],
+                         "scope '" + wave.scopes[*unmatched] +
+                             "' matches no signal of this machine (names look like "
+                             "machine.warp_3.state, machine.memory.bank_0.entry_address: README, "
+                             "\"Waveforms\")");
+      check_waveform_size(wave,
+                          estimate_waveform(simulation.traced_signals().size(),
+                                            expected_cycles(*program, o.machine), wave.window));
+    }
     std::unique_ptr<RaceDetector> detector;
     if (tb.race_check) {
       detector = std::make_unique<RaceDetector>(memory_scopes(simulation.machine()), kListedRaces);
@@ -308,6 +350,9 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
     program->initialize(simulation.memory());
     o.result = simulation.run(*program);
     program->verify(simulation.memory());
+    if (wave.view)
+      view = gtkwave_view(simulation.machine(), simulation.traced_signals(), *wave.view,
+                          wave.window.from, std::min(o.result.cycles(), wave.window.to));
     if (detector) {
       o.race_check = true;
       o.race_count = detector->count();
@@ -344,10 +389,13 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (stats_file)
     stats_file->write(stats_json(o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                       "\n");
+  for (std::size_t i = 0; i < view.size(); ++i) view_files[i]->write(view[i].contents);
   if (vcd_file) {
     vcd_file->commit();
     o.vcd_file = vcd.path;
   }
+  for (const auto& file : view_files) file->commit();
+  if (wave.view) o.gtkw_file = std::filesystem::path(vcd.path).replace_extension(".gtkw").string();
   if (stats_file) {
     stats_file->commit();
     o.stats_file = stats.path;

@@ -15,9 +15,10 @@
 namespace mmsim {
 
 struct RunOptions {
-  std::string vcd;        // overrides outputs.vcd
-  std::string stats;      // overrides outputs.stats
-  bool progress = false;  // a progress line on stderr for long runs
+  std::string vcd;              // overrides outputs.vcd (its file)
+  WaveformOptions vcd_options;  // override the other keys of outputs.vcd
+  std::string stats;            // overrides outputs.stats
+  bool progress = false;        // a progress line on stderr for long runs
 };
 
 struct Expectation {
@@ -50,6 +51,7 @@ struct RunOutcome {
   std::vector<std::string> warnings;
   std::vector<std::string> errors;  // what failed verification besides data and expectations
   std::string vcd_file;             // written, if any
+  std::string gtkw_file;            // the waveform's GTKWave save file, if any
   std::string stats_file;           // written, if any
 };
 

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "hw/support/errors.hpp"
+#include "sw/support/suggest.hpp"
 #include "testbench/runner.hpp"
 #include "testbench/stats_json.hpp"
-#include "sw/support/suggest.hpp"
 #include "testbench/yaml_input.hpp"
 
 namespace mmsim {

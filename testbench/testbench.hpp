@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,24 @@
 #include "sw/program/registry.hpp"
 
 namespace mmsim {
+
+// outputs.vcd: a file name, or a mapping {file, from, to, scopes, limit} (README, "Waveforms").
+struct WaveformRequest {
+  std::string file;  // "" = none
+  std::optional<std::uint64_t> from;
+  std::optional<std::uint64_t> to;
+  std::vector<std::string> scopes;     // glob patterns of hierarchical names; empty: all
+  std::optional<std::uint64_t> limit;  // bytes of VCD refused beyond
+};
+
+// The --vcd-from, --vcd-to, --vcd-scope and --vcd-limit options of mmsim run, as given ("":
+// not given; 2^k accepted): each replaces its key of outputs.vcd.
+struct WaveformOptions {
+  std::string from;
+  std::string to;
+  std::vector<std::string> scopes;
+  std::string limit;
+};
 
 struct Testbench {
   std::filesystem::path file;
@@ -25,8 +44,8 @@ struct Testbench {
   std::string program;
   ProgramArgs args;
 
-  std::string vcd;    // outputs.vcd ("" = none)
-  std::string stats;  // outputs.stats ("" = none)
+  WaveformRequest vcd;  // outputs.vcd
+  std::string stats;    // outputs.stats ("" = none)
   // expect: figures the run must reproduce exactly (cycles, dispatches, stages, requests,
   // syncthreads), part of its verification.
   std::map<std::string, std::uint64_t> expect;

@@ -55,6 +55,45 @@ void load_rsu(const YamlSection& rsu, const std::string& path, BankMapping& mapp
   }
 }
 
+// outputs.vcd: the file's name, or {file, from, to, scopes, limit}.
+void load_waveform(const YamlSection& outputs, Testbench& tb) {
+  WaveformRequest& vcd = tb.vcd;
+  if (!outputs.node("vcd").IsMap()) {
+    vcd.file = outputs.string("vcd");
+    return;
+  }
+  const YamlSection s = outputs.section("vcd");
+  s.allow({"file", "from", "to", "scopes", "limit"});
+  vcd.file = s.string("file");
+  tb.where["outputs.vcd.file"] = s.where("file");
+  const auto cycle = [&](const std::string& key) -> std::optional<std::uint64_t> {
+    const auto value = s.optional_integer(key, 0, kMaxInt);
+    if (!value) return std::nullopt;
+    tb.where["outputs.vcd." + key] = s.where(key);
+    return static_cast<std::uint64_t>(*value);
+  };
+  vcd.from = cycle("from");
+  vcd.to = cycle("to");
+  if (const auto limit = s.optional_integer("limit", 1, kMaxInt)) {
+    vcd.limit = static_cast<std::uint64_t>(*limit);
+    tb.where["outputs.vcd.limit"] = s.where("limit");
+  }
+  if (s.has("scopes")) {
+    const YAML::Node scopes = s.node("scopes");
+    tb.where["outputs.vcd.scopes"] = s.where("scopes");
+    if (!scopes.IsSequence() || scopes.size() == 0)
+      s.fail("scopes",
+             "expected a list of scope patterns such as ['machine.warp_[0-3]', "
+             "'machine.memory.bank_*'], got " +
+                 yaml_describe(scopes));
+    for (std::size_t i = 0; i < scopes.size(); ++i) {
+      const std::string what = "outputs.vcd.scopes[" + std::to_string(i) + "]";
+      tb.where[what] = s.where("scopes", i);
+      vcd.scopes.push_back(yaml_string(scopes[i], tb.where[what], what));
+    }
+  }
+}
+
 std::string load_address_map(const YamlSection& s) {
   return choice(s, "address_map", names_of(address_maps(), [](const auto& x) { return x.name; }),
                 "address map");
@@ -294,7 +333,7 @@ Testbench load_testbench(const std::filesystem::path& file,
   load_program(input, root.section("program"), tb);
   if (const auto outputs = root.optional_section("outputs")) {
     outputs->allow({"vcd", "stats"});
-    tb.vcd = outputs->optional_string("vcd").value_or("");
+    if (outputs->has("vcd")) load_waveform(*outputs, tb);
     tb.stats = outputs->optional_string("stats").value_or("");
     for (const std::string& key : outputs->keys()) tb.where["outputs." + key] = outputs->where(key);
   }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace mmsim {
 namespace {
@@ -11,6 +12,10 @@ std::uint64_t binary_value(const std::string& bits) {
   std::uint64_t value = 0;
   for (const char c : bits) value = (value << 1) | (c == '1');
   return value;
+}
+
+bool binary_defined(const std::string& bits) {
+  return bits.find_first_not_of("01") == std::string::npos;
 }
 
 }  // namespace
@@ -69,9 +74,11 @@ VcdFile VcdFile::read(const std::filesystem::path& file) {
     } else if (token[0] == 'b' || token[0] == 'B') {
       std::string id;
       if (!(in >> id)) fail("vector value without identifier");
-      vcd.changes_[id].push_back({now, binary_value(token.substr(1))});
-    } else if (token[0] == '0' || token[0] == '1' || token[0] == 'x' || token[0] == 'z') {
-      vcd.changes_[token.substr(1)].push_back({now, static_cast<std::uint64_t>(token[0] == '1')});
+      const std::string bits = token.substr(1);
+      vcd.changes_[id].push_back({now, binary_value(bits), binary_defined(bits)});
+    } else if (std::string_view("01xzXZ").find(token[0]) != std::string_view::npos) {
+      vcd.changes_[token.substr(1)].push_back(
+          {now, static_cast<std::uint64_t>(token[0] == '1'), token[0] == '0' || token[0] == '1'});
     } else {
       fail("unexpected '" + token + "'");
     }
@@ -97,6 +104,15 @@ const std::vector<VcdFile::Change>& VcdFile::changes(const std::string& name) co
   static const std::vector<Change> none;
   const auto it = changes_.find(ids_.at(name));
   return it == changes_.end() ? none : it->second;
+}
+
+std::optional<bool> VcdFile::defined_at(const std::string& name, std::uint64_t t) const {
+  std::optional<bool> defined;
+  for (const Change& c : changes(name)) {
+    if (c.time > t) break;
+    defined = c.defined;
+  }
+  return defined;
 }
 
 std::optional<std::uint64_t> VcdFile::value_at(const std::string& name, std::uint64_t t) const {

@@ -16,6 +16,7 @@ class VcdFile {
   struct Change {
     std::uint64_t time;
     std::uint64_t value;  // scalars: 0/1; vectors: their binary value (x/z read as 0)
+    bool defined = true;  // no bit is x or z (an idle value is all z)
   };
 
   // Throws std::runtime_error for anything it cannot read.
@@ -32,6 +33,8 @@ class VcdFile {
   const std::vector<Change>& changes(const std::string& name) const;
   // The value at time t: the last change at or before t.
   std::optional<std::uint64_t> value_at(const std::string& name, std::uint64_t t) const;
+  // Whether the value at time t has every bit 0 or 1 (false while idle: z).
+  std::optional<bool> defined_at(const std::string& name, std::uint64_t t) const;
 
  private:
   std::string timescale_;

@@ -1,6 +1,7 @@
 #include "testbench/waveform_pipe.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include <filesystem>
 #include <system_error>
 #include <vector>
+
+#include "testbench/vcd_compactor.hpp"
 
 namespace mmsim {
 namespace {
@@ -27,7 +30,8 @@ std::string private_folder(const SourceLocation& where) {
 
 }  // namespace
 
-WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where)
+WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where, WaveformWindow window,
+                           WaveformFormat format)
     : file_(file),
       where_(where),
       folder_(private_folder(where)),
@@ -51,18 +55,39 @@ WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where)
   if (held_write_end_ < 0) give_up("open a pipe");
   ::fcntl(read_end_, F_SETFL, ::fcntl(read_end_, F_GETFL) & ~O_NONBLOCK);
   ::fcntl(read_end_, F_SETPIPE_SZ, 1 << 20);  // fewer wake-ups where allowed
+  if (!window.whole()) window_.emplace(window.from, window.to);
+  if (format != WaveformFormat::vcd) {
+    try {
+      converter_ = std::make_unique<WaveformConverter>(format, folder_, where);
+    } catch (...) {
+      ::close(read_end_);
+      ::close(held_write_end_);
+      ::unlink(fifo_.c_str());
+      ::rmdir(folder_.c_str());
+      throw;
+    }
+  }
   copier_ = std::thread([this] { copy(); });
 }
 
 WaveformPipe::~WaveformPipe() {
   stop();
+  converter_.reset();  // its files first: the folder goes once it is empty
   ::close(read_end_);
   ::unlink(fifo_.c_str());
   ::rmdir(folder_.c_str());
 }
 
 void WaveformPipe::copy() {
+  // A converter that stops reading must fail a write, not end mmsim by SIGPIPE.
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
   std::vector<char> buffer(std::size_t{1} << 20);
+  VcdCompactor compactor;
+  std::string compacted;
+  std::string kept;
   while (true) {
     const ssize_t got = ::read(read_end_, buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) continue;
@@ -71,15 +96,34 @@ void WaveformPipe::copy() {
           InputError(where_, "cannot read the waveform from SystemC: " + reason(errno)));
       return;
     }
-    if (got == 0) return;
     // After a failed write, the rest is read and dropped so that SystemC never blocks.
-    if (failure_) continue;
+    if (failure_ && got > 0) continue;
+    compacted.clear();
+    if (got > 0)
+      compactor.feed({buffer.data(), static_cast<std::size_t>(got)}, compacted);
+    else
+      compactor.finish(compacted);
     try {
-      file_.write({buffer.data(), static_cast<std::size_t>(got)});
+      if (!window_) {
+        if (!compacted.empty()) send(compacted);
+      } else {
+        kept.clear();
+        window_->feed(compacted, kept);
+        if (got == 0) window_->finish(kept);
+        if (!kept.empty()) send(kept);
+      }
     } catch (const InputError&) {
       failure_ = std::current_exception();
     }
+    if (got == 0) return;
   }
+}
+
+void WaveformPipe::send(std::string_view vcd) {
+  if (converter_)
+    converter_->write(vcd);
+  else
+    file_.write(vcd);
 }
 
 void WaveformPipe::stop() {
@@ -93,6 +137,7 @@ void WaveformPipe::stop() {
 void WaveformPipe::finish() {
   stop();
   if (failure_) std::rethrow_exception(failure_);
+  if (converter_) converter_->finish(file_);
 }
 
 }  // namespace mmsim

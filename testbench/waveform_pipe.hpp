@@ -1,22 +1,37 @@
 // SystemC writes a waveform itself, with stdio whose errors nobody sees, to a file name it makes
 // up (base + ".vcd"). So that every byte of it goes through a PendingFile (checked writes, a
 // temporary, the target's own rules), SystemC writes into a FIFO in a private temporary folder
-// and a thread copies what comes out of it into the PendingFile.
+// and a thread copies what comes out of it into the PendingFile: idle values shortened
+// (VcdCompactor), cut down to the waveform's window of cycles (VcdWindow), and through
+// GTKWave's converter for FST and LXT2 (WaveformConverter).
 #pragma once
 
+#include <cstdint>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "testbench/pending_file.hpp"
 #include "testbench/remove_on_signal.hpp"
+#include "testbench/vcd_window.hpp"
+#include "testbench/waveform_converter.hpp"
 
 namespace mmsim {
 
+// The cycles a waveform shows.
+struct WaveformWindow {
+  std::uint64_t from = 0;
+  std::uint64_t to = VcdWindow::kUnbounded;
+  bool whole() const { return from == 0 && to == VcdWindow::kUnbounded; }
+};
+
 class WaveformPipe {
  public:
-  // Throws InputError at `where` when the FIFO cannot be made.
-  WaveformPipe(PendingFile& file, const SourceLocation& where);
+  // Throws InputError at `where` when the FIFO (or the converter) cannot be made.
+  WaveformPipe(PendingFile& file, const SourceLocation& where, WaveformWindow window = {},
+               WaveformFormat format = WaveformFormat::vcd);
   // Ends the copy (SystemC must have closed its trace file: the Simulation is destroyed first).
   ~WaveformPipe();
   WaveformPipe(const WaveformPipe&) = delete;
@@ -31,6 +46,7 @@ class WaveformPipe {
  private:
   void copy();
   void stop();
+  void send(std::string_view vcd);
 
   PendingFile& file_;
   SourceLocation where_;
@@ -41,6 +57,8 @@ class WaveformPipe {
   RemoveOnSignal remove_fifo_;
   int read_end_ = -1;
   int held_write_end_ = -1;  // keeps the FIFO open until finish(), whenever SystemC opens it
+  std::optional<VcdWindow> window_;               // none: the whole run
+  std::unique_ptr<WaveformConverter> converter_;  // none: VCD into the file itself
   std::thread copier_;
   std::exception_ptr failure_;
 };

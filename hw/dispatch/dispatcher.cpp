@@ -16,7 +16,6 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
       options_(std::move(options)),
       present_(units_.size()),
       wakes_(longest_delay + 1, units_.size()) {
-  if (options_.tracing) options_.quantum = 0;
   for (UnitId u = 0; u < units_.size(); ++u) {
     present_.set(u);
     wakes_.push(0, u);
@@ -33,16 +32,22 @@ void Dispatcher::run() {
   if (finished_) return;  // the flush step below
   const Cycle now = sc_core::sc_time_stamp().value();
   try {
-    const Cycle horizon = options_.quantum >= kNever - now ? kNever : now + options_.quantum;
+    // Inside the traced window every step is a time step of its own; before it the steps stop
+    // at the window's first cycle.
+    const Cycle quantum = in_window(now) ? 0 : options_.quantum;
+    Cycle horizon = quantum >= kNever - now ? kNever : now + quantum;
+    const bool before_window = options_.tracing && now < options_.trace_from;
+    if (before_window) horizon = std::min(horizon, options_.trace_from - 1);
     Cycle next = step(now);
     while (next != kNever && next <= horizon) next = step(next);
     if (next == kNever) {
       finish();
       // SystemC writes a time step's traced values once time moves on: one more step records
-      // the last one.
+      // the last one (and makes SystemC write a waveform at all when the run ended at 0).
       if (options_.tracing) next_trigger(sc_core::sc_time::from_value(1));
       return;
     }
+    if (before_window) next = std::min(next, options_.trace_from);
     next_trigger(sc_core::sc_time::from_value(next - now));
   } catch (...) {
     failure_ = std::current_exception();
@@ -69,7 +74,7 @@ Cycle Dispatcher::step(Cycle t) {
     if (port.free_at > t) next = std::min(next, port.free_at);
   }
   if (!wakes_.empty()) next = std::min(next, wakes_.next_time());
-  if (options_.tracing) {
+  if (in_window(t)) {
     update_traces(t);
     for (const Port& port : ports_)
       if (!port.mmu->idle()) next = std::min(next, t + 1);
@@ -127,10 +132,15 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   port.free_at = t + k;
   const Cycle completion = t + k + port.mmu->latency() - 2;
   wakes_.push(completion + 1 + options_.compute_latency, u);
-  if (options_.tracing) {
-    port.traced = {true, u, k, t};
-    unit.update_trace();
-  }
+  if (options_.tracing) trace_dispatch(port, unit, k, t);
+}
+
+void Dispatcher::trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t) {
+  port.traced.valid = true;
+  port.traced.unit.set(true, unit.id());
+  port.traced.stages.set(true, stages);
+  port.traced.time = t;
+  unit.update_trace();
 }
 
 void Dispatcher::finish() {
@@ -142,21 +152,25 @@ void Dispatcher::finish() {
   finished_ = true;
 }
 
-void Dispatcher::trace(sc_core::sc_trace_file* file, const std::vector<std::string>& scopes) {
+void Dispatcher::trace(Tracer& tracer, const std::vector<std::string>& scopes) {
   const std::string base = name();
-  sc_core::sc_trace(file, trace_cycle_, base + ".cycle");
+  tracer.trace(trace_cycle_, base + ".cycle");
   for (std::size_t m = 0; m < ports_.size(); ++m) {
     DispatchTrace& traced = ports_[m].traced;
-    sc_core::sc_trace(file, traced.valid, scopes[m] + ".dispatch_valid");
-    sc_core::sc_trace(file, traced.unit, scopes[m] + ".dispatch_unit");
-    sc_core::sc_trace(file, traced.stages, scopes[m] + ".dispatch_stages");
+    tracer.trace(traced.valid, scopes[m] + ".dispatch_valid");
+    tracer.trace(traced.unit.bits(), scopes[m] + ".dispatch_unit");
+    tracer.trace(traced.stages.bits(), scopes[m] + ".dispatch_stages");
   }
 }
 
 void Dispatcher::update_traces(Cycle t) {
   trace_cycle_ = t;
   for (Port& port : ports_) {
-    if (port.traced.time != t) port.traced.valid = false;
+    if (port.traced.time != t) {
+      port.traced.valid = false;
+      port.traced.unit.set(false, 0);
+      port.traced.stages.set(false, 0);
+    }
     port.mmu->update_trace(t);
   }
   barrier_.update_trace();

@@ -6,8 +6,9 @@
 //
 // Temporal decoupling (as in TLM-2.0 loosely-timed models): the process may handle the events
 // of the next `quantum` cycles in one activation, since every state it touches lives in the
-// modules it calls. Results are identical for any quantum; tracing sets it to 0 so that every
-// event is handled, and traced, at its own simulation time.
+// modules it calls. Results are identical for any quantum; tracing sets it to 0 inside the
+// traced window of cycles [trace_from, trace_to] so that every event there is handled, and
+// traced, at its own simulation time; outside the window the machine runs as fast as untraced.
 #pragma once
 
 #include <exception>
@@ -22,6 +23,8 @@
 #include "hw/pe/barrier_unit.hpp"
 #include "hw/pe/warp_unit.hpp"
 #include "hw/support/dynamic_bitset.hpp"
+#include "hw/support/traced_value.hpp"
+#include "hw/support/tracer.hpp"
 
 namespace mmsim {
 
@@ -31,6 +34,8 @@ class Dispatcher : public sc_core::sc_module {
     Cycle compute_latency = 0;  // between a completion and the next instruction
     Cycle quantum = Cycle{1} << 20;
     bool tracing = false;
+    Cycle trace_from = 0;  // the window of cycles a waveform shows
+    Cycle trace_to = kNever;
     std::function<void(Cycle now)> progress;  // called now and then on long runs
   };
 
@@ -52,14 +57,14 @@ class Dispatcher : public sc_core::sc_module {
   // `scopes[m]`: the hierarchical name under which memory m's dispatches are traced
   // (dispatch_valid, dispatch_unit, dispatch_stages); the cycle counter is traced under this
   // module's name.
-  void trace(sc_core::sc_trace_file* file, const std::vector<std::string>& scopes);
+  void trace(Tracer& tracer, const std::vector<std::string>& scopes);
 
  private:
-  // What a port dispatched this cycle, as traced.
+  // What a port dispatched this cycle, as traced (unit and stages z while none).
   struct DispatchTrace {
     bool valid = false;
-    unsigned unit = 0;
-    unsigned stages = 0;
+    TracedValue unit{32};
+    TracedValue stages{32};
     Cycle time = kNever;
   };
   struct Port {
@@ -77,6 +82,12 @@ class Dispatcher : public sc_core::sc_module {
   void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);
+  // Out of the dispatch's hot path (cold: kept out of line).
+  [[gnu::cold]] void trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t);
+  // Whether cycle t is traced: a waveform is asked for and t lies in its window.
+  bool in_window(Cycle t) const {
+    return options_.tracing && t >= options_.trace_from && t <= options_.trace_to;
+  }
 
   std::vector<WarpUnit*> units_;
   unsigned warps_per_unit_;

@@ -61,18 +61,18 @@ void Machine::load(Kernel& kernel) {
     for (Warp& warp : unit->warps()) warp.start(kernel.run(warp));
 }
 
-void Machine::trace(sc_core::sc_trace_file* file) {
+void Machine::trace(Tracer& tracer) {
   // A shared memory's dispatches show in its multiprocessor's scope, as sm_j.dispatcher.
   std::vector<std::string> port_scopes = {dispatcher_->name()};
   for (const auto& sm : sms_) port_scopes.push_back(std::string(sm->name()) + ".dispatcher");
-  dispatcher_->trace(file, port_scopes);
+  dispatcher_->trace(tracer, port_scopes);
   std::vector<std::string> block_scopes;
   for (const auto& sm : sms_) block_scopes.push_back(std::string(sm->name()) + ".barrier");
   if (sms_.empty()) block_scopes.push_back(barrier_->name());
-  barrier_->trace(file, block_scopes);
-  global_memory_->trace(file);
-  for (const auto& sm : sms_) sm->trace(file);
-  for (const auto& unit : flat_units_) unit->trace(file);
+  barrier_->trace(tracer, block_scopes);
+  global_memory_->trace(tracer);
+  for (const auto& sm : sms_) sm->trace(tracer);
+  for (const auto& unit : flat_units_) unit->trace(tracer);
 }
 
 }  // namespace mmsim

@@ -37,7 +37,7 @@ class Machine : public sc_core::sc_module {
   // Starts `kernel` on every warp; call once, before the simulation starts.
   void load(Kernel& kernel);
 
-  void trace(sc_core::sc_trace_file* file);
+  void trace(Tracer& tracer);
 
  private:
   MachineConfig config_;

@@ -14,9 +14,9 @@ Multiprocessor::Multiprocessor(const sc_core::sc_module_name& name, unsigned ind
   units_ = make_warp_units(config, first_unit_, units, {.global = 0, .shared = shared_id});
 }
 
-void Multiprocessor::trace(sc_core::sc_trace_file* file) {
-  shared_memory_->trace(file);
-  for (auto& unit : units_) unit->trace(file);
+void Multiprocessor::trace(Tracer& tracer) {
+  shared_memory_->trace(tracer);
+  for (auto& unit : units_) unit->trace(tracer);
 }
 
 }  // namespace mmsim

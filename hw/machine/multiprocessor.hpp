@@ -26,7 +26,7 @@ class Multiprocessor : public sc_core::sc_module {
   UnitId first_unit() const { return first_unit_; }
   const std::vector<std::unique_ptr<WarpUnit>>& units() const { return units_; }
 
-  void trace(sc_core::sc_trace_file* file);
+  void trace(Tracer& tracer);
 
  private:
   unsigned index_;

@@ -23,6 +23,8 @@ void fresh_systemc_context() {
   sc_report_handler::set_actions(sc_core::SC_ID_TRACING_VCD_TIME_RESOLUTION_, sc_core::SC_THROW);
   sc_report_handler::set_actions(sc_core::SC_ID_TRACING_REVERSED_TIME_, sc_core::SC_THROW);
   sc_report_handler::set_actions(sc_core::SC_ID_TRACING_TIMESCALE_UNIT_, sc_core::SC_DO_NOTHING);
+  // A waveform refused before the run (too large) is closed before any cycle.
+  sc_report_handler::set_actions(sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_, sc_core::SC_DO_NOTHING);
   sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 }
 
@@ -34,13 +36,21 @@ Simulation::Simulation(const MachineConfig& config, const SimulationOptions& opt
   Dispatcher::Options dispatch;
   dispatch.quantum = options.quantum;
   dispatch.tracing = !options.vcd_base.empty();
+  dispatch.trace_from = options.trace_from;
+  dispatch.trace_to = options.trace_to;
   dispatch.progress = options.progress;
   machine_ = std::make_unique<Machine>("machine", config, std::move(dispatch));
   if (!options.vcd_base.empty()) {
     trace_ = sc_core::sc_create_vcd_trace_file(options.vcd_base.c_str());
     trace_->set_time_unit(1, sc_core::SC_NS);
-    machine_->trace(trace_);
+    tracer_ = std::make_unique<Tracer>(trace_, options.trace_selection);
+    machine_->trace(*tracer_);
   }
+}
+
+const std::vector<Tracer::Signal>& Simulation::traced_signals() const {
+  static const std::vector<Tracer::Signal> none;
+  return tracer_ ? tracer_->signals() : none;
 }
 
 Simulation::~Simulation() {

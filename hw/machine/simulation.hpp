@@ -11,6 +11,7 @@
 #include "hw/machine/machine.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/pe/kernel.hpp"
+#include "hw/support/tracer.hpp"
 
 namespace mmsim {
 
@@ -18,6 +19,12 @@ struct SimulationOptions {
   // Where SystemC writes the waveform: this name + ".vcd". Empty: no waveform (and no tracing
   // cost at all).
   std::string vcd_base;
+  // The signals the waveform shows (empty: all) and its window of cycles: outside the window
+  // the machine runs as untraced and its traced values are not kept up to date (what SystemC
+  // still writes there, the reader of the VCD cuts off: testbench/vcd_window.hpp).
+  Tracer::Selection trace_selection;
+  Cycle trace_from = 0;
+  Cycle trace_to = kNever;
   Cycle quantum = Dispatcher::Options{}.quantum;
   std::function<void(Cycle now)> progress;
 };
@@ -56,6 +63,8 @@ class Simulation {
 
   Machine& machine() { return *machine_; }
   Mmu& memory(MemoryId id = 0) { return machine_->memory(id); }
+  // The signals traced into the waveform (none without one).
+  const std::vector<Tracer::Signal>& traced_signals() const;
 
   // Runs `kernel` on every warp to the end. Throws SimulationError for what a program did wrong.
   RunResult run(Kernel& kernel);
@@ -63,6 +72,7 @@ class Simulation {
  private:
   std::unique_ptr<Machine> machine_;
   sc_core::sc_trace_file* trace_ = nullptr;
+  std::unique_ptr<Tracer> tracer_;
   bool ran_ = false;
 };
 

@@ -145,27 +145,32 @@ void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
     }
 }
 
-void Mmu::trace(sc_core::sc_trace_file* file) {
-  if (rsu_) rsu_->trace(file);
-  splitter_unit_->trace(file);
-  pipeline_.trace(file);
-  for (auto& bank : banks_) bank->trace(file);
+void Mmu::trace(Tracer& tracer) {
+  if (rsu_) traced_ |= rsu_->trace(tracer);
+  traced_ |= splitter_unit_->trace(tracer);
+  traced_ |= pipeline_.trace(tracer);
+  for (auto& bank : banks_) traced_ |= bank->trace(tracer);
+  config_.keep_groups = config_.keep_groups && traced_;  // an untraced memory records nothing
 }
 
 void Mmu::update_trace(Cycle t) {
+  if (!traced_) return;
   pipeline_.update_trace(t);
   for (auto& bank : banks_) bank->entering = bank->completing = {};
   const unsigned latency = config_.latency;
   const MmuPipeline::InFlight* packed = nullptr;
+  const MmuPipeline::InFlight* entering = nullptr;
   pipeline_.for_each([&](const MmuPipeline::InFlight& d) {
     if (d.entry == t) packed = &d;
+    if (t >= d.entry && t < d.entry + d.stages) entering = &d;
     const Cycle first_completion = d.first_completion(latency);
     for (const MmuPipeline::Slot& s : d.slots) {
       if (d.entry + s.group == t) banks_[s.bank]->entering = {true, s.address};
       if (first_completion + s.group == t) banks_[s.bank]->completing = {true, s.address};
     }
   });
-  splitter_unit_->update_trace(packed);
+  for (auto& bank : banks_) bank->update_trace();
+  splitter_unit_->update_trace(packed, entering, t);
   if (rsu_) rsu_->update_trace(banks_);
 }
 

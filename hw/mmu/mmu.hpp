@@ -16,6 +16,7 @@
 #include "hw/mmu/splitter_unit.hpp"
 #include "hw/mmu/stage_splitter.hpp"
 #include "hw/mmu/write_conflict.hpp"
+#include "hw/support/tracer.hpp"
 #include "hw/support/types.hpp"
 
 namespace mmsim {
@@ -85,7 +86,8 @@ class Mmu : public sc_core::sc_module {
 
   void set_observer(AccessObserver* observer) { observer_ = observer; }
 
-  void trace(sc_core::sc_trace_file* file);
+  // Offers its modules' signals; a memory none of whose signals is traced skips update_trace.
+  void trace(Tracer& tracer);
   void update_trace(Cycle t);
 
  private:
@@ -105,6 +107,7 @@ class Mmu : public sc_core::sc_module {
   std::vector<std::uint32_t> groups_;
   MemoryCounters counters_;
   AccessObserver* observer_ = nullptr;
+  bool traced_ = false;
 };
 
 }  // namespace mmsim

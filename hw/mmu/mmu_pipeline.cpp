@@ -41,27 +41,37 @@ unsigned MmuPipeline::occupancy(Cycle t) const {
   return groups;
 }
 
-void MmuPipeline::trace(sc_core::sc_trace_file* file) {
+bool MmuPipeline::trace(Tracer& tracer) {
   const std::string base = name();
-  sc_core::sc_trace(file, entering_.valid, base + ".entry_valid");
-  sc_core::sc_trace(file, entering_.unit, base + ".entry_unit");
-  sc_core::sc_trace(file, entering_.group, base + ".entry_group");
-  sc_core::sc_trace(file, completing_.valid, base + ".completion_valid");
-  sc_core::sc_trace(file, completing_.unit, base + ".completion_unit");
-  sc_core::sc_trace(file, completing_.group, base + ".completion_group");
-  sc_core::sc_trace(file, occupancy_, base + ".occupancy");
+  bool any = tracer.trace(entering_.valid, base + ".entry_valid");
+  any |= tracer.trace(entering_.unit.bits(), base + ".entry_unit");
+  any |= tracer.trace(entering_.group.bits(), base + ".entry_group");
+  any |= tracer.trace(completing_.valid, base + ".completion_valid");
+  any |= tracer.trace(completing_.unit.bits(), base + ".completion_unit");
+  any |= tracer.trace(completing_.group.bits(), base + ".completion_group");
+  any |= tracer.trace(occupancy_, base + ".occupancy");
+  return any;
 }
 
 void MmuPipeline::update_trace(Cycle t) {
-  entering_ = {};
-  completing_ = {};
+  bool entering = false;
+  bool completing = false;
+  unsigned entry_unit = 0, entry_group = 0, completion_unit = 0, completion_group = 0;
   for_each([&](const InFlight& d) {
-    if (t >= d.entry && t < d.entry + d.stages)
-      entering_ = {true, d.unit->id(), static_cast<unsigned>(t - d.entry)};
+    if (t >= d.entry && t < d.entry + d.stages) {
+      entering = true;
+      entry_unit = d.unit->id();
+      entry_group = static_cast<unsigned>(t - d.entry);
+    }
     const Cycle done = d.first_completion(latency_);
-    if (t >= done && t < done + d.stages)
-      completing_ = {true, d.unit->id(), static_cast<unsigned>(t - done)};
+    if (t >= done && t < done + d.stages) {
+      completing = true;
+      completion_unit = d.unit->id();
+      completion_group = static_cast<unsigned>(t - done);
+    }
   });
+  entering_.set(entering, entry_unit, entry_group);
+  completing_.set(completing, completion_unit, completion_group);
   occupancy_ = occupancy(t);
 }
 

@@ -7,6 +7,8 @@
 #include <systemc>
 #include <vector>
 
+#include "hw/support/traced_value.hpp"
+#include "hw/support/tracer.hpp"
 #include "hw/support/types.hpp"
 
 namespace mmsim {
@@ -45,7 +47,8 @@ class MmuPipeline : public sc_core::sc_module {
   // Groups in the pipeline stages at time t (entered at or before t, not yet completed).
   unsigned occupancy(Cycle t) const;
 
-  void trace(sc_core::sc_trace_file* file);
+  // Returns whether any of its signals is traced.
+  bool trace(Tracer& tracer);
   // Sets the traced values for time t (group entering and completing, occupancy).
   void update_trace(Cycle t);
 
@@ -55,10 +58,16 @@ class MmuPipeline : public sc_core::sc_module {
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 
+  // A stage group as traced: its unit and its number in the dispatch (z while no group).
   struct GroupTrace {
     bool valid = false;
-    unsigned unit = 0;
-    unsigned group = 0;
+    TracedValue unit{32};
+    TracedValue group{32};
+    void set(bool is_valid, unsigned unit_id, unsigned index) {
+      valid = is_valid;
+      unit.set(is_valid, unit_id);
+      group.set(is_valid, index);
+    }
   };
   GroupTrace entering_;
   GroupTrace completing_;

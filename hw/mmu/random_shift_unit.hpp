@@ -12,6 +12,8 @@
 
 #include "hw/memory/memory_bank.hpp"
 #include "hw/memory/random_shift_map.hpp"
+#include "hw/support/traced_value.hpp"
+#include "hw/support/tracer.hpp"
 
 namespace mmsim {
 
@@ -23,14 +25,17 @@ class RandomShiftUnit : public sc_core::sc_module {
 
   const RandomShiftMap& map() const { return map_; }
 
-  void trace(sc_core::sc_trace_file* file);
+  // Returns whether any of its signals is traced.
+  bool trace(Tracer& tracer);
   // Sets the traced shifts from what enters each bank this cycle.
   void update_trace(const std::vector<std::unique_ptr<MemoryBank>>& banks);
 
  private:
+  static unsigned shift_bits(unsigned width);  // bits of a shift in [0, w)
+
   const RandomShiftMap& map_;
-  std::vector<unsigned> traced_shifts_;  // the table, as traced values (set once)
-  std::vector<unsigned> entry_shift_;    // per bank
+  std::vector<unsigned> traced_shifts_;   // the table, as traced values (set once)
+  std::vector<TracedValue> entry_shift_;  // per bank (z while nothing enters it)
 };
 
 }  // namespace mmsim

@@ -2,28 +2,54 @@
 
 #include <algorithm>
 
+#include "hw/mmu/coalescer.hpp"
+
 namespace mmsim {
 
 SplitterUnit::SplitterUnit(const sc_core::sc_module_name& name,
                            std::unique_ptr<StageSplitter> logic)
-    : sc_core::sc_module(name), logic_(std::move(logic)), load_(logic_->width(), 0) {}
+    : sc_core::sc_module(name),
+      logic_(std::move(logic)),
+      rows_(dynamic_cast<const Coalescer*>(logic_.get()) != nullptr),
+      load_(logic_->width(), TracedValue(32)),
+      counts_(logic_->width(), 0) {}
 
-void SplitterUnit::trace(sc_core::sc_trace_file* file) {
+bool SplitterUnit::trace(Tracer& tracer) {
   const std::string base = name();
-  sc_core::sc_trace(file, valid_, base + ".packed_valid");
-  sc_core::sc_trace(file, stages_, base + ".packed_stages");
-  sc_core::sc_trace(file, requests_, base + ".packed_requests");
+  bool any = tracer.trace(valid_, base + ".packed_valid");
+  any |= tracer.trace(stages_.bits(), base + ".packed_stages");
+  any |= tracer.trace(requests_.bits(), base + ".packed_requests");
   for (std::size_t b = 0; b < load_.size(); ++b)
-    sc_core::sc_trace(file, load_[b], base + ".load_" + std::to_string(b));
+    any |= tracer.trace(load_[b].bits(), base + ".load_" + std::to_string(b));
+  if (rows_) {
+    any |= tracer.trace(entry_valid_, base + ".entry_valid");
+    any |= tracer.trace(entry_row_.bits(), base + ".entry_row");
+  }
+  return any;
 }
 
-void SplitterUnit::update_trace(const MmuPipeline::InFlight* packed) {
-  std::fill(load_.begin(), load_.end(), 0);
+void SplitterUnit::update_trace(const MmuPipeline::InFlight* packed,
+                                const MmuPipeline::InFlight* entering, Cycle t) {
   valid_ = packed != nullptr;
-  stages_ = packed ? packed->stages : 0;
-  requests_ = packed ? static_cast<unsigned>(packed->slots.size()) : 0;
+  stages_.set(valid_, packed ? packed->stages : 0);
+  requests_.set(valid_, packed ? packed->slots.size() : 0);
+  std::fill(counts_.begin(), counts_.end(), 0);
   if (packed)
-    for (const MmuPipeline::Slot& slot : packed->slots) ++load_[slot.bank];
+    for (const MmuPipeline::Slot& slot : packed->slots) ++counts_[slot.bank];
+  for (std::size_t b = 0; b < load_.size(); ++b) load_[b].set(valid_, counts_[b]);
+  if (!rows_) return;
+  // The row of the group entering: an address's row is its cell's (a map permutes columns only).
+  entry_valid_ = false;
+  if (entering) {
+    const auto group = static_cast<std::uint32_t>(t - entering->entry);
+    const auto slot = std::find_if(entering->slots.begin(), entering->slots.end(),
+                                   [&](const MmuPipeline::Slot& s) { return s.group == group; });
+    if (slot != entering->slots.end()) {
+      entry_valid_ = true;
+      entry_row_.set(true, slot->address / logic_->width());
+    }
+  }
+  if (!entry_valid_) entry_row_.set(false, 0);
 }
 
 }  // namespace mmsim

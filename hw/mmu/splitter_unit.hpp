@@ -4,6 +4,8 @@
 // congestion calls directly); the module gives it its place in the hierarchy and shows in
 // waveforms what it packed: the dispatch accepted this cycle, its stage groups, its distinct
 // requests, and per bank how many of them go to that bank (the busiest bank sets the stages).
+// The coalescer also shows the address groups a dispatch touches: the row of each stage group
+// as it enters the pipeline, one per cycle (k rows: k stages).
 #pragma once
 
 #include <memory>
@@ -12,6 +14,8 @@
 
 #include "hw/mmu/mmu_pipeline.hpp"
 #include "hw/mmu/stage_splitter.hpp"
+#include "hw/support/traced_value.hpp"
+#include "hw/support/tracer.hpp"
 
 namespace mmsim {
 
@@ -21,16 +25,23 @@ class SplitterUnit : public sc_core::sc_module {
 
   StageSplitter& logic() { return *logic_; }
 
-  void trace(sc_core::sc_trace_file* file);
-  // Shows `packed` (the dispatch whose first group enters this cycle), or nothing.
-  void update_trace(const MmuPipeline::InFlight* packed);
+  // Returns whether any of its signals is traced.
+  bool trace(Tracer& tracer);
+  // Shows `packed` (the dispatch whose first group enters at t), or nothing, and the stage group
+  // of `entering` (the dispatch with a group entering at t) that enters.
+  void update_trace(const MmuPipeline::InFlight* packed, const MmuPipeline::InFlight* entering,
+                    Cycle t);
 
  private:
   std::unique_ptr<StageSplitter> logic_;
+  bool rows_ = false;  // its stage groups are address groups (the coalescer)
   bool valid_ = false;
-  unsigned stages_ = 0;
-  unsigned requests_ = 0;
-  std::vector<unsigned> load_;  // per bank
+  TracedValue stages_{32};
+  TracedValue requests_{32};
+  std::vector<TracedValue> load_;  // per bank
+  std::vector<unsigned> counts_;   // per bank, for load_
+  bool entry_valid_ = false;
+  TracedValue entry_row_{32};
 };
 
 }  // namespace mmsim

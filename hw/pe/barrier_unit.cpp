@@ -59,14 +59,14 @@ std::optional<Cycle> BarrierUnit::open() {
   return grid_.last_event + latencies_.grid;
 }
 
-void BarrierUnit::trace(sc_core::sc_trace_file* file, const std::vector<std::string>& scopes) {
+void BarrierUnit::trace(Tracer& tracer, const std::vector<std::string>& scopes) {
   for (std::size_t b = 0; b < blocks_.size(); ++b) {
-    sc_core::sc_trace(file, blocks_[b].traced_waiting, scopes[b] + ".waiting");
-    sc_core::sc_trace(file, blocks_[b].traced_steps, scopes[b] + ".steps");
+    tracer.trace(blocks_[b].traced_waiting, scopes[b] + ".waiting");
+    tracer.trace(blocks_[b].traced_steps, scopes[b] + ".steps");
   }
   const std::string base = name();
-  sc_core::sc_trace(file, grid_.traced_waiting, base + ".grid_waiting");
-  sc_core::sc_trace(file, grid_.traced_steps, base + ".grid_steps");
+  tracer.trace(grid_.traced_waiting, base + ".grid_waiting");
+  tracer.trace(grid_.traced_steps, base + ".grid_steps");
 }
 
 void BarrierUnit::update_trace() {

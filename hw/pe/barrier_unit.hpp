@@ -15,6 +15,7 @@
 #include <systemc>
 #include <vector>
 
+#include "hw/support/tracer.hpp"
 #include "hw/support/types.hpp"
 
 namespace mmsim {
@@ -44,7 +45,7 @@ class BarrierUnit : public sc_core::sc_module {
 
   // `scopes[b]`: the hierarchical name under which block b's barrier is traced (its waiting
   // warps and steps); the grid barrier is traced under this module's name.
-  void trace(sc_core::sc_trace_file* file, const std::vector<std::string>& scopes);
+  void trace(Tracer& tracer, const std::vector<std::string>& scopes);
   void update_trace();
 
  private:

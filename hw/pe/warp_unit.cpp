@@ -98,17 +98,18 @@ void WarpUnit::dispatched() {
   last_target_ = target_;
 }
 
-void WarpUnit::trace(sc_core::sc_trace_file* file) {
-  sc_core::sc_trace(file, trace_state_, std::string(name()) + ".state", 3);
-  if (memories_.shared != kNoMemory)
-    sc_core::sc_trace(file, trace_space_, std::string(name()) + ".space", 1);
+void WarpUnit::trace(Tracer& tracer) {
+  const std::string base = name();
+  traced_ = tracer.trace(trace_state_, base + ".state", 3);
+  if (memories_.shared != kNoMemory) traced_ |= tracer.trace(trace_space_, base + ".space", 1);
   for (std::size_t j = 0; j < warps_.size(); ++j) {
     const std::string pc = warps_.size() == 1 ? ".pc" : ".pc_" + std::to_string(j);
-    sc_core::sc_trace(file, trace_pc_[j], std::string(name()) + pc);
+    traced_ |= tracer.trace(trace_pc_[j], base + pc);
   }
 }
 
 void WarpUnit::update_trace() {
+  if (!traced_) return;
   trace_state_ = static_cast<unsigned>(state_);
   const MemoryId memory = state_ == UnitState::ready ? target_ : last_target_;
   trace_space_ = memory != kNoMemory && memory == memories_.shared;

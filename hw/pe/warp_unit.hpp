@@ -9,6 +9,7 @@
 
 #include "hw/pe/unit_state.hpp"
 #include "hw/pe/warp.hpp"
+#include "hw/support/tracer.hpp"
 #include "hw/support/types.hpp"
 
 namespace mmsim {
@@ -62,7 +63,7 @@ class WarpUnit : public sc_core::sc_module {
   // Whether the warp in slot j (0 <= j < s) takes part in the dispatch in flight.
   bool in_flight(std::size_t j) const { return phase_[j] == Phase::in_flight; }
 
-  void trace(sc_core::sc_trace_file* file);
+  void trace(Tracer& tracer);
   void update_trace();
 
  private:
@@ -85,6 +86,7 @@ class WarpUnit : public sc_core::sc_module {
   unsigned trace_state_ = 0;
   unsigned trace_space_ = 0;  // machines with shared memory: 1 while ready for or waiting on it
   std::vector<std::uint64_t> trace_pc_;
+  bool traced_ = false;  // any of its signals
 };
 
 }  // namespace mmsim
