@@ -1,7 +1,6 @@
 #include "testbench/plan_command.hpp"
 
 #include <chrono>
-#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <numeric>
@@ -15,6 +14,7 @@
 #include "sw/planning/permutation.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
+#include "sw/support/integer_sqrt.hpp"
 #include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
 
@@ -58,7 +58,7 @@ Planned plan(const PlanCommand& c, const planning::Permutation& p,
   } else {
     planning::UmmPlan plan;
     measured(out, [&] { plan = planning::plan_umm(p, c.width, options); });
-    out.colours = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(c.n))));
+    out.colours = integer_sqrt(c.n);
     out.steps = plan.steps.size();
     out.algorithm = std::string(planning::to_string(options.algorithm));
     // Positions fit 32 bits (plan_umm takes n < 2^32).

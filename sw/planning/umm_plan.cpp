@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sw/planning/permutation.hpp"
+#include "sw/support/integer_sqrt.hpp"
 
 namespace mmsim::planning {
 
@@ -14,13 +15,6 @@ namespace {
 std::uint64_t square_or_zero(std::uint64_t x) noexcept {
   if (x != 0 && x > std::numeric_limits<std::uint64_t>::max() / x) return 0;
   return x * x;
-}
-
-std::uint64_t exact_sqrt(std::uint64_t n) noexcept {
-  std::uint64_t r = 0;
-  for (std::uint64_t bit = std::uint64_t{1} << 31; bit != 0; bit >>= 1)
-    if (square_or_zero(r | bit) != 0 && square_or_zero(r | bit) <= n) r |= bit;
-  return r;
 }
 
 class UmmPlanner {
@@ -36,7 +30,7 @@ class UmmPlanner {
       return;
     }
     const std::uint64_t n = perm.size();
-    const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
+    const auto side = static_cast<std::uint32_t>(integer_sqrt(len));
     std::vector<std::uint32_t> s1(n), s3(n), s5(n);
     {  // the graph of one row and its colouring, freed before the recursion
       BipartiteMultigraph g(side);
@@ -95,7 +89,7 @@ std::uint64_t umm_plan_bytes(std::uint64_t n, std::uint64_t w, ColoringAlgorithm
   if (n == w) return plan + 4 * n;
   // The top level: its input row permutation, steps 1, 3 and 5 (4 bytes per element each), the
   // graph (8) and its colouring.
-  const auto side = static_cast<std::uint32_t>(exact_sqrt(n));
+  const auto side = static_cast<std::uint32_t>(integer_sqrt(n));
   const std::uint64_t top = 16 * n + 8 * n + coloring_bytes(side, n, algorithm);
   // Deeper levels: the plan so far, the pending steps 3 and 5 of every level above and the
   // current level's input and steps (at most 24 bytes per element besides the plan).
