@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/time_series.hpp"
 #include "hw/dispatch/wake_queue.hpp"
 #include "hw/mmu/mmu.hpp"
 #include "hw/pe/barrier_unit.hpp"
@@ -32,6 +33,7 @@ class Dispatcher : public sc_core::sc_module {
     Cycle quantum = Cycle{1} << 20;
     bool tracing = false;
     std::function<void(Cycle now)> progress;  // called now and then on long runs
+    Cycle sample_interval = 0;                // > 0: sample the counters every so many time units
   };
 
   SC_HAS_PROCESS(Dispatcher);
@@ -48,6 +50,8 @@ class Dispatcher : public sc_core::sc_module {
   bool finished() const { return finished_; }
   // An error raised by a warp program or the hardware during the run, if any.
   std::exception_ptr failure() const { return failure_; }
+  // The counters over time (empty unless Options::sample_interval asked for them).
+  const TimeSeries& time_series() const { return sampler_.series(); }
 
   // `scopes[m]`: the hierarchical name under which memory m's dispatches are traced
   // (dispatch_valid, dispatch_unit, dispatch_stages); the cycle counter is traced under this
@@ -91,6 +95,8 @@ class Dispatcher : public sc_core::sc_module {
   bool finished_ = false;
   std::exception_ptr failure_;
   std::uint64_t steps_ = 0;
+  TimeSeriesSampler sampler_;
+  std::vector<const Mmu*> memories_;  // the ports' MMUs, for the sampler
 
   std::uint64_t trace_cycle_ = 0;
 };
