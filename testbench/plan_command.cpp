@@ -17,6 +17,7 @@
 #include "sw/support/integer_sqrt.hpp"
 #include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
+#include "testbench/provenance.hpp"
 
 namespace mmsim {
 namespace {
@@ -100,7 +101,7 @@ int plan_command(const PlanCommand& c) {
     if (PendingFile* file = outputs.file(0)) schedule.emplace(*file);
     const Planned planned = plan(c, p, options, schedule ? &*schedule : nullptr);
     if (schedule) schedule->flush();
-    const nlohmann::json stats = {
+    nlohmann::json stats = {
         {"n", c.n},
         {"width", c.width},
         {"machine", c.machine},
@@ -113,7 +114,15 @@ int plan_command(const PlanCommand& c) {
         {"peak_memory_bytes", peak_resident_bytes()},
         {"verified", planned.verified},
         {"schedule", c.out},
+        {"resolved",
+         {{"n", c.n},
+          {"width", c.width},
+          {"machine", c.machine},
+          {"permutation", c.permutation},
+          {"seed", c.seed},
+          {"algorithm", c.algorithm}}},
     };
+    add_provenance(stats, provenance_now());
     // Options are bytes: JSON gets U+FFFD where they are not UTF-8.
     outputs.write_all(
         {"", stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});

@@ -1,7 +1,11 @@
 #include "testbench/runner.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -11,6 +15,7 @@
 #include "hw/support/errors.hpp"
 #include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
+#include "testbench/resolved_testbench.hpp"
 #include "testbench/stats_json.hpp"
 #include "testbench/waveform_pipe.hpp"
 
@@ -227,14 +232,29 @@ NamedFile output_file(const Testbench& tb, const std::string& path, const std::s
 }
 
 // The outcome before the run: what ran, on the machine resolved for the program.
-RunOutcome named_outcome(const Testbench& tb, WarpProgram& program) {
+RunOutcome named_outcome(const Testbench& tb, WarpProgram& program, const std::string& command) {
   RunOutcome o;
   o.name = tb.name;
   o.description = tb.description;
   o.file = tb.file.string();
   o.program = tb.program;
   o.machine = resolve_machine(tb, program);
+  o.provenance = provenance_now(command.empty() ? command_line() : command);
+  o.resolved = resolved_testbench(tb, o.machine);
   return o;
+}
+
+// Writes `text` to standard output, every byte, or throws InputError at `where`.
+void write_standard_output(const std::string& text, const SourceLocation& where) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDOUT_FILENO, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw InputError(where, std::string("cannot write the statistics to standard output: ") +
+                                  std::strerror(n < 0 ? errno : ENOSPC));
+    written += static_cast<std::size_t>(n);
+  }
 }
 
 }  // namespace
@@ -263,7 +283,7 @@ double measured(const RunOutcome& o, const Bound& bound) {
 
 RunOutcome preview_testbench(const Testbench& tb) {
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o = named_outcome(tb, *program);
+  RunOutcome o = named_outcome(tb, *program, "");
   check_run_memory(tb, o.machine, *program);
   prepare_program(tb, *program);  // its bounds may need what it prepares (a permutation)
   o.race_check = tb.race_check;
@@ -274,16 +294,22 @@ RunOutcome preview_testbench(const Testbench& tb) {
 
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   const NamedFile vcd = output_file(tb, tb.vcd, "outputs.vcd", options.vcd, "--vcd");
-  const NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
-  check_distinct_files(input_files(tb), {vcd, stats});
+  NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
+  const bool stats_on_stdout = stats.path == kStandardOutput;
+  const SourceLocation stdout_where = stats.where;
+  if (stats_on_stdout) stats.path.clear();
+  const NamedFile resolved = option_output(options.resolved, "--out-dir");
+  check_distinct_files(input_files(tb), {vcd, stats, resolved});
   // Made before the run, so that an output that cannot be written is reported before the work.
   std::optional<PendingFile> vcd_file;
   std::optional<PendingFile> stats_file;
+  std::optional<PendingFile> resolved_file;
   if (!vcd.path.empty()) vcd_file.emplace(vcd.path, vcd.where);
   if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
+  if (!resolved.path.empty()) resolved_file.emplace(resolved.path, resolved.where);
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o = named_outcome(tb, *program);
+  RunOutcome o = named_outcome(tb, *program, options.command);
   check_run_memory(tb, o.machine, *program);  // before anything big is allocated
   prepare_program(tb, *program);
 
@@ -295,6 +321,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   }
   ProgressLine progress;
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
+  sim_options.stats_interval = options.stats_interval;
   {
     Simulation simulation(o.machine, sim_options);
     std::unique_ptr<RaceDetector> detector;
@@ -342,6 +369,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (stats_file)
     stats_file->write(stats_json(o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                       "\n");
+  if (resolved_file) resolved_file->write(yaml_text(o.resolved));
   if (vcd_file) {
     vcd_file->commit();
     o.vcd_file = vcd.path;
@@ -349,6 +377,16 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (stats_file) {
     stats_file->commit();
     o.stats_file = stats.path;
+  }
+  if (resolved_file) {
+    resolved_file->commit();
+    o.resolved_file = resolved.path;
+  }
+  if (stats_on_stdout) {
+    write_standard_output(
+        stats_json(o).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+        stdout_where);
+    o.stats_file = kStandardOutput;
   }
   return o;
 }
