@@ -288,5 +288,32 @@ TEST(Provenance, PlanStatisticsAndSweepResultsRecordIt) {
       << markdown;
 }
 
+// scripts/plot_stats draws the histograms and the counters over time of a flat machine and of
+// the hmm (per memory).
+TEST(PlotStats, DrawsThePngOfARunsStatistics) {
+  const CommandResult probe = run_command("/usr/bin/python3 -c 'import matplotlib'");
+  ASSERT_EQ(probe.status, 0) << "Debian's python3-matplotlib is needed: run scripts/setup";
+  TempDir dir;
+  const std::string script = std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_stats ";
+  for (const std::string testbench : {"sum_simple.yaml", "hmm_seed004.yaml"}) {
+    const auto stats = dir / (testbench + ".json");
+    const auto png = dir / (testbench + ".png");
+    ASSERT_EQ(mmsim("run " + kConfigs + testbench +
+                    " --set program.params.n=2^12 --set expect={} --stats-interval 50 --stats " +
+                    arg(stats))
+                  .status,
+              0);
+    const CommandResult r = run_command(script + arg(stats) + " " + arg(png));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string image = read_file(png);
+    EXPECT_GT(image.size(), 10000u) << testbench;
+    EXPECT_EQ(image.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  }
+  const CommandResult bad = run_command(script + arg(dir / "none.json") + " " + arg(dir / "x.png"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("scripts/plot_stats: cannot read"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));
+}
+
 }  // namespace
 }  // namespace mmsim::test
