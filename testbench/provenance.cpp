@@ -36,7 +36,10 @@ const char* mmsim_version() { return MMSIM_VERSION; }
 
 void set_command_line(int argc, const char* const* argv) {
   std::string command;
-  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + shell_quote(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) command += ' ';
+    command += shell_quote(argv[i]);
+  }
   recorded_command() = command;
 }
 
