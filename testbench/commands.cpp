@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -24,9 +25,9 @@
 namespace mmsim {
 namespace {
 
-// out.json -> out.<policy>.json (out -> out.<policy>).
+// out.json -> out.<policy>.json (out -> out.<policy>); standard output stays.
 std::string for_policy(const std::string& path, const std::string& policy) {
-  if (path.empty()) return path;
+  if (path.empty() || path == kStandardOutput) return path;
   const std::filesystem::path p(path);
   return (p.parent_path() / (p.stem().string() + "." + policy + p.extension().string())).string();
 }
@@ -43,8 +44,64 @@ std::vector<std::string> policy_names(const std::vector<std::string>& given) {
   return given;
 }
 
+// The folder of --out-dir: made when it is missing (its parent must exist), and removed again
+// when the command fails before anything was written into it.
+class OutputFolder {
+ public:
+  OutputFolder(std::filesystem::path path, const std::string& option) : path_(std::move(path)) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path_, error)) return;
+    if (std::filesystem::exists(std::filesystem::symlink_status(path_, error)))
+      throw InputError({option, 0, 0}, path_.string() + " exists and is not a folder");
+    if (!std::filesystem::create_directory(path_, error))
+      throw InputError({option, 0, 0},
+                       "cannot make the folder " + path_.string() + ": " + error.message());
+    made_ = true;
+  }
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+  ~OutputFolder() {
+    std::error_code error;
+    if (made_ && std::filesystem::is_empty(path_, error)) std::filesystem::remove(path_, error);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+  bool made_ = false;
+};
+
+// The run's options; with --out-dir its outputs go into `folder` under fixed names, a waveform
+// only when the testbench asks for one.
+RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFolder* folder) {
+  RunOptions options;
+  options.vcd = command.vcd;
+  options.vcd_options = command.vcd_options;
+  options.stats = command.stats;
+  options.stats_interval = command.stats_interval;
+  options.progress = isatty(STDERR_FILENO) != 0;
+  if (folder) {
+    options.stats = (folder->path() / "stats.json").string();
+    options.resolved = (folder->path() / "testbench.yaml").string();
+    if (!tb.vcd.file.empty()) options.vcd = (folder->path() / "trace.vcd").string();
+    tb.vcd.file.clear();
+    tb.stats.clear();
+  }
+  return options;
+}
+
+// The report goes to standard error when the statistics take standard output.
+std::ostream& report_stream(const std::vector<RunOutcome>& outcomes) {
+  const bool taken = std::any_of(outcomes.begin(), outcomes.end(), [](const RunOutcome& o) {
+    return o.stats_file == kStandardOutput;
+  });
+  return taken ? std::cerr : std::cout;
+}
+
 int run_policies(const RunCommand& command) {
   const std::vector<std::string> names = policy_names(command.policies);
+  std::optional<OutputFolder> out_dir;
+  if (!command.out_dir.empty()) out_dir.emplace(command.out_dir, "--out-dir");
   std::vector<RunOutcome> outcomes;
   for (const std::string& policy : names) {
     std::vector<std::string> overrides = command.overrides;
@@ -52,14 +109,16 @@ int run_policies(const RunCommand& command) {
     Testbench tb = load_testbench(command.testbench, overrides);
     tb.vcd.file = for_policy(tb.vcd.file, policy);
     tb.stats = for_policy(tb.stats, policy);
-    RunOptions options;
-    options.vcd = for_policy(command.vcd, policy);
-    options.vcd_options = command.vcd_options;
-    options.stats = for_policy(command.stats, policy);
-    options.progress = isatty(STDERR_FILENO) != 0;
+    std::optional<OutputFolder> folder;  // one folder per run: DIR/<policy>
+    if (out_dir) folder.emplace(out_dir->path() / policy, "--out-dir");
+    RunOptions options = run_options(command, tb, folder ? &*folder : nullptr);
+    if (!folder) {
+      options.vcd = for_policy(options.vcd, policy);
+      options.stats = for_policy(options.stats, policy);
+    }
     outcomes.push_back(run_testbench(tb, options));
   }
-  std::cout << format_policy_table(outcomes);
+  report_stream(outcomes) << format_policy_table(outcomes);
   const bool ok = std::all_of(outcomes.begin(), outcomes.end(),
                               [](const RunOutcome& o) { return o.verified.value_or(true); });
   return ok ? 0 : 1;
@@ -70,14 +129,12 @@ int run_policies(const RunCommand& command) {
 int run_command(const RunCommand& command) {
   try {
     if (!command.policies.empty()) return run_policies(command);
-    const Testbench tb = load_testbench(command.testbench, command.overrides);
-    RunOptions options;
-    options.vcd = command.vcd;
-    options.vcd_options = command.vcd_options;
-    options.stats = command.stats;
-    options.progress = isatty(STDERR_FILENO) != 0;
-    const RunOutcome outcome = run_testbench(tb, options);
-    std::cout << format_report(outcome);
+    Testbench tb = load_testbench(command.testbench, command.overrides);
+    std::optional<OutputFolder> folder;
+    if (!command.out_dir.empty()) folder.emplace(command.out_dir, "--out-dir");
+    const RunOutcome outcome =
+        run_testbench(tb, run_options(command, tb, folder ? &*folder : nullptr));
+    report_stream({outcome}) << format_report(outcome);
     return outcome.verified.value_or(true) ? 0 : 1;
   } catch (const InputError& e) {
     std::cerr << "mmsim: " << e.describe() << "\n";
@@ -105,7 +162,7 @@ int congestion_command(const CongestionCommand& command) {
     OutputFiles outputs(
         {option_output(command.csv, "--csv"), option_output(command.json, "--json")});
     const std::vector<CongestionCell> cells = run_congestion(spec);
-    outputs.write_all({congestion_csv(cells), congestion_json(cells)});
+    outputs.write_all({congestion_csv(cells), congestion_json(spec, cells, provenance_now())});
     std::cout << format_congestion_table(spec, cells);
     return 0;
   } catch (const InputError& e) {

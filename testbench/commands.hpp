@@ -14,7 +14,10 @@ struct RunCommand {
   std::vector<std::string> overrides;
   std::string vcd;
   WaveformOptions vcd_options;  // --vcd-from, --vcd-to, --vcd-scope, --vcd-limit
-  std::string stats;
+  std::string stats;            // "-": standard output (the report then goes to stderr)
+  // --out-dir: the folder of the run's outputs (testbench.yaml, stats.json, trace.vcd).
+  std::string out_dir;
+  std::uint64_t stats_interval = 0;  // --stats-interval: the counters every N time units
   // --policies: run once per dispatch policy ("all": every one) and print a table; each run's
   // output files get the policy's name before their extension (out.json -> out.random.json).
   std::vector<std::string> policies;

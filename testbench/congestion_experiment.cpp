@@ -12,18 +12,12 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
+#include "hw/support/random.hpp"
 #include "sw/program/input_error.hpp"
 #include "sw/support/suggest.hpp"
 
 namespace mmsim {
 namespace {
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // The seed of one chunk of one column (w, n): every input mixed in, so that chunks and columns
 // draw independent streams.
@@ -40,7 +34,8 @@ std::uint64_t chunk_seed(std::uint64_t seed, unsigned w, std::uint64_t n, std::u
 // that would bias it (none when n is a power of two).
 class AddressSource {
  public:
-  AddressSource(std::uint64_t n, std::uint64_t seed) : n_(n), threshold_(kAll % n), spare_(seed) {
+  AddressSource(std::uint64_t n, std::uint64_t seed)
+      : n_(n), threshold_(lemire_threshold<32>(n)), spare_(seed) {
     std::uint64_t state = seed;
     for (Lanes& word : state_.s)
       for (int k = 0; k < 8; ++k) word[k] = static_cast<std::uint32_t>(splitmix64(state) >> 32) | 1;
@@ -61,7 +56,6 @@ class AddressSource {
  private:
   using Lanes = std::uint32_t __attribute__((vector_size(32)));
   using Wide = std::uint64_t __attribute__((vector_size(32)));
-  static constexpr std::uint64_t kAll = std::uint64_t{1} << 32;
   struct State {
     Lanes s[4];
   };
@@ -108,17 +102,12 @@ class AddressSource {
       if (((std::uint64_t{r[k]} * n_) & 0xFFFFFFFFull) < threshold_) out[k] = redraw();
   }
 
-  // An accepted draw from the spare generator, for the rare rejected lane.
-  Address redraw() {
-    while (true) {
-      const std::uint64_t product = (splitmix64(spare_) >> 32) * n_;
-      if ((product & 0xFFFFFFFFull) >= threshold_) return product >> 32;
-    }
-  }
+  // A draw from the spare generator, for the rare rejected lane.
+  Address redraw() { return uniform_below(spare_, n_); }
 
   std::uint64_t n_;
   std::uint64_t threshold_;
-  std::uint64_t spare_;
+  SplitMix32 spare_;
   State state_;
 };
 

@@ -74,7 +74,8 @@ std::string congestion_csv(const std::vector<CongestionCell>& cells) {
   return out;
 }
 
-std::string congestion_json(const std::vector<CongestionCell>& cells) {
+std::string congestion_json(const CongestionSpec& spec, const std::vector<CongestionCell>& cells,
+                            const Provenance& provenance) {
   nlohmann::json list = nlohmann::json::array();
   for (const CongestionCell& c : cells)
     list.push_back({{"width", c.width},
@@ -86,7 +87,13 @@ std::string congestion_json(const std::vector<CongestionCell>& cells) {
                     {"congestion", c.congestion},
                     {"analytic", std::isfinite(c.analytic) ? nlohmann::json(c.analytic)
                                                            : nlohmann::json(nullptr)}});
-  return list.dump(2) + "\n";
+  nlohmann::json table = nlohmann::json::object();
+  add_provenance(table, provenance);
+  table["resolved"] = {{"widths", spec.widths}, {"super_warps", spec.super_warps},
+                       {"arrays", spec.arrays}, {"rounds", spec.rounds},
+                       {"seed", spec.seed},     {"map", spec.map}};
+  table["cells"] = list;
+  return table.dump(2) + "\n";
 }
 
 }  // namespace mmsim

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "testbench/congestion_experiment.hpp"
+#include "testbench/provenance.hpp"
 
 namespace mmsim {
 
@@ -13,8 +14,10 @@ std::string format_congestion_table(const CongestionSpec& spec,
                                     const std::vector<CongestionCell>& cells);
 // One line per cell: width,super_warp,array,rounds,ratio,stderr,congestion,analytic.
 std::string congestion_csv(const std::vector<CongestionCell>& cells);
-// A list of cells with keys width, super_warp, array, rounds, ratio, stderr, congestion and
-// analytic.
-std::string congestion_json(const std::vector<CongestionCell>& cells);
+// The provenance (version, command, date, host), the options as run (resolved: widths,
+// super_warps, arrays, rounds, seed, map) and `cells`, a list of cells with keys width,
+// super_warp, array, rounds, ratio, stderr, congestion and analytic.
+std::string congestion_json(const CongestionSpec& spec, const std::vector<CongestionCell>& cells,
+                            const Provenance& provenance);
 
 }  // namespace mmsim

@@ -10,6 +10,7 @@
 #include "testbench/commands.hpp"
 #include "testbench/integer_list.hpp"
 #include "testbench/plan_command.hpp"
+#include "testbench/provenance.hpp"
 #include "testbench/sweep_command.hpp"
 
 namespace {
@@ -58,9 +59,10 @@ std::string mistyped_name(CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  mmsim::set_command_line(argc, argv);
   CLI::App app{"mmsim - cycle-accurate simulator of the memory machine models of GPUs"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "mmsim 0.1.0");
+  app.set_version_flag("--version", std::string("mmsim ") + mmsim::mmsim_version());
   app.option_defaults()->always_capture_default();  // --help shows every default
 
   mmsim::RunCommand run;
@@ -72,9 +74,10 @@ int main(int argc, char** argv) {
   run_app->add_option("--set", run.overrides, "override a testbench value: key.path=value")
       ->allow_extra_args(false)
       ->default_str("");
-  run_app->add_option("--vcd", run.vcd,
-                      "write a waveform to this file: VCD, or FST / LXT2 by the extension .fst / "
-                      ".lxt2; a GTKWave save file (.gtkw) is written beside it");
+  CLI::Option* vcd = run_app->add_option(
+      "--vcd", run.vcd,
+      "write a waveform to this file: VCD, or FST / LXT2 by the extension .fst / "
+      ".lxt2; a GTKWave save file (.gtkw) is written beside it");
   run_app->add_option("--vcd-from", run.vcd_options.from, "first cycle the waveform shows")
       ->type_name("INT|2^k");
   run_app->add_option("--vcd-to", run.vcd_options.to, "last cycle the waveform shows")
@@ -88,7 +91,23 @@ int main(int argc, char** argv) {
       ->add_option("--vcd-limit", run.vcd_options.limit,
                    "refuse a waveform estimated larger than this many bytes of VCD (default 2^30)")
       ->type_name("INT|2^k");
-  run_app->add_option("--stats", run.stats, "write the statistics (JSON) to this file");
+  CLI::Option* stats = run_app->add_option(
+      "--stats", run.stats,
+      "write the statistics (JSON) to this file; - writes them to standard output as one line "
+      "(the report goes to standard error)");
+  run_app
+      ->add_option("--out-dir", run.out_dir,
+                   "write the run's outputs into this folder (made if missing): testbench.yaml "
+                   "(the testbench as it ran), stats.json, and trace.vcd when the testbench asks "
+                   "for a waveform (outputs.vcd)")
+      ->excludes(vcd)
+      ->excludes(stats);
+  run_app
+      ->add_option("--stats-interval", run.stats_interval,
+                   "add the counters every N time units to the statistics (time_series)")
+      ->type_name("INT|2^k")
+      ->transform(integer_in(1, std::uint64_t{1} << 40))
+      ->default_str("");
   run_app
       ->add_option("--policies", run.policies,
                    "run once per dispatch policy (all, or a comma-separated list) and print a "

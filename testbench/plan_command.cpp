@@ -1,7 +1,6 @@
 #include "testbench/plan_command.hpp"
 
 #include <chrono>
-#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <numeric>
@@ -15,8 +14,10 @@
 #include "sw/planning/permutation.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
+#include "sw/support/integer_sqrt.hpp"
 #include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
+#include "testbench/provenance.hpp"
 
 namespace mmsim {
 namespace {
@@ -58,7 +59,7 @@ Planned plan(const PlanCommand& c, const planning::Permutation& p,
   } else {
     planning::UmmPlan plan;
     measured(out, [&] { plan = planning::plan_umm(p, c.width, options); });
-    out.colours = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(c.n))));
+    out.colours = integer_sqrt(c.n);
     out.steps = plan.steps.size();
     out.algorithm = std::string(planning::to_string(options.algorithm));
     // Positions fit 32 bits (plan_umm takes n < 2^32).
@@ -100,7 +101,7 @@ int plan_command(const PlanCommand& c) {
     if (PendingFile* file = outputs.file(0)) schedule.emplace(*file);
     const Planned planned = plan(c, p, options, schedule ? &*schedule : nullptr);
     if (schedule) schedule->flush();
-    const nlohmann::json stats = {
+    nlohmann::json stats = {
         {"n", c.n},
         {"width", c.width},
         {"machine", c.machine},
@@ -113,7 +114,15 @@ int plan_command(const PlanCommand& c) {
         {"peak_memory_bytes", peak_resident_bytes()},
         {"verified", planned.verified},
         {"schedule", c.out},
+        {"resolved",
+         {{"n", c.n},
+          {"width", c.width},
+          {"machine", c.machine},
+          {"permutation", c.permutation},
+          {"seed", c.seed},
+          {"algorithm", c.algorithm}}},
     };
+    add_provenance(stats, provenance_now());
     // Options are bytes: JSON gets U+FFFD where they are not UTF-8.
     outputs.write_all(
         {"", stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});

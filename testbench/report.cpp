@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "hw/machine/machine_models.hpp"
 
@@ -26,6 +28,69 @@ std::string address_map_line(const AddressMapInfo& map, const BankMapping& mappi
               ? fmt::format("  (shift table drawn with seed {})", mapping.rsu_seed.value_or(seed))
               : fmt::format("  (shift table r_j = {})", fmt::join(mapping.rsu_shifts, " "));
   return "  " + map.name + rsu;
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? "-" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / whole);
+}
+
+// "1: 1024 (66.7%)  2: 512 (33.3%)": the values j with counts[j] > 0, the first five and the
+// last when there are more.
+std::string histogram_line(const std::vector<std::uint64_t>& counts) {
+  std::uint64_t total = 0;
+  std::vector<std::size_t> seen;
+  for (std::size_t j = 0; j < counts.size(); ++j)
+    if (counts[j] > 0) {
+      total += counts[j];
+      seen.push_back(j);
+    }
+  std::string out;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    if (seen.size() > 6 && i == 5) {
+      out += fmt::format("  ({} more)", seen.size() - 6);
+      i = seen.size() - 1;
+    }
+    out += fmt::format("{}{}: {} ({})", out.empty() ? "" : "  ", seen[i], counts[seen[i]],
+                       percent(counts[seen[i]], total));
+  }
+  return out;
+}
+
+// The figures a run counts besides its totals: stage histogram, requests per bank or per
+// address group touched, where the warps' time went, the counters over time.
+void statistics_lines(const RunOutcome& o, const std::function<void(const std::string&)>& line) {
+  const RunResult& r = o.result;
+  if (r.counters.dispatches == 0) return;
+  line("  histogram    " + histogram_line(r.counters.stage_histogram) +
+       "  (dispatches by stages k)");
+  const std::vector<std::uint64_t>& banks = r.spread.banks;
+  std::uint64_t bank_total = 0;
+  for (const std::uint64_t b : banks) bank_total += b;
+  if (bank_total > 0) {  // banked memories that served requests
+    const double mean = static_cast<double>(bank_total) / static_cast<double>(banks.size());
+    const std::uint64_t most = *std::max_element(banks.begin(), banks.end());
+    line(fmt::format("  banks        requests per bank: min {}, mean {}, max {} (max/mean {})",
+                     *std::min_element(banks.begin(), banks.end()), number(mean), most,
+                     fmt::format("{:.3f}", static_cast<double>(most) / mean)));
+  }
+  if (!r.spread.groups.empty())
+    line("  groups       " + histogram_line(r.spread.groups) +
+         "  (address groups touched, by the requests each carried)");
+  Cycle turn = 0, memory = 0, compute = 0, barrier = 0, total = 0;
+  for (const WarpTime& t : r.warp_times) {
+    turn += t.turn;
+    memory += t.memory;
+    compute += t.dispatches * o.machine.compute_latency;
+    barrier += t.barrier;
+    total += t.finish;
+  }
+  line(fmt::format(
+      "  warp time    turn {}, memory {}, compute {}, barrier {} of {} time units ({} warps)",
+      percent(turn, total), percent(memory, total), percent(compute, total),
+      percent(barrier, total), total, r.warp_times.size()));
+  if (!r.time_series.empty())
+    line(fmt::format("  time series  {} samples, every {} time units (time_series)",
+                     r.time_series.cycle.size(), r.time_series.interval));
 }
 
 std::string describe(const RaceDetector::Access& a) {
@@ -121,13 +186,15 @@ std::string format_report(const RunOutcome& o) {
   line(fmt::format("  syncthreads  {}", r.syncthreads) +
        (r.block_syncthreads.size() > 1 ? "  (the most steps of one SM)" : ""));
   if (r.grid_syncs > 0 || hierarchical) line(fmt::format("  grid_syncs   {}", r.grid_syncs));
+  statistics_lines(o, line);
   if (r.memories.size() > 1) {
-    line(fmt::format("  {:<13}{:>12}{:>12}{:>6}{:>12}{:>10}{:>10}", "memory", "dispatches",
-                     "stages", "max", "requests", "busy", "cycles"));
+    line(fmt::format("  {:<13}{:>12}{:>12}{:>6}{:>12}{:>10}{:>10}{:>12}", "memory", "dispatches",
+                     "stages", "max", "requests", "busy", "cycles", "turn wait"));
     for (const MemoryResult& memory : r.memories) {
       const MemoryCounters& c = memory.counters;
-      line(fmt::format("  {:<13}{:>12}{:>12}{:>6}{:>12}{:>10}{:>10}", memory.label, c.dispatches,
-                       c.stages, c.max_stages, c.requests, c.busy, c.cycles()));
+      line(fmt::format("  {:<13}{:>12}{:>12}{:>6}{:>12}{:>10}{:>10}{:>12}", memory.label,
+                       c.dispatches, c.stages, c.max_stages, c.requests, c.busy, c.cycles(),
+                       c.turn_wait));
     }
   }
   const double rate = r.seconds > 0 ? static_cast<double>(r.counters.dispatches) / r.seconds : 0;
@@ -180,7 +247,9 @@ std::string format_report(const RunOutcome& o) {
   if (!o.vcd_file.empty())
     line("  waveform     " + o.vcd_file +
          (o.gtkw_file.empty() ? "" : "  (gtkwave " + o.vcd_file + " " + o.gtkw_file + ")"));
-  if (!o.stats_file.empty()) line("  statistics   " + o.stats_file);
+  if (!o.stats_file.empty())
+    line("  statistics   " + (o.stats_file == kStandardOutput ? "standard output" : o.stats_file));
+  if (!o.resolved_file.empty()) line("  testbench as run  " + o.resolved_file);
   return out;
 }
 

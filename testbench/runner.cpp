@@ -1,7 +1,11 @@
 #include "testbench/runner.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -12,6 +16,7 @@
 #include "testbench/gtkwave_view.hpp"
 #include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"
+#include "testbench/resolved_testbench.hpp"
 #include "testbench/stats_json.hpp"
 #include "testbench/waveform_output.hpp"
 #include "testbench/waveform_pipe.hpp"
@@ -205,7 +210,9 @@ std::vector<RaceDetector::MemoryScope> memory_scopes(Machine& machine) {
 // The testbench and the files its string parameters name (a trace, a permutation, a schedule,
 // input values): no output may overwrite them.
 std::vector<NamedFile> input_files(const Testbench& tb) {
-  std::vector<NamedFile> inputs = {{tb.file.string(), {tb.file.string(), 0, 0}, "the testbench"}};
+  std::vector<NamedFile> inputs;
+  inputs.push_back(
+      NamedFile{tb.file.string(), SourceLocation{tb.file.string(), 0, 0}, "the testbench"});
   for (const ParamSpec& spec : find_program(tb.program)->params) {
     if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
     const std::string& value = tb.args.params.string(spec.name);
@@ -246,14 +253,29 @@ WaveformCycles expected_cycles(WarpProgram& program, const MachineConfig& machin
 }
 
 // The outcome before the run: what ran, on the machine resolved for the program.
-RunOutcome named_outcome(const Testbench& tb, WarpProgram& program) {
+RunOutcome named_outcome(const Testbench& tb, WarpProgram& program, const std::string& command) {
   RunOutcome o;
   o.name = tb.name;
   o.description = tb.description;
   o.file = tb.file.string();
   o.program = tb.program;
   o.machine = resolve_machine(tb, program);
+  o.provenance = provenance_now(command.empty() ? command_line() : command);
+  o.resolved = resolved_testbench(tb, o.machine);
   return o;
+}
+
+// Writes `text` to standard output, every byte, or throws InputError at `where`.
+void write_standard_output(const std::string& text, const SourceLocation& where) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDOUT_FILENO, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw InputError(where, std::string("cannot write the statistics to standard output: ") +
+                                  std::strerror(n < 0 ? errno : ENOSPC));
+    written += static_cast<std::size_t>(n);
+  }
 }
 
 }  // namespace
@@ -284,7 +306,7 @@ double measured(const RunOutcome& o, const Bound& bound) {
 
 RunOutcome preview_testbench(const Testbench& tb) {
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o = named_outcome(tb, *program);
+  RunOutcome o = named_outcome(tb, *program, "");
   check_run_memory(tb, o.machine, *program);
   prepare_program(tb, *program);  // its bounds may need what it prepares (a permutation)
   o.race_check = tb.race_check;
@@ -296,21 +318,27 @@ RunOutcome preview_testbench(const Testbench& tb) {
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   const WaveformPlan wave = plan_waveform(tb, options.vcd, options.vcd_options);
   const NamedFile& vcd = wave.file;
-  const NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
-  std::vector<NamedFile> outputs = {vcd, stats};
+  NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
+  const bool stats_on_stdout = stats.path == kStandardOutput;
+  const SourceLocation stdout_where = stats.where;
+  if (stats_on_stdout) stats.path.clear();
+  const NamedFile resolved = option_output(options.resolved, "--out-dir");
+  std::vector<NamedFile> outputs = {vcd, stats, resolved};
   for (const NamedFile& view : wave.view_files()) outputs.push_back(view);
   check_distinct_files(input_files(tb), outputs);
   // Made before the run, so that an output that cannot be written is reported before the work.
   std::optional<PendingFile> vcd_file;
   std::optional<PendingFile> stats_file;
+  std::optional<PendingFile> resolved_file;
   std::vector<std::unique_ptr<PendingFile>> view_files;
   if (!vcd.path.empty()) vcd_file.emplace(vcd.path, vcd.where);
   if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
+  if (!resolved.path.empty()) resolved_file.emplace(resolved.path, resolved.where);
   for (const NamedFile& view : wave.view_files())
     view_files.push_back(std::make_unique<PendingFile>(view.path, view.where));
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o = named_outcome(tb, *program);
+  RunOutcome o = named_outcome(tb, *program, options.command);
   check_run_memory(tb, o.machine, *program);  // before anything big is allocated
   prepare_program(tb, *program);
 
@@ -328,6 +356,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   ProgressLine progress;
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
   std::vector<GtkwaveViewFile> view;
+  sim_options.stats_interval = options.stats_interval;
   {
     Simulation simulation(o.machine, sim_options);
     if (vcd_file) {
@@ -390,6 +419,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
     stats_file->write(stats_json(o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                       "\n");
   for (std::size_t i = 0; i < view.size(); ++i) view_files[i]->write(view[i].contents);
+  if (resolved_file) resolved_file->write(yaml_text(o.resolved));
   if (vcd_file) {
     vcd_file->commit();
     o.vcd_file = vcd.path;
@@ -399,6 +429,16 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (stats_file) {
     stats_file->commit();
     o.stats_file = stats.path;
+  }
+  if (resolved_file) {
+    resolved_file->commit();
+    o.resolved_file = resolved.path;
+  }
+  if (stats_on_stdout) {
+    write_standard_output(
+        stats_json(o).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+        stdout_where);
+    o.stats_file = kStandardOutput;
   }
   return o;
 }

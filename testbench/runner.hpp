@@ -9,16 +9,23 @@
 #include "hw/machine/simulation.hpp"
 #include "sw/program/bound.hpp"
 #include "sw/program/warp_program.hpp"
+#include "testbench/provenance.hpp"
 #include "testbench/race_detector.hpp"
 #include "testbench/testbench.hpp"
 
 namespace mmsim {
 
+// Statistics written to standard output (--stats -, or outputs.stats: "-").
+inline constexpr const char* kStandardOutput = "-";
+
 struct RunOptions {
   std::string vcd;              // overrides outputs.vcd (its file)
   WaveformOptions vcd_options;  // override the other keys of outputs.vcd
-  std::string stats;            // overrides outputs.stats
+  std::string stats;            // overrides outputs.stats; kStandardOutput: one line on stdout
+  std::string resolved;         // writes the resolved testbench (YAML) to this file
   bool progress = false;        // a progress line on stderr for long runs
+  Cycle stats_interval = 0;     // > 0: the counters every so many time units (time_series)
+  std::string command;          // recorded in the statistics; "" = this process's command line
 };
 
 struct Expectation {
@@ -52,7 +59,10 @@ struct RunOutcome {
   std::vector<std::string> errors;  // what failed verification besides data and expectations
   std::string vcd_file;             // written, if any
   std::string gtkw_file;            // the waveform's GTKWave save file, if any
-  std::string stats_file;           // written, if any
+  std::string stats_file;           // written, if any (kStandardOutput: to standard output)
+  std::string resolved_file;        // written, if any
+  Provenance provenance;            // who made the run, when and where
+  nlohmann::ordered_json resolved;  // the testbench as it ran (resolved_testbench.hpp)
 };
 
 // Races the race detector lists (all are counted).

@@ -6,6 +6,75 @@ namespace mmsim {
 
 namespace {
 
+// A histogram without its trailing zeros (its length says the largest value seen).
+nlohmann::json histogram(std::vector<std::uint64_t> counts) {
+  while (!counts.empty() && counts.back() == 0) counts.pop_back();
+  return counts;
+}
+
+// The counters over time of one memory, or summed over the memories.
+nlohmann::json series_json(const TimeSeries::Memory& m) {
+  return {{"dispatches", m.dispatches},
+          {"stages", m.stages},
+          {"requests", m.requests},
+          {"waiting_turn", m.turn_wait},
+          {"waiting_memory", m.memory_wait}};
+}
+
+nlohmann::json time_series_json(const TimeSeries& s) {
+  if (s.empty()) return nullptr;
+  TimeSeries::Memory total;
+  for (const TimeSeries::Memory& m : s.memories) {
+    const auto add = [](std::vector<std::uint64_t>& to, const std::vector<std::uint64_t>& from) {
+      to.resize(from.size(), 0);
+      for (std::size_t i = 0; i < from.size(); ++i) to[i] += from[i];
+    };
+    add(total.dispatches, m.dispatches);
+    add(total.stages, m.stages);
+    add(total.requests, m.requests);
+    add(total.turn_wait, m.turn_wait);
+    add(total.memory_wait, m.memory_wait);
+  }
+  nlohmann::json out = {{"interval", s.interval}, {"cycle", s.cycle}};
+  out.update(series_json(total));
+  out.update({{"syncthreads", s.syncthreads},
+              {"grid_syncs", s.grid_syncs},
+              {"finished_warps", s.finished_warps}});
+  return out;
+}
+
+// Per warp, in warp order: compact arrays, one per figure.
+nlohmann::json warp_time_json(const std::vector<WarpTime>& times, Cycle compute_latency) {
+  std::vector<std::uint64_t> dispatches, turn, memory, compute, barrier, finish;
+  for (const WarpTime& t : times) {
+    dispatches.push_back(t.dispatches);
+    turn.push_back(t.turn);
+    memory.push_back(t.memory);
+    compute.push_back(t.dispatches * compute_latency);
+    barrier.push_back(t.barrier);
+    finish.push_back(t.finish);
+  }
+  return {{"dispatches", dispatches}, {"turn", turn},       {"memory", memory},
+          {"compute", compute},       {"barrier", barrier}, {"finish", finish}};
+}
+
+// Summed over the warps.
+nlohmann::json waiting_json(const std::vector<WarpTime>& times, Cycle compute_latency) {
+  Cycle turn = 0, memory = 0, compute = 0, barrier = 0, total = 0;
+  for (const WarpTime& t : times) {
+    turn += t.turn;
+    memory += t.memory;
+    compute += t.dispatches * compute_latency;
+    barrier += t.barrier;
+    total += t.finish;
+  }
+  return {{"turn", turn},
+          {"memory", memory},
+          {"compute", compute},
+          {"barrier", barrier},
+          {"total", total}};
+}
+
 nlohmann::json rsu_json(const BankMapping& mapping, std::uint64_t seed) {
   if (mapping.rsu_shifts.empty()) return {{"seed", mapping.rsu_seed.value_or(seed)}};
   return {{"shifts", mapping.rsu_shifts}};
@@ -15,7 +84,8 @@ nlohmann::json rsu_json(const BankMapping& mapping, std::uint64_t seed) {
 nlohmann::json memories_json(const RunResult& r) {
   nlohmann::json out = nlohmann::json::array();
   const double cycles = static_cast<double>(r.cycles());
-  for (const MemoryResult& memory : r.memories) {
+  for (std::size_t m = 0; m < r.memories.size(); ++m) {
+    const MemoryResult& memory = r.memories[m];
     const MemoryCounters& c = memory.counters;
     nlohmann::json entry = {{"name", memory.block == kNoBlock ? memory.label : "shared"}};
     if (memory.block != kNoBlock) entry["multiprocessor"] = memory.block;
@@ -28,7 +98,12 @@ nlohmann::json memories_json(const RunResult& r) {
                   {"max_stages", c.max_stages},
                   {"requests", c.requests},
                   {"busy", c.busy},
-                  {"utilization", cycles > 0 ? static_cast<double>(c.stages) / cycles : 0.0}});
+                  {"utilization", cycles > 0 ? static_cast<double>(c.stages) / cycles : 0.0},
+                  {"stage_histogram", histogram(c.stage_histogram)},
+                  {"bank_requests", memory.spread.banks},
+                  {"group_requests", histogram(memory.spread.groups)},
+                  {"waiting", {{"turn", c.turn_wait}, {"memory", c.memory_wait}}}});
+    if (!r.time_series.empty()) entry["time_series"] = series_json(r.time_series.memories.at(m));
     out.push_back(entry);
   }
   return out;
@@ -95,6 +170,14 @@ nlohmann::json stats_json(const RunOutcome& o) {
                        ? json{{"seed", m.mapping.rsu_seed.value_or(m.seed)}}
                        : json{{"shifts", m.mapping.rsu_shifts}};
   stats["memories"] = memories_json(o.result);
+  stats["stage_histogram"] = histogram(c.stage_histogram);
+  stats["bank_requests"] = o.result.spread.banks;
+  stats["group_requests"] = histogram(o.result.spread.groups);
+  stats["waiting"] = waiting_json(o.result.warp_times, m.compute_latency);
+  stats["warp_time"] = warp_time_json(o.result.warp_times, m.compute_latency);
+  stats["time_series"] = time_series_json(o.result.time_series);
+  add_provenance(stats, o.provenance);
+  stats["resolved"] = o.resolved;
   if (machine_model(m).hierarchical) {
     stats["multiprocessors"] = m.multiprocessors;
     stats["global_width"] = m.global_words_per_group();

@@ -286,12 +286,12 @@ class SweepSession {
                    "same command with --resume runs them here\n";
       return 1;
     }
-    const std::string command = table_command(command_);
-    const std::string markdown = sweep_markdown(sweep_, rows, command);
+    const Provenance provenance = provenance_now(table_command(command_));
+    const std::string markdown = sweep_markdown(sweep_, rows, provenance);
     const std::pair<std::string, std::string> outputs[] = {
         {command_.markdown, markdown},
         {command_.csv, sweep_csv(sweep_, rows)},
-        {command_.json, sweep_json(sweep_, rows, command).dump(2) + "\n"}};
+        {command_.json, sweep_json(sweep_, rows, provenance).dump(2) + "\n"}};
     // Every output is written before any is committed: all appear, or none.
     try {
       std::vector<std::string> contents;

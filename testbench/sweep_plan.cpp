@@ -125,16 +125,6 @@ SweepPlan plan_sweep(const Sweep& sweep, std::uint64_t max_runs) {
   return plan;
 }
 
-std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of(
-                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                          "0123456789_-+=.,/:@%^") == std::string::npos;
-  if (plain) return word;
-  std::string quoted = "'";
-  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 nlohmann::json run_head(const Sweep& sweep, const SweepRun& run) {
   nlohmann::json values = nlohmann::json::object();
   const std::vector<std::string> keys = sweep.keys();

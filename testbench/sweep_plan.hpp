@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "testbench/provenance.hpp"
 #include "testbench/sweep_file.hpp"
 
 namespace mmsim {
@@ -35,8 +36,5 @@ SweepPlan plan_sweep(const Sweep& sweep, std::uint64_t max_runs);
 nlohmann::json run_head(const Sweep& sweep, const SweepRun& run);
 // The identity of the run a record (or a head) describes: its case, values and --set options.
 std::string run_identity(const nlohmann::json& record);
-
-// A word for a POSIX shell: quoted when it needs to be.
-std::string shell_quote(const std::string& word);
 
 }  // namespace mmsim

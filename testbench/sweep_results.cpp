@@ -51,7 +51,10 @@ nlohmann::json execute_run(const Sweep& sweep, const SweepRun& run) {
     return record;
   }
   try {
-    const RunOutcome outcome = run_testbench(load_testbench(sweep.testbench, run.assignments));
+    RunOptions options;
+    options.command = record.at("command").get<std::string>();  // the run's own command
+    const RunOutcome outcome =
+        run_testbench(load_testbench(sweep.testbench, run.assignments), options);
     record["verified"] = outcome.verified ? nlohmann::json(*outcome.verified) : nullptr;
     record["stats"] = stats_json(outcome);
   } catch (const InputError& e) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "testbench/provenance.hpp"
 #include "testbench/sweep_file.hpp"
 #include "testbench/sweep_plan.hpp"
 
@@ -18,12 +19,13 @@ struct SweepRow {
   const nlohmann::json* record;  // from the results
 };
 
-// `command` is the command that generates the table, recorded in its header.
+// `provenance` names the command that generates the table (its command), the version, the
+// host and the date, recorded in the header (markdown: a line of its own after the command).
 std::string sweep_markdown(const Sweep& sweep, const std::vector<SweepRow>& rows,
-                           const std::string& command);
+                           const Provenance& provenance);
 std::string sweep_csv(const Sweep& sweep, const std::vector<SweepRow>& rows);
 nlohmann::json sweep_json(const Sweep& sweep, const std::vector<SweepRow>& rows,
-                          const std::string& command);
+                          const Provenance& provenance);
 
 // Whether the run failed: it could not run, or it ran and was not verified.
 bool run_failed(const nlohmann::json& record);

@@ -15,7 +15,8 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
       barrier_(barrier),
       options_(std::move(options)),
       present_(units_.size()),
-      wakes_(longest_delay + 1, units_.size()) {
+      wakes_(longest_delay + 1, units_.size()),
+      sampler_(options_.sample_interval) {
   for (UnitId u = 0; u < units_.size(); ++u) {
     present_.set(u);
     wakes_.push(0, u);
@@ -25,6 +26,7 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
 
 void Dispatcher::add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy) {
   ports_.push_back(Port{&mmu, std::move(policy), 0});
+  memories_.push_back(&mmu);
   pending_ports_ = DynamicBitset(ports_.size());
 }
 
@@ -57,6 +59,7 @@ void Dispatcher::run() {
 
 Cycle Dispatcher::step(Cycle t) {
   if (options_.progress && (++steps_ & 0xFFFF) == 0) options_.progress(t);
+  if (sampler_.next() <= t) sampler_.sample_until(t, memories_, barrier_);
   wakes_.advance(t);
   while (wakes_.due()) resume(wakes_.pop_due(), t);
   Cycle next = kNever;  // a port that frees up with units ready for it
@@ -118,7 +121,7 @@ void Dispatcher::open_barrier(Cycle release) {
     const UnitId u = warp / warps_per_unit_;
     WarpUnit& unit = *units_[u];
     if (unit.state() != UnitState::barrier) continue;  // another of its warps already did this
-    unit.release_barrier();
+    unit.release_barrier(release);
     present_.set(u);
     wakes_.push(release, u);
     if (options_.tracing) unit.update_trace();
@@ -144,7 +147,12 @@ void Dispatcher::trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cyc
 }
 
 void Dispatcher::finish() {
-  for (Port& port : ports_) port.mmu->complete_until(kNever);
+  Cycle end = 0;  // the running time: 1 + the last completion
+  for (Port& port : ports_) {
+    port.mmu->complete_until(kNever);
+    end = std::max(end, port.mmu->counters().cycles());
+  }
+  sampler_.finish(end, memories_, barrier_);
   for (const WarpUnit* unit : units_)
     if (unit->state() != UnitState::done)
       throw SimulationError("unit " + std::to_string(unit->id()) +

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/time_series.hpp"
 #include "hw/dispatch/wake_queue.hpp"
 #include "hw/mmu/mmu.hpp"
 #include "hw/pe/barrier_unit.hpp"
@@ -37,6 +38,7 @@ class Dispatcher : public sc_core::sc_module {
     Cycle trace_from = 0;  // the window of cycles a waveform shows
     Cycle trace_to = kNever;
     std::function<void(Cycle now)> progress;  // called now and then on long runs
+    Cycle sample_interval = 0;                // > 0: sample the counters every so many time units
   };
 
   SC_HAS_PROCESS(Dispatcher);
@@ -53,6 +55,8 @@ class Dispatcher : public sc_core::sc_module {
   bool finished() const { return finished_; }
   // An error raised by a warp program or the hardware during the run, if any.
   std::exception_ptr failure() const { return failure_; }
+  // The counters over time (empty unless Options::sample_interval asked for them).
+  const TimeSeries& time_series() const { return sampler_.series(); }
 
   // `scopes[m]`: the hierarchical name under which memory m's dispatches are traced
   // (dispatch_valid, dispatch_unit, dispatch_stages); the cycle counter is traced under this
@@ -102,6 +106,8 @@ class Dispatcher : public sc_core::sc_module {
   bool finished_ = false;
   std::exception_ptr failure_;
   std::uint64_t steps_ = 0;
+  TimeSeriesSampler sampler_;
+  std::vector<const Mmu*> memories_;  // the ports' MMUs, for the sampler
 
   std::uint64_t trace_cycle_ = 0;
 };

@@ -39,6 +39,7 @@ Simulation::Simulation(const MachineConfig& config, const SimulationOptions& opt
   dispatch.trace_from = options.trace_from;
   dispatch.trace_to = options.trace_to;
   dispatch.progress = options.progress;
+  dispatch.sample_interval = options.stats_interval;
   machine_ = std::make_unique<Machine>("machine", config, std::move(dispatch));
   if (!options.vcd_base.empty()) {
     trace_ = sc_core::sc_create_vcd_trace_file(options.vcd_base.c_str());
@@ -79,9 +80,10 @@ RunResult Simulation::run(Kernel& kernel) {
   for (MemoryId m = 0; m < machine_->memory_count(); ++m) {
     const Mmu& mmu = machine_->memory(m);
     const unsigned block = m == 0 ? kNoBlock : m - 1;
-    result.memories.push_back(
-        {mmu.label(), block, mmu.width(), mmu.latency(), mmu.words(), mmu.counters()});
+    result.memories.push_back({mmu.label(), block, mmu.width(), mmu.latency(), mmu.words(),
+                               mmu.counters(), mmu.request_spread()});
     result.counters += mmu.counters();
+    result.spread += result.memories.back().spread;
   }
   const BarrierUnit& barrier = machine_->barrier();
   for (unsigned b = 0; b < barrier.blocks(); ++b) {
@@ -94,6 +96,9 @@ RunResult Simulation::run(Kernel& kernel) {
       result.warp_barriers.push_back(warp.barriers());
       result.warp_grid_barriers.push_back(warp.grid_barriers());
     }
+  for (WarpUnit* unit : machine_->units())
+    result.warp_times.insert(result.warp_times.end(), unit->times().begin(), unit->times().end());
+  result.time_series = dispatcher.time_series();
   result.seconds = std::chrono::duration<double>(stop - start).count();
   return result;
 }

@@ -27,6 +27,7 @@ struct SimulationOptions {
   Cycle trace_to = kNever;
   Cycle quantum = Dispatcher::Options{}.quantum;
   std::function<void(Cycle now)> progress;
+  Cycle stats_interval = 0;  // > 0: the counters every so many time units (RunResult::time_series)
 };
 
 // What one memory did in a run.
@@ -37,10 +38,12 @@ struct MemoryResult {
   unsigned latency;
   std::uint64_t words;
   MemoryCounters counters;
+  RequestSpread spread;  // per bank, or per address group touched
 };
 
 struct RunResult {
   MemoryCounters counters;             // totals over the memories
+  RequestSpread spread;                // summed over the memories, element by element
   std::vector<MemoryResult> memories;  // in memory-id order (global first)
   // syncthreads steps: of the block that took the most (a flat machine is one block), and of
   // each block.
@@ -49,6 +52,8 @@ struct RunResult {
   std::uint64_t grid_syncs = 0;                   // grid_sync steps
   std::vector<std::uint64_t> warp_barriers;       // barriers (of either scope) passed by each warp
   std::vector<std::uint64_t> warp_grid_barriers;  // grid_syncs passed by each warp
+  std::vector<WarpTime> warp_times;               // where each warp's time went
+  TimeSeries time_series;                         // empty unless stats_interval asked
   double seconds = 0;                             // wall-clock time of the simulation itself
   Cycle cycles() const { return counters.cycles(); }
 };

@@ -57,9 +57,12 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
     cells = unit.cell_buffer();
   }
   unit.set_dispatch_cells(cells, active == cells.size());
-  const unsigned k = splitter_->stages(cells);
+  const unsigned k = splitter_->count_stages(cells, active);
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
-  counters_.count(k, active, t, record.completion(config_.latency));
+  const Cycle completion = record.completion(config_.latency);
+  const Cycle waited = t - unit.ready_since();
+  const unsigned warps = unit.dispatched(t, completion + 1 - t);
+  counters_.count(k, active, t, completion, warps, waited);
   if (config_.keep_groups) {
     groups_.resize(cells.size());
     splitter_->assign_groups(cells, groups_);
@@ -72,7 +75,6 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
       if (!merged) record.slots.push_back(slot);
     }
   }
-  unit.dispatched();
   return {k, active};
 }
 

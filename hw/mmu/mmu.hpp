@@ -79,6 +79,8 @@ class Mmu : public sc_core::sc_module {
   void complete_until(Cycle t);
   bool idle() const { return pipeline_.empty(); }
   const MemoryCounters& counters() const { return counters_; }
+  // Where its thread requests went (per bank, or per address group touched).
+  RequestSpread request_spread() const { return splitter_->spread(); }
 
   // Backdoor access (initial contents and verification), outside simulated time.
   Word peek(Address a) const { return cells_[identity_ ? a : map_->cell(a)]; }

@@ -26,7 +26,11 @@ bool all_active(std::span<const Address> cells) {
 }  // namespace
 
 RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, std::uint64_t cells)
-    : StageSplitter(width), seen_(max_lanes), bank_count_(width, 0), bank_stamp_(width, 0) {
+    : StageSplitter(width),
+      seen_(max_lanes),
+      bank_count_(width, 0),
+      bank_stamp_(width, 0),
+      banks_(width, 0) {
   const std::uint64_t rows = (cells + width - 1) / width;
   if (cells > 0 && cells <= kColumnsPerLane * max_lanes && rows <= kColumnRows) {
     marked_.assign(rows * width, 0);
@@ -40,7 +44,8 @@ RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, st
 // Every active lane in a bank of its own means one stage, whatever the addresses (w <= 64):
 // then the active lanes light as many distinct banks as there are lanes.
 template <class Bank>
-bool RequestPackingUnit::conflict_free(std::span<const Address> cells, Bank bank) const {
+std::uint64_t RequestPackingUnit::conflict_free_banks(std::span<const Address> cells,
+                                                      Bank bank) const {
   std::uint64_t used = 0;
   std::uint64_t active = 0;
   const Address* c = cells.data();
@@ -50,21 +55,44 @@ bool RequestPackingUnit::conflict_free(std::span<const Address> cells, Bank bank
     used |= on << bank(c[i]);
     active += on;
   }
-  return static_cast<std::uint64_t>(std::popcount(used)) == active;
+  return static_cast<std::uint64_t>(std::popcount(used)) == active ? used : 0;
 }
 
-unsigned RequestPackingUnit::stages(std::span<const Address> cells) {
+void RequestPackingUnit::add_run(std::vector<std::uint64_t>& to, std::uint64_t banks,
+                                 std::uint64_t length) {
+  for (; banks != 0; banks &= banks - 1) to[std::countr_zero(banks)] += length;
+}
+
+template <bool Count>
+unsigned RequestPackingUnit::split(std::span<const Address> cells) {
   const Divider& d = divider();
   const auto count = [&](auto bank) {
     // More lanes than banks are rarely conflict-free (super warps): go straight to counting.
-    if (width() <= 64 && cells.size() <= width() && conflict_free(cells, bank)) return 1u;
-    return marked_.empty() ? count_busiest(cells, bank) : count_columns(cells);
+    if (width() <= 64 && cells.size() <= width())
+      if (const std::uint64_t used = conflict_free_banks(cells, bank); used != 0) {
+        if constexpr (Count) count_banks(used);
+        return 1u;
+      }
+    return marked_.empty() ? count_busiest<Count>(cells, bank) : count_columns<Count>(cells, bank);
   };
   if (d.power_of_two()) return count([mask = d.divisor() - 1](Address c) { return c & mask; });
   return count([&d](Address c) { return d.remainder(c); });
 }
 
-unsigned RequestPackingUnit::count_columns(std::span<const Address> cells) {
+unsigned RequestPackingUnit::stages(std::span<const Address> cells) { return split<false>(cells); }
+
+unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsigned /*active*/) {
+  return split<true>(cells);
+}
+
+RequestSpread RequestPackingUnit::spread() const {
+  RequestSpread out{.banks = banks_};
+  add_run(out.banks, run_banks_, run_length_);
+  return out;
+}
+
+template <bool Count, class Bank>
+unsigned RequestPackingUnit::count_columns(std::span<const Address> cells, Bank bank) {
   std::uint8_t* marked = marked_.data();
   const Address* c = cells.data();
   const std::size_t n = cells.size();
@@ -79,6 +107,11 @@ unsigned RequestPackingUnit::count_columns(std::span<const Address> cells) {
     }
   };
   mark(1);
+  if constexpr (Count) {  // the marks merge requests: count the lanes themselves
+    std::uint64_t* banks = banks_.data();
+    for (std::size_t i = 0; i < n; ++i)
+      if (c[i] != kInactive) ++banks[bank(c[i])];
+  }
   // At most 255 rows: a column's count fits its byte, and the sums are byte-wide vector adds.
   std::uint8_t* __restrict column = column_count_.data();
   const unsigned w = width();
@@ -104,7 +137,7 @@ unsigned RequestPackingUnit::count_columns(std::span<const Address> cells) {
   return *std::max_element(column, column + w);
 }
 
-template <class Bank>
+template <bool Count, class Bank>
 unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank bank) {
   std::uint32_t* count = bank_count_.data();
   const unsigned w = width();
@@ -118,7 +151,12 @@ unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank 
     for (std::size_t i = 0; i < n; ++i)
       if (c[i] != kInactive) ++count[bank(c[i])];
   }
-  const unsigned most = *std::max_element(count, count + w);
+  unsigned most = 0;
+  std::uint64_t* banks = banks_.data();
+  for (unsigned b = 0; b < w; ++b) {
+    most = std::max(most, count[b]);
+    if constexpr (Count) banks[b] += count[b];
+  }
   if (most <= 1) return most;
   // Distinct addresses of the banks with `level` requests, from the busiest level down while a
   // bank there could still beat the best count found; each pass finds the next level that some

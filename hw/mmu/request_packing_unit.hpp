@@ -20,22 +20,43 @@ class RequestPackingUnit final : public StageSplitter {
   RequestPackingUnit(unsigned width, std::size_t max_lanes, std::uint64_t cells = 0);
 
   unsigned stages(std::span<const Address> cells) override;
+  // Counts the thread requests per bank besides.
+  unsigned count_stages(std::span<const Address> cells, unsigned active) override;
+  RequestSpread spread() const override;
   unsigned assign_groups(std::span<const Address> cells, std::span<std::uint32_t> groups) override;
   std::string name() const override { return "request_packing_unit"; }
 
  private:
+  // stages(), and with Count the thread requests per bank into banks_.
+  template <bool Count>
+  unsigned split(std::span<const Address> cells);
   // The definition, with a hash set to merge requests; optionally records each lane's rank in
   // its bank (its stage group).
   unsigned pack(std::span<const Address> cells, std::span<std::uint32_t> groups);
   // Small memories (at most 255 rows): mark every cell sent, then count the marks column by
   // column (bank b is column b of the row-major cell array).
-  unsigned count_columns(std::span<const Address> cells);
+  template <bool Count, class Bank>
+  unsigned count_columns(std::span<const Address> cells, Bank bank);
   // Other memories: count requests per bank, then the distinct addresses of the busiest banks
   // only (duplicates among a bank's few requests are rare).
-  template <class Bank>
+  template <bool Count, class Bank>
   unsigned count_busiest(std::span<const Address> cells, Bank bank);
+  // The banks the active lanes use (bit b: bank b) when each uses a bank of its own, else 0.
   template <class Bank>
-  bool conflict_free(std::span<const Address> cells, Bank bank) const;
+  std::uint64_t conflict_free_banks(std::span<const Address> cells, Bank bank) const;
+  // Counts one dispatch whose active lanes used the banks of `banks` (bit b: bank b) once each.
+  // Successive dispatches with the same banks (conflict-free warps) are counted as one run,
+  // added bank by bank only when the banks change.
+  void count_banks(std::uint64_t banks) {
+    if (banks == run_banks_) {
+      ++run_length_;
+      return;
+    }
+    add_run(banks_, run_banks_, run_length_);
+    run_banks_ = banks;
+    run_length_ = 1;
+  }
+  static void add_run(std::vector<std::uint64_t>& to, std::uint64_t banks, std::uint64_t length);
 
   StampedSet seen_;
   std::vector<std::uint32_t> bank_count_;
@@ -45,6 +66,9 @@ class RequestPackingUnit final : public StageSplitter {
   std::vector<std::uint8_t> column_count_;  // count_columns: per bank
   std::vector<std::uint8_t> in_bank_;       // count_busiest: 1 for the lanes of one bank
   std::vector<Address> busiest_;            // count_busiest: the addresses sent to one bank
+  std::vector<std::uint64_t> banks_;        // count_stages: thread requests per bank
+  std::uint64_t run_banks_ = 0;             // count_banks: the banks of the current run
+  std::uint64_t run_length_ = 0;            // its dispatches, not yet added to banks_
 };
 
 }  // namespace mmsim

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "hw/mmu/memory_counters.hpp"
 #include "hw/support/divider.hpp"
 #include "hw/support/types.hpp"
 
@@ -21,6 +22,13 @@ class StageSplitter {
   // Number of stage groups (k >= 1) of a dispatch with at least one active lane. cells[i] is
   // lane i's cell index (see AddressMap: bank = index mod w, row = index div w) or kInactive.
   virtual unsigned stages(std::span<const Address> cells) = 0;
+  // stages(), counting where the requests went besides (the MMU's statistics; the congestion
+  // experiment calls stages() and counts nothing). `active`: the active lanes.
+  virtual unsigned count_stages(std::span<const Address> cells, unsigned /*active*/) {
+    return stages(cells);
+  }
+  // What count_stages() counted: per bank, or per address group touched (see RequestSpread).
+  virtual RequestSpread spread() const { return {}; }
   // The stage group of every active lane (lanes merged into one request share it); returns k.
   virtual unsigned assign_groups(std::span<const Address> cells,
                                  std::span<std::uint32_t> groups) = 0;

@@ -42,6 +42,8 @@ class BarrierUnit : public sc_core::sc_module {
   // syncthreads steps of one block, and grid_sync steps of the machine.
   std::uint64_t steps(unsigned block) const { return blocks_[block].steps; }
   std::uint64_t grid_steps() const { return grid_.steps; }
+  // Warps whose program has ended.
+  std::uint64_t finished() const { return warps_per_block_ * blocks_.size() - grid_.running; }
 
   // `scopes[b]`: the hierarchical name under which block b's barrier is traced (its waiting
   // warps and steps); the grid barrier is traced under this module's name.

@@ -14,6 +14,7 @@ WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<W
       warps_(std::move(warps)),
       memories_(memories),
       phase_(warps_.size(), Phase::run),
+      times_(warps_.size()),
       cells_(warps_.size() * warps_.front().width(), kInactive),
       trace_pc_(warps_.size(), 0) {
   if (warps_.size() > 1) gathered_.assign(cells_.size(), kInactive);
@@ -33,10 +34,12 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
           break;
         case Warp::Instruction::Kind::sync:
           phase = Phase::barrier;
+          times_[j].arrived = t;
           barrier.arrive(warps_[j].index(), next.scope, t);
           break;
         case Warp::Instruction::Kind::done:
           phase = Phase::done;
+          times_[j].finish = t;
           barrier.leave(warps_[j].index(), t);
           break;
         case Warp::Instruction::Kind::none:
@@ -57,6 +60,7 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
     waiting_at_barrier |= phase == Phase::barrier;
   }
   state_ = memory ? UnitState::ready : waiting_at_barrier ? UnitState::barrier : UnitState::done;
+  if (memory) ready_since_ = t;
   return state_;
 }
 
@@ -70,9 +74,12 @@ MemoryId WarpUnit::memory_of(Space space, const Warp& warp) const {
   return m;
 }
 
-void WarpUnit::release_barrier() {
-  for (Phase& phase : phase_)
-    if (phase == Phase::barrier) phase = Phase::run;
+void WarpUnit::release_barrier(Cycle release) {
+  for (std::size_t j = 0; j < phase_.size(); ++j)
+    if (phase_[j] == Phase::barrier) {
+      phase_[j] = Phase::run;
+      times_[j].barrier += release - times_[j].arrived;
+    }
   state_ = UnitState::idle;
 }
 
@@ -91,11 +98,15 @@ std::span<const Address> WarpUnit::dispatch_addresses() {
   return gathered_;
 }
 
-void WarpUnit::dispatched() {
-  for (Phase& phase : phase_)
-    if (phase == Phase::memory) phase = Phase::in_flight;
-  state_ = UnitState::waiting;
-  last_target_ = target_;
+unsigned WarpUnit::dispatched_warps(Cycle waited, Cycle memory_time) {
+  unsigned warps = 0;
+  for (std::size_t j = 0; j < phase_.size(); ++j)
+    if (phase_[j] == Phase::memory) {
+      phase_[j] = Phase::in_flight;
+      times_[j].count_dispatch(waited, memory_time);
+      ++warps;
+    }
+  return warps;
 }
 
 void WarpUnit::trace(Tracer& tracer) {

@@ -16,6 +16,24 @@ namespace mmsim {
 
 class BarrierUnit;
 
+// Where a warp's time went (statistics). From 0 to `finish` every time unit of the warp is one
+// of: waiting for its turn, its request in a memory, the compute latency after a request, or
+// waiting at a barrier: finish = turn + memory + dispatches * compute_latency + barrier.
+struct WarpTime {
+  Cycle turn = 0;     // ready with a memory instruction, until dispatched
+  Cycle memory = 0;   // from dispatched to its request's completion, inclusive (k + l - 1)
+  Cycle barrier = 0;  // from its arrival at a barrier to the release
+  std::uint64_t dispatches = 0;  // memory instructions dispatched
+  Cycle finish = 0;              // when its program ended
+  Cycle arrived = 0;             // at the barrier it waits at
+
+  void count_dispatch(Cycle waited, Cycle memory_time) {
+    turn += waited;
+    memory += memory_time;
+    ++dispatches;
+  }
+};
+
 class WarpUnit : public sc_core::sc_module {
  public:
   // The memories the unit reaches: MemoryId of each Space, kNoMemory where there is none.
@@ -43,8 +61,8 @@ class WarpUnit : public sc_core::sc_module {
   // started) up to its next instruction at time t, and returns the unit's new state. Warps that
   // reach a barrier or their end are reported to the barrier unit.
   UnitState resume(Cycle t, BarrierUnit& barrier);
-  // The warps waiting at the barrier run again at the next resume.
-  void release_barrier();
+  // The warps waiting at the barrier run again at the next resume, at `release`.
+  void release_barrier(Cycle release);
 
   // ---- the dispatch, as the MMU sees it --------------------------------------------------
   // Lane addresses of the dispatch (s*w of them, kInactive where a lane or warp sends nothing).
@@ -59,7 +77,22 @@ class WarpUnit : public sc_core::sc_module {
   std::span<const Address> dispatch_cells() const { return dispatch_cells_; }
   // Every lane of every warp in the dispatch sends a request.
   bool all_active() const { return all_active_; }
-  void dispatched();
+  // The MMU accepted the dispatch at time t; the request takes `memory_time` time units. Returns
+  // the warps that take part.
+  unsigned dispatched(Cycle t, Cycle memory_time) {
+    state_ = UnitState::waiting;
+    last_target_ = target_;
+    if (phase_.size() == 1) {  // a single warp: it is the dispatch
+      phase_.front() = Phase::in_flight;
+      times_.front().count_dispatch(t - ready_since_, memory_time);
+      return 1;
+    }
+    return dispatched_warps(t - ready_since_, memory_time);
+  }
+  // When the unit became ready for the dispatcher (its state is ready).
+  Cycle ready_since() const { return ready_since_; }
+  // Per warp (slot j), where its time went.
+  std::span<const WarpTime> times() const { return times_; }
   // Whether the warp in slot j (0 <= j < s) takes part in the dispatch in flight.
   bool in_flight(std::size_t j) const { return phase_[j] == Phase::in_flight; }
 
@@ -70,6 +103,8 @@ class WarpUnit : public sc_core::sc_module {
   enum class Phase : std::uint8_t { run, memory, in_flight, barrier, done };
 
   MemoryId memory_of(Space space, const Warp& warp) const;
+  // dispatched() for a super warp: the warps with a memory instruction take part.
+  unsigned dispatched_warps(Cycle waited, Cycle memory_time);
 
   UnitId id_;
   std::vector<Warp> warps_;
@@ -78,6 +113,8 @@ class WarpUnit : public sc_core::sc_module {
   UnitState state_ = UnitState::idle;
   MemoryId target_ = 0;
   MemoryId last_target_ = kNoMemory;
+  Cycle ready_since_ = 0;
+  std::vector<WarpTime> times_;
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   std::span<const Address> dispatch_cells_;

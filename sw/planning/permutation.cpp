@@ -2,14 +2,14 @@
 
 #include <bit>
 #include <charconv>
-#include <cmath>
 #include <fstream>
 #include <limits>
-#include <random>
 
 #include <fmt/format.h>
 
+#include "hw/support/random.hpp"
 #include "sw/planning/errors.hpp"
+#include "sw/support/integer_sqrt.hpp"
 #include "sw/support/suggest.hpp"
 #include "sw/support/text_input.hpp"
 
@@ -21,32 +21,6 @@ constexpr std::uint64_t kUnset = std::numeric_limits<std::uint64_t>::max();
 
 const std::vector<std::string> kKeywords = {"random", "bit_reversal", "transpose", "stride",
                                             "identity"};
-
-// Uniform in [0, bound] by rejection from the top bits' range; exact and platform independent.
-std::uint64_t uniform_upto(std::mt19937_64& gen, std::uint64_t bound) {
-  if (bound == kUnset) return gen();
-  const std::uint64_t range = bound + 1;
-  const std::uint64_t limit = kUnset - (kUnset % range + 1) % range;  // last accepted value
-  std::uint64_t x;
-  do {
-    x = gen();
-  } while (x > limit);
-  return x % range;
-}
-
-std::uint64_t exact_sqrt(std::uint64_t n) {
-  auto r = static_cast<std::uint64_t>(std::sqrt(static_cast<long double>(n)));
-  while (r > 0 && r * r > n) --r;
-  while ((r + 1) * (r + 1) <= n) ++r;
-  return r;
-}
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\f\v");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r\f\v");
-  return s.substr(first, last - first + 1);
-}
 
 bool parse_u64(std::string_view s, std::uint64_t& out) {
   if (s.empty()) return false;
@@ -102,9 +76,9 @@ void check_permutation(std::span<const std::uint64_t> p, std::uint64_t n, const 
 
 Permutation random_permutation(std::uint64_t n, std::uint64_t seed) {
   Permutation p = identity_permutation(n);
-  std::mt19937_64 gen(seed);
+  Random gen(seed);
   for (std::uint64_t i = n; i > 1; --i) {
-    const std::uint64_t j = uniform_upto(gen, i - 1);
+    const std::uint64_t j = uniform_below(gen, i);
     std::swap(p[i - 1], p[j]);
   }
   return p;
@@ -126,7 +100,7 @@ Permutation bit_reversal_permutation(std::uint64_t n) {
 }
 
 Permutation transpose_permutation(std::uint64_t n) {
-  const std::uint64_t r = exact_sqrt(n);
+  const std::uint64_t r = integer_sqrt(n);
   if (r * r != n)
     throw PermutationError(
         fmt::format("transpose needs n to be a perfect square, got {} (nearest: {} or {})", n,

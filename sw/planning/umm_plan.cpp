@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sw/planning/permutation.hpp"
+#include "sw/support/integer_sqrt.hpp"
 
 namespace mmsim::planning {
 
@@ -14,13 +15,6 @@ namespace {
 std::uint64_t square_or_zero(std::uint64_t x) noexcept {
   if (x != 0 && x > std::numeric_limits<std::uint64_t>::max() / x) return 0;
   return x * x;
-}
-
-std::uint64_t exact_sqrt(std::uint64_t n) noexcept {
-  std::uint64_t r = 0;
-  for (std::uint64_t bit = std::uint64_t{1} << 31; bit != 0; bit >>= 1)
-    if (square_or_zero(r | bit) != 0 && square_or_zero(r | bit) <= n) r |= bit;
-  return r;
 }
 
 class UmmPlanner {
@@ -55,7 +49,7 @@ class UmmPlanner {
 FiveSteps five_steps(std::span<const std::uint32_t> perm, std::uint64_t len,
                      const ColoringOptions& options) {
   const std::uint64_t n = perm.size();
-  const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
+  const auto side = static_cast<std::uint32_t>(integer_sqrt(len));
   if (len == 0 || std::uint64_t{side} * side != len || n % len != 0)
     throw PlanError(fmt::format(
         "five-step decomposition: rows of length {} are not side x side blocks of {} elements", len,
@@ -91,7 +85,7 @@ FiveSteps five_steps(std::span<const std::uint32_t> perm, std::uint64_t len,
 }
 
 std::uint64_t five_steps_bytes(std::uint64_t n, std::uint64_t len, ColoringAlgorithm algorithm) {
-  const auto side = static_cast<std::uint32_t>(exact_sqrt(len));
+  const auto side = static_cast<std::uint32_t>(integer_sqrt(len));
   // Steps 1, 3 and 5 (4 bytes per element each), one row's graph (8 per element of a row) and
   // its colouring.
   return 12 * n + 8 * len + coloring_bytes(side, len, algorithm);

@@ -2,16 +2,10 @@
 
 #include "sw/program/input_lines.hpp"
 #include "sw/programs/trace_listing.hpp"
+#include "sw/support/text_input.hpp"
 
 namespace mmsim {
 namespace {
-
-std::string trim(std::string_view s) {
-  const auto begin = s.find_first_not_of(" \t\r");
-  if (begin == std::string_view::npos) return {};
-  const auto end = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(begin, end - begin + 1));
-}
 
 template <class T>
 bool parse_number(const std::string& text, T& out) {
@@ -29,7 +23,7 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
   std::string line;
   while (lines.next(line)) {
     const int number = lines.number();
-    const std::string content = trim(line);
+    const std::string content(trim(line));
     if (content.empty() || content[0] == '#') continue;
     // Split into fields, remembering each field's column.
     std::vector<std::pair<std::string, int>> fields;
@@ -39,7 +33,7 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
       const std::string_view raw = std::string_view(line).substr(
           start, comma == std::string::npos ? std::string::npos : comma - start);
       const std::size_t lead = raw.find_first_not_of(" \t");
-      fields.emplace_back(trim(raw),
+      fields.emplace_back(std::string(trim(raw)),
                           static_cast<int>(start + (lead == std::string::npos ? 0 : lead)) + 1);
       if (comma == std::string::npos) break;
       start = comma + 1;

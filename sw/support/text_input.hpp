@@ -68,6 +68,14 @@ class LineReader {
 // The whole input, within limits.total_bytes.
 std::string read_text(std::istream& in, TextLimits limits = {});
 
+// `s` without the white space (blanks, tabs, carriage returns, form and line feeds) at its ends.
+inline std::string_view trim(std::string_view s) {
+  constexpr std::string_view space = " \t\r\f\v\n";
+  const auto first = s.find_first_not_of(space);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
 // The offset of the first byte of `text` that is not part of valid UTF-8, if any.
 std::optional<std::size_t> invalid_utf8(std::string_view text);
 

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "support/temp_dir.hpp"
@@ -16,12 +17,22 @@ struct CommandResult {
   std::string err;
 };
 
+// A path as one word of a shell command (the tests' paths hold no quote).
+inline std::string shell_word(const std::filesystem::path& path) {
+  std::string word;  // built in place: GCC 12 warns (-Wrestrict) on "'" + path + "'"
+  word.reserve(path.native().size() + 2);
+  word += '\'';
+  word += path.native();
+  word += '\'';
+  return word;
+}
+
 inline CommandResult run_command(const std::string& command) {
   TempDir dir;
   const auto out = dir / "stdout";
   const auto err = dir / "stderr";
   const int raw =
-      std::system((command + " > '" + out.string() + "' 2> '" + err.string() + "'").c_str());
+      std::system((command + " > " + shell_word(out) + " 2> " + shell_word(err)).c_str());
   CommandResult result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   result.out = read_file(out);

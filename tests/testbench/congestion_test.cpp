@@ -150,7 +150,14 @@ TEST(CongestionCommand, PrintsTheTableAndWritesCsvAndJson) {
   EXPECT_NE(r.out.find("f_w(s)/(es)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2.000*"), std::string::npos)
       << "f_w(s)/(es) = 2 at s = log w, marked: " << r.out;
-  const auto cells = nlohmann::json::parse(read_file(json));
+  const auto table = nlohmann::json::parse(read_file(json));
+  for (const char* key : {"version", "command", "date", "host"})
+    EXPECT_TRUE(table[key].is_string()) << key;
+  EXPECT_NE(table["command"].get<std::string>().find(" congestion --width 4,8 --super-warp 1-2"),
+            std::string::npos);
+  EXPECT_EQ(table["resolved"]["widths"], nlohmann::json({4, 8}));
+  EXPECT_EQ(table["resolved"]["map"], "random_shift");
+  const auto& cells = table["cells"];
   ASSERT_EQ(cells.size(), 4u);
   for (const auto& cell : cells)
     for (const char* key : {"width", "super_warp", "array", "rounds", "ratio", "stderr"})

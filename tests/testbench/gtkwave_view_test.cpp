@@ -16,8 +16,6 @@ namespace {
 
 const std::string kConfigs = std::string(MMSIM_SOURCE_DIR) + "/configs/";
 
-std::string shell_word(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
-
 struct View {
   int status = -1;
   std::string output;

@@ -22,8 +22,6 @@ const std::string kFig4 = std::string(MMSIM_SOURCE_DIR) + "/configs/dmm_fig4.yam
 const auto kFig4Lines =
     std::count(std::istreambuf_iterator<char>(std::ifstream(kFig4).rdbuf()), {}, '\n');
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
 // One output of one command: `arguments` holds {} where the output's path goes.
 struct Output {
   std::string name;
@@ -42,10 +40,10 @@ std::string command_for(const Output& o, const TempDir& dir, const fs::path& tar
   dir.write("outputs.yaml", read_file(kFig4) + "outputs: {vcd: " + target.string() + "}\n");
   std::string arguments = o.arguments;
   if (const auto at = arguments.find("{}"); at != std::string::npos)
-    arguments.replace(at, 2, quoted(target));
+    arguments.replace(at, 2, shell_word(target));
   for (const std::string input : {"base.yaml", "sweep.yaml", "outputs.yaml"})
     for (std::size_t at; (at = arguments.find("@" + input)) != std::string::npos;)
-      arguments.replace(at, input.size() + 1, quoted(dir / input));
+      arguments.replace(at, input.size() + 1, shell_word(dir / input));
   return arguments;
 }
 
@@ -138,7 +136,7 @@ TEST(OutputFaults, AWriteThatFailsHalfWayLeavesNoFile) {
     const auto target = dir / "out";
     const CommandResult r =
         run_command("trap '' XFSZ; ulimit -f 1; exec '" + std::string(MMSIM_BINARY) + "' run " +
-                    kFig4 + " " + option + " " + quoted(target));
+                    kFig4 + " " + option + " " + shell_word(target));
     EXPECT_EQ(r.status, 2) << option;
     EXPECT_EQ(r.err,
               "mmsim: " + option + ": cannot write " + target.string() + ": File too large\n");
@@ -152,7 +150,7 @@ TEST(OutputFaults, ANullDeviceStaysADevice) {
   const auto null = dir.device("null", TempDir::kNullDevice);
   if (!null) GTEST_SKIP() << "mknod needs root";
   const CommandResult r =
-      mmsim("run " + kFig4 + " --vcd " + quoted(*null) + " --stats " + quoted(*null));
+      mmsim("run " + kFig4 + " --vcd " + shell_word(*null) + " --stats " + shell_word(*null));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(fs::is_character_file(*null));
   EXPECT_EQ(dir.names(), std::vector<std::string>{"null"});
@@ -172,8 +170,8 @@ TEST(OutputFaults, NoOutputIsCommittedWhenAnotherFails) {
   TempDir dir;
   const auto full = dir.device("full", TempDir::kFullDevice);
   if (!full) GTEST_SKIP() << "mknod needs root";
-  const CommandResult r =
-      mmsim("run " + kFig4 + " --vcd " + quoted(dir / "w.vcd") + " --stats " + quoted(*full));
+  const CommandResult r = mmsim("run " + kFig4 + " --vcd " + shell_word(dir / "w.vcd") +
+                                " --stats " + shell_word(*full));
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,
             "mmsim: --stats: cannot write " + full->string() + ": No space left on device\n");
@@ -184,8 +182,8 @@ TEST(OutputFaults, NoOutputIsCommittedWhenAnotherFails) {
 TEST(OutputFaults, AFileNameThatIsNotUtf8GetsTheReplacementCharacter) {
   TempDir dir;
   const auto tb = dir.write("t\xff.yaml", read_file(kFig4));
-  const CommandResult r = mmsim("run " + quoted(tb) + " --vcd " + quoted(dir / "w.vcd") +
-                                " --stats " + quoted(dir / "s.json"));
+  const CommandResult r = mmsim("run " + shell_word(tb) + " --vcd " + shell_word(dir / "w.vcd") +
+                                " --stats " + shell_word(dir / "s.json"));
   EXPECT_EQ(r.status, 0) << r.err;
   const std::string stats = read_file(dir / "s.json");
   EXPECT_NE(stats.find("t\xef\xbf\xbd.yaml"), std::string::npos) << stats;
@@ -195,7 +193,7 @@ TEST(OutputFaults, AFileNameThatIsNotUtf8GetsTheReplacementCharacter) {
 TEST(OutputFaults, ASymbolicLinkIsWrittenThrough) {
   TempDir dir;
   fs::create_symlink("real.json", dir / "link.json");
-  const CommandResult r = mmsim("run " + kFig4 + " --stats " + quoted(dir / "link.json"));
+  const CommandResult r = mmsim("run " + kFig4 + " --stats " + shell_word(dir / "link.json"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
   EXPECT_NE(read_file(dir / "real.json").find("\"cycles\": 5"), std::string::npos);
@@ -212,19 +210,20 @@ TEST(OutputFaults, AnOutputThatIsAnInputOrAnotherOutputIsRefused) {
   const auto x = dir / "x";
   const std::string t = tb.string();
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"run " + quoted(tb) + " --stats " + quoted(tb),
+      {"run " + shell_word(tb) + " --stats " + shell_word(tb),
        "--stats: cannot write " + t + ": it is also the testbench (" + t + ")"},
-      {"run " + quoted(csv_tb) + " --vcd " + quoted(dir / "t.csv"),
+      {"run " + shell_word(csv_tb) + " --vcd " + shell_word(dir / "t.csv"),
        "--vcd: cannot write " + (dir / "t.csv").string() +
            ": it is also the input of program.params.file (" + (dir / "t.csv").string() + ")"},
-      {"run " + quoted(tb) + " --vcd " + quoted(x) + " --stats " + quoted(dir / "." / "x"),
+      {"run " + shell_word(tb) + " --vcd " + shell_word(x) + " --stats " +
+           shell_word(dir / "." / "x"),
        "--stats: cannot write " + (dir / "." / "x").string() +
            ": it is also the output of --vcd (" + x.string() + ")"},
-      {"plan --n 16 --width 4 --out " + quoted(x) + " --stats " + quoted(x),
+      {"plan --n 16 --width 4 --out " + shell_word(x) + " --stats " + shell_word(x),
        "--stats: cannot write " + x.string() + ": it is also the output of --out (" + x.string() +
            ")"},
-      {"plan --n 16 --width 4 --permutation " + quoted(dir / "t.csv") + " --out " +
-           quoted(dir / "t.csv"),
+      {"plan --n 16 --width 4 --permutation " + shell_word(dir / "t.csv") + " --out " +
+           shell_word(dir / "t.csv"),
        "--out: cannot write " + (dir / "t.csv").string() + ": it is also the input of " +
            "--permutation (" + (dir / "t.csv").string() + ")"},
   };

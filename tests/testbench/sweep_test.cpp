@@ -36,10 +36,6 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& file) {
   return records;
 }
 
-std::string quoted(const std::filesystem::path& p) {
-  return std::string(1, '\'').append(p.string()).append(1, '\'');
-}
-
 TEST(Sweep, RunsEveryCaseForEveryCombination) {
   TempDir dir;
   dir.write("base.yaml", kBase);
@@ -50,8 +46,8 @@ TEST(Sweep, RunsEveryCaseForEveryCombination) {
                                "grid:\n  machine.model: [dmm, umm]\n  program.params.n: [2^6, 60]\n"
                                "columns: [cycles, stages, verified, bounds.time_lower.ratio]\n");
   const CommandResult r =
-      mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") + " --json " +
-            quoted(dir / "s.json") + " --csv " + quoted(dir / "s.csv"));
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl") +
+            " --json " + shell_word(dir / "s.json") + " --csv " + shell_word(dir / "s.csv"));
   // n = 60 is not a multiple of p = 16: those runs fail, and so does the sweep.
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find("mmsim: sweep tiny: 8 runs, 8 to run on "), std::string::npos) << r.err;
@@ -102,7 +98,7 @@ TEST(Sweep, RunsEveryCaseForEveryCombination) {
                            " --set program.name=stride_access --set machine.model=dmm --set "
                            "program.params.n=2^6");
     const CommandResult again = mmsim(command.substr(std::string("mmsim ").size()) + " --stats " +
-                                      quoted(dir / "again.json"));
+                                      shell_word(dir / "again.json"));
     EXPECT_EQ(again.status, 0) << again.err;
     EXPECT_EQ(nlohmann::json::parse(read_file(dir / "again.json"))["cycles"], 66);
   }
@@ -131,8 +127,8 @@ TEST(Sweep, ZipDerivedValuesAndConditions) {
                                "where: [n % threads == 0, latency * width < 80]\n"
                                "columns: [cycles, threads, super_warp]\n");
   const CommandResult r =
-      mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") + " --json " +
-            quoted(dir / "s.json") + " --set program.params.op=write");
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl") +
+            " --json " + shell_word(dir / "s.json") + " --set program.params.op=write");
   EXPECT_EQ(r.status, 0) << r.err;
   // RSDMM, w = 8: s = 3, p = round_up(30, 24) = 48 does not divide 512: left out. w = 16,
   // l = 5 fails latency * width < 80, for both cases.
@@ -174,15 +170,16 @@ TEST(Sweep, TheBaseExpectationsAreDroppedUnlessTheSweepSetsThem) {
                                "testbench: base.yaml\n"
                                "cases:\n  - {label: free}\n"
                                "grid: {program.params.n: [64, 128]}\n");
-  const CommandResult free = mmsim("sweep " + quoted(sweep) + " --results " +
-                                   quoted(dir / "r.jsonl") + " --csv " + quoted(dir / "t.csv"));
+  const CommandResult free =
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl") + " --csv " +
+            shell_word(dir / "t.csv"));
   EXPECT_EQ(free.status, 0) << free.err;
   EXPECT_NE(read_file(dir / "t.csv").find("free,128,34,32,0,true,\n"), std::string::npos)
       << read_file(dir / "t.csv");
   // Setting expect.* keeps the base's: n = 128 takes 34 cycles, not 18.
   const CommandResult kept =
-      mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") + " --csv " +
-            quoted(dir / "t.csv") + " --set expect.stages=16");
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl") + " --csv " +
+            shell_word(dir / "t.csv") + " --set expect.stages=16");
   EXPECT_EQ(kept.status, 1) << kept.err;
   EXPECT_NE(read_file(dir / "t.csv").find("free,64,18,16,0,true,\n"), std::string::npos);
   EXPECT_NE(read_file(dir / "t.csv").find("free,128,34,32,0,false,\n"), std::string::npos);
@@ -210,8 +207,9 @@ TEST_P(BadSweepFile, IsRefusedBeforeAnythingRuns) {
   TempDir dir;
   dir.write("base.yaml", kBase);
   const auto sweep = dir.write("s.yaml", c.sweep);
-  const CommandResult r = mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") +
-                                " --markdown " + quoted(dir / "t.md") + " " + c.extra_args);
+  const CommandResult r =
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl") +
+            " --markdown " + shell_word(dir / "t.md") + " " + c.extra_args);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.out, "");
   const std::string where =
@@ -329,9 +327,9 @@ TEST(Sweep, AMissingOutputFolderIsNamed) {
   for (const std::string option : {"--markdown", "--csv", "--json", "--results"}) {
     const auto target = dir / "nodir" / "x";
     const std::string results =
-        option == "--results" ? "" : " --results " + quoted(dir / "r.jsonl");
+        option == "--results" ? "" : " --results " + shell_word(dir / "r.jsonl");
     const CommandResult r =
-        mmsim("sweep " + quoted(sweep) + results + " " + option + " " + quoted(target));
+        mmsim("sweep " + shell_word(sweep) + results + " " + option + " " + shell_word(target));
     EXPECT_EQ(r.status, 2) << option;
     EXPECT_EQ(r.err, "mmsim: " + option + ": cannot write " + target.string() + ": no folder " +
                          (dir / "nodir").string() + "\n");
@@ -345,8 +343,8 @@ TEST(Sweep, ResumeRunsOnlyWhatTheResultsLack) {
   const auto sweep = dir.write("s.yaml",
                                "testbench: base.yaml\n"
                                "grid: {machine.latency: [1, 2, 3], program.params.n: [64, 128]}\n");
-  const std::string args = "sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") +
-                           " --markdown " + quoted(dir / "t.md");
+  const std::string args = "sweep " + shell_word(sweep) + " --results " +
+                           shell_word(dir / "r.jsonl") + " --markdown " + shell_word(dir / "t.md");
   const CommandResult first = mmsim(args);
   ASSERT_EQ(first.status, 0) << first.err;
   const std::string table = read_file(dir / "t.md");
@@ -385,12 +383,13 @@ TEST(Sweep, TheTasksOfAJobArrayShareTheRunsAndAreCollected) {
   const auto sweep = dir.write("s.yaml",
                                "name: shared\ntestbench: base.yaml\n"
                                "grid: {machine.latency: [1, 2, 3], program.params.n: [64, 128]}\n");
-  const std::string args = "sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl");
+  const std::string args =
+      "sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl");
   const CommandResult local = mmsim(args);
   ASSERT_EQ(local.status, 0) << local.err;
   std::filesystem::remove(dir / "r.jsonl");
   // --emit-slurm only writes the job script: nothing runs, nothing is submitted.
-  const CommandResult emitted = mmsim(args + " --emit-slurm " + quoted(dir / "job") +
+  const CommandResult emitted = mmsim(args + " --emit-slurm " + shell_word(dir / "job") +
                                       " --array-size 2 --partition short --time 10:00 "
                                       "--cpus-per-task 4 --sbatch=--mem=1G --set machine.seed=3");
   EXPECT_EQ(emitted.status, 0) << emitted.err;
@@ -434,7 +433,8 @@ TEST(Sweep, TheResultsMustBeARegularFile) {
   dir.write("base.yaml", kBase);
   const auto sweep = dir.write("s.yaml", "testbench: base.yaml\n");
   ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0644), 0);
-  const CommandResult r = mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "fifo"));
+  const CommandResult r =
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "fifo"));
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "mmsim: sweep s: 1 run, 1 to run on 1 worker\nmmsim: " +
                        (dir / "fifo").string() + ": results: not a regular file\n");
@@ -490,7 +490,7 @@ TEST(Sweep, AnInterruptedSweepLeavesValidResults) {
   for (const auto& record : records) EXPECT_EQ(record["verified"], true);
   EXPECT_EQ(read_file(dir / "stdout"), "");  // no table
   const CommandResult resumed =
-      mmsim("sweep " + quoted(sweep) + " --results " + quoted(results) + " --resume");
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(results) + " --resume");
   EXPECT_EQ(resumed.status, 0) << resumed.err;
   EXPECT_NE(resumed.err.find("40 runs, " + std::to_string(records.size()) + " in the results, " +
                              std::to_string(40 - records.size()) + " to run on"),
@@ -507,8 +507,8 @@ TEST(Sweep, ItsResultsArePlotted) {
                                "cases:\n  - {label: contiguous}\n"
                                "  - {label: stride, set: {program.name: stride_access}}\n"
                                "grid: {machine.latency: [1, 2, 4], program.params.n: [64, 128]}\n");
-  ASSERT_EQ(mmsim("sweep " + quoted(sweep) + " --results " + quoted(dir / "r.jsonl") + " --json " +
-                  quoted(dir / "t.json"))
+  ASSERT_EQ(mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl") +
+                  " --json " + shell_word(dir / "t.json"))
                 .status,
             0);
   const std::string plot =
@@ -516,25 +516,26 @@ TEST(Sweep, ItsResultsArePlotted) {
   const std::string png_signature("\x89PNG\r\n\x1a\n", 8);
   // Lines (one per case, one panel per n) from the results; a heatmap per case from the table.
   const CommandResult lines =
-      run_command(plot + quoted(dir / "r.jsonl") + " --x latency --y cycles --panel n --log -o " +
-                  quoted(dir / "lines.png"));
+      run_command(plot + shell_word(dir / "r.jsonl") +
+                  " --x latency --y cycles --panel n --log -o " + shell_word(dir / "lines.png"));
   ASSERT_EQ(lines.status, 0) << lines.err;
   EXPECT_EQ(read_file(dir / "lines.png").substr(0, 8), png_signature);
-  const CommandResult heat = run_command(plot + quoted(dir / "t.json") +
+  const CommandResult heat = run_command(plot + shell_word(dir / "t.json") +
                                          " --x latency --y program.params.n --value stages -o " +
-                                         quoted(dir / "heat.png"));
+                                         shell_word(dir / "heat.png"));
   ASSERT_EQ(heat.status, 0) << heat.err;
   EXPECT_EQ(read_file(dir / "heat.png").substr(0, 8), png_signature);
   // Two runs of a case at one x make no line: refused, no picture.
-  const CommandResult ambiguous = run_command(
-      plot + quoted(dir / "r.jsonl") + " --x latency --y cycles -o " + quoted(dir / "x.png"));
+  const CommandResult ambiguous =
+      run_command(plot + shell_word(dir / "r.jsonl") + " --x latency --y cycles -o " +
+                  shell_word(dir / "x.png"));
   EXPECT_EQ(ambiguous.status, 2);
   EXPECT_EQ(ambiguous.err,
             "scripts/plot_sweep: several runs of case = contiguous share machine.latency: choose "
             "them with --where, or split them with --hue or --panel\n");
   const CommandResult unknown =
-      run_command(plot + quoted(dir / "r.jsonl") + " --x latency --y cylces --where n=64 -o " +
-                  quoted(dir / "x.png"));
+      run_command(plot + shell_word(dir / "r.jsonl") + " --x latency --y cylces --where n=64 -o " +
+                  shell_word(dir / "x.png"));
   EXPECT_EQ(unknown.status, 2);
   EXPECT_EQ(unknown.err,
             "scripts/plot_sweep: no run has 'cylces' (a key of the sweep or a statistic)\n");
@@ -545,7 +546,7 @@ TEST(Sweep, ThePermutationSweepRuns) {
   TempDir dir;
   const CommandResult r =
       mmsim("sweep " + std::string(MMSIM_SOURCE_DIR) +
-            "/configs/sweeps/permutation.yaml --results " + quoted(dir / "r.jsonl"));
+            "/configs/sweeps/permutation.yaml --results " + shell_word(dir / "r.jsonl"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("| DMM Theorem 6 | 2^16 | 16414 | 16384 | 1 |"), std::string::npos) << r.out;
   // Theorem 8 takes n = w^(2^k) only: 2^8 and 2^16 for w = 16.

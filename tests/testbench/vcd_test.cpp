@@ -17,8 +17,6 @@ const std::string kFig4 = std::string(MMSIM_SOURCE_DIR) + "/configs/dmm_fig4.yam
 const std::string kFig7 = std::string(MMSIM_SOURCE_DIR) + "/configs/superwarp_fig7_rsdmm.yaml";
 const std::string kTranspose = std::string(MMSIM_SOURCE_DIR) + "/configs/transpose_naive_dmm.yaml";
 
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
-
 // The value (and whether it is defined) of every signal at every time of [from, to].
 std::vector<std::string> values_between(const VcdFile& vcd, std::uint64_t from, std::uint64_t to) {
   std::vector<std::string> values;
@@ -157,7 +155,7 @@ TEST(Waveform, TheHierarchicalMachineHasAScopePerMultiprocessor) {
 TEST(Waveform, IdleValuesAreHighImpedance) {
   TempDir dir;
   const auto vcd_path = dir / "fig4.vcd";
-  ASSERT_EQ(mmsim("run " + kFig4 + " --vcd " + quoted(vcd_path)).status, 0);
+  ASSERT_EQ(mmsim("run " + kFig4 + " --vcd " + shell_word(vcd_path)).status, 0);
   const VcdFile vcd = VcdFile::read(vcd_path);
   EXPECT_EQ(vcd.defined_at("machine.memory.bank_0.entry_address", 0), true);  // m[0]
   EXPECT_EQ(vcd.value_at("machine.memory.bank_0.entry_address", 0), 0u);
@@ -185,7 +183,7 @@ TEST(Waveform, TheCoalescerShowsTheAddressGroupsADispatchTouches) {
   const auto vcd_path = dir / "umm.vcd";
   ASSERT_EQ(mmsim("run " + kFig4 +
                   " --set machine.model=umm --set expect.cycles=7 --set expect.stages=5 --vcd " +
-                  quoted(vcd_path))
+                  shell_word(vcd_path))
                 .status,
             0);
   const VcdFile vcd = VcdFile::read(vcd_path);
@@ -206,10 +204,10 @@ TEST(Waveform, TheCoalescerShowsTheAddressGroupsADispatchTouches) {
 TEST(Waveform, AWindowHoldsTheValuesOfThoseCycles) {
   TempDir dir;
   const std::string run = "run " + kTranspose + " --set program.params.n=4096 --set expect={}";
-  ASSERT_EQ(mmsim(run + " --vcd " + quoted(dir / "full.vcd")).status, 0);
-  ASSERT_EQ(
-      mmsim(run + " --vcd " + quoted(dir / "window.vcd") + " --vcd-from 300 --vcd-to 340").status,
-      0);
+  ASSERT_EQ(mmsim(run + " --vcd " + shell_word(dir / "full.vcd")).status, 0);
+  ASSERT_EQ(mmsim(run + " --vcd " + shell_word(dir / "window.vcd") + " --vcd-from 300 --vcd-to 340")
+                .status,
+            0);
   const VcdFile full = VcdFile::read(dir / "full.vcd");
   const VcdFile window = VcdFile::read(dir / "window.vcd");
   EXPECT_EQ(window.signals(), full.signals());
@@ -231,7 +229,7 @@ TEST(Waveform, ScopesChooseTheSignals) {
       "outputs:\n  vcd: {file: w.vcd, from: 1, to: 3, scopes: ['machine.warp_1', "
       "'memory.bank_[01]']}\n");
   const CommandResult r =
-      run_command("cd " + quoted(dir.path()) + " && '" MMSIM_BINARY "' run tb.yaml");
+      run_command("cd " + shell_word(dir.path()) + " && '" MMSIM_BINARY "' run tb.yaml");
   ASSERT_EQ(r.status, 0) << r.err;
   const VcdFile vcd = VcdFile::read(dir / "w.vcd");
   std::vector<std::string> expected = {"machine.warp_1.pc", "machine.warp_1.state"};
@@ -248,7 +246,7 @@ TEST(Waveform, ScopesChooseTheSignals) {
 
 TEST(Waveform, AScopeThatMatchesNothingIsAnError) {
   TempDir dir;
-  const CommandResult r = mmsim("run " + kFig4 + " --vcd " + quoted(dir / "w.vcd") +
+  const CommandResult r = mmsim("run " + kFig4 + " --vcd " + shell_word(dir / "w.vcd") +
                                 " --vcd-scope 'machine.warp_*' --vcd-scope 'machine.wrap_*'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--vcd-scope: scope 'machine.wrap_*' matches no signal"), std::string::npos)
@@ -267,7 +265,7 @@ TEST(Waveform, WaveformOptionsNeedAWaveform) {
 TEST(Waveform, AWindowEndingBeforeItBeginsIsAnError) {
   TempDir dir;
   const CommandResult r =
-      mmsim("run " + kFig4 + " --vcd " + quoted(dir / "w.vcd") + " --vcd-from 4 --vcd-to 2");
+      mmsim("run " + kFig4 + " --vcd " + shell_word(dir / "w.vcd") + " --vcd-from 4 --vcd-to 2");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--vcd-to: the waveform's window ends at cycle 2 before it begins (from 4)"),
             std::string::npos)
@@ -279,7 +277,7 @@ TEST(Waveform, AWindowEndingBeforeItBeginsIsAnError) {
 TEST(Waveform, ALargeWaveformIsRefusedBeforeTheRun) {
   TempDir dir;
   const std::string run =
-      "run " + kTranspose + " --set program.params.n=2^16 --vcd " + quoted(dir / "w.vcd");
+      "run " + kTranspose + " --set program.params.n=2^16 --vcd " + shell_word(dir / "w.vcd");
   const CommandResult r = mmsim(run + " --vcd-limit 2^20");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--vcd: this waveform would take about"), std::string::npos) << r.err;
@@ -294,14 +292,14 @@ TEST(Waveform, ALargeWaveformIsRefusedBeforeTheRun) {
 // FST and LXT2 by the extension: GTKWave's converters turn them back into the same VCD.
 TEST(Waveform, FstAndLxt2HoldTheSameValues) {
   TempDir dir;
-  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(dir / "w.vcd")).status, 0);
+  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + shell_word(dir / "w.vcd")).status, 0);
   const VcdFile direct = VcdFile::read(dir / "w.vcd");
   for (const auto& [extension, back] :
        std::vector<std::pair<std::string, std::string>>{{"fst", "fst2vcd"}, {"lxt2", "lxt2vcd"}}) {
     const auto compact = dir / ("w." + extension);
-    ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(compact)).status, 0) << extension;
+    ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + shell_word(compact)).status, 0) << extension;
     EXPECT_NE(read_file(compact).substr(0, 5), "$date") << extension << " is not VCD text";
-    const CommandResult r = run_command(back + " " + quoted(compact));
+    const CommandResult r = run_command(back + " " + shell_word(compact));
     ASSERT_EQ(r.status, 0) << back;
     const VcdFile round_trip = VcdFile::read(dir.write("back-" + extension + ".vcd", r.out));
     EXPECT_EQ(round_trip.signals(), direct.signals()) << extension;
@@ -312,7 +310,7 @@ TEST(Waveform, FstAndLxt2HoldTheSameValues) {
 // The save file and its filters lie beside the waveform, not beside a device.
 TEST(Waveform, ASaveFileLiesBesideTheWaveform) {
   TempDir dir;
-  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(dir / "w.vcd")).status, 0);
+  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + shell_word(dir / "w.vcd")).status, 0);
   EXPECT_EQ(dir.names(), (std::vector<std::string>{"w.gtkw", "w.gtkw.space.txt", "w.gtkw.state.txt",
                                                    "w.gtkw.unit.txt", "w.vcd"}));
   EXPECT_EQ(read_file(dir / "w.gtkw.state.txt"), "0 idle\n1 ready\n2 waiting\n3 barrier\n4 done\n");
@@ -320,7 +318,7 @@ TEST(Waveform, ASaveFileLiesBesideTheWaveform) {
   TempDir devices;
   const auto null = devices / "null";
   ASSERT_EQ(::mknod(null.c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0);
-  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(null)).status, 0);
+  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + shell_word(null)).status, 0);
   EXPECT_EQ(devices.names(), std::vector<std::string>{"null"});
 }
 
@@ -328,7 +326,7 @@ TEST(Waveform, ASaveFileLiesBesideTheWaveform) {
 // same waveform.
 TEST(Waveform, TheWindowIsTheSameForAnyChunks) {
   TempDir dir;
-  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(dir / "w.vcd")).status, 0);
+  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + shell_word(dir / "w.vcd")).status, 0);
   const std::string vcd = read_file(dir / "w.vcd");
   std::string whole;
   VcdWindow one(3, 6);
@@ -352,7 +350,8 @@ TEST(Waveform, TheWindowIsTheSameForAnyChunks) {
 // A window that begins after the run: the values at its end, dumped at `from`.
 TEST(Waveform, AWindowAfterTheRunHoldsItsLastValues) {
   TempDir dir;
-  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + quoted(dir / "w.vcd") + " --vcd-from 50").status, 0);
+  ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + shell_word(dir / "w.vcd") + " --vcd-from 50").status,
+            0);
   const VcdFile vcd = VcdFile::read(dir / "w.vcd");
   EXPECT_EQ(vcd.timestamps(), std::vector<std::uint64_t>{50});
   EXPECT_EQ(vcd.value_at("machine.super_warp_0.state", 50), 4u);  // done
@@ -360,8 +359,9 @@ TEST(Waveform, AWindowAfterTheRunHoldsItsLastValues) {
 
 TEST(Waveform, AMissingConverterIsRefusedBeforeTheRun) {
   TempDir dir;
-  const CommandResult r = run_command("PATH=" + quoted(dir.path()) + " '" MMSIM_BINARY "' run " +
-                                      kFig7 + " --vcd " + quoted(dir / "w.fst"));
+  const CommandResult r =
+      run_command("PATH=" + shell_word(dir.path()) + " '" MMSIM_BINARY "' run " + kFig7 +
+                  " --vcd " + shell_word(dir / "w.fst"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--vcd: writing FST needs vcd2fst (Debian package gtkwave"),
             std::string::npos)
@@ -383,7 +383,7 @@ TEST(Waveform, AMalformedWaveformMappingIsAnError) {
            {"outputs: {vcd: {file: w.vcd, to: -1}}", "tb.yaml:3:34: outputs.vcd.to"}}) {
     dir.write("tb.yaml", machine + outputs + "\n");
     const CommandResult r =
-        run_command("cd " + quoted(dir.path()) + " && '" MMSIM_BINARY "' run tb.yaml");
+        run_command("cd " + shell_word(dir.path()) + " && '" MMSIM_BINARY "' run tb.yaml");
     EXPECT_EQ(r.status, 2) << outputs;
     EXPECT_NE(r.err.find(message), std::string::npos) << outputs << "\n" << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "w.vcd"));
@@ -403,7 +403,7 @@ TEST(Waveform, IdleValuesAreWrittenAsOneZ) {
     EXPECT_EQ(out, expected) << "chunks of " << chunk;
   }
   TempDir dir;
-  ASSERT_EQ(mmsim("run " + kFig4 + " --vcd " + quoted(dir / "w.vcd")).status, 0);
+  ASSERT_EQ(mmsim("run " + kFig4 + " --vcd " + shell_word(dir / "w.vcd")).status, 0);
   const std::string written = read_file(dir / "w.vcd");
   EXPECT_EQ(written.find("\nbZ"), std::string::npos);
   EXPECT_NE(written.find("\nbz "), std::string::npos);
