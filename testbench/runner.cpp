@@ -247,8 +247,10 @@ double measured(const RunOutcome& o, const Bound& bound) {
       return static_cast<double>(o.result.counters.stages);
     case Bound::Measure::syncthreads:
       return static_cast<double>(o.result.syncthreads);
-    case Bound::Measure::global_stages:
-      return static_cast<double>(o.result.memories.front().counters.stages);
+    case Bound::Measure::global_stages:  // memory 0; none yet in a preview
+      return o.result.memories.empty()
+                 ? 0.0
+                 : static_cast<double>(o.result.memories.front().counters.stages);
     case Bound::Measure::shared_stages: {
       std::uint64_t stages = 0;
       for (const MemoryResult& memory : o.result.memories)
