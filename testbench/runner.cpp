@@ -288,7 +288,7 @@ double measured(const RunOutcome& o, const Bound& bound) {
       return static_cast<double>(o.result.counters.stages);
     case Bound::Measure::syncthreads:
       return static_cast<double>(o.result.syncthreads);
-    case Bound::Measure::global_stages:  // none before a run (a sweep's preview)
+    case Bound::Measure::global_stages:  // memory 0; none yet in a preview
       return o.result.memories.empty()
                  ? 0.0
                  : static_cast<double>(o.result.memories.front().counters.stages);

@@ -37,6 +37,11 @@ std::vector<std::string> function_names() {
 
 const std::vector<std::string> kComparisons = {"<=", ">=", "==", "!=", "<", ">"};
 
+// Parsing and evaluating recurse once per level of nesting (parentheses, unary minus, function
+// arguments) and per operand of a chain (1 + 1 + ... is a tree as deep as it is long): deeper
+// expressions are refused instead of overflowing the stack.
+constexpr std::size_t kMaxDepth = 1000;
+
 }  // namespace
 
 // Recursive descent over the grammar
@@ -57,6 +62,24 @@ class SweepExpression::Parser {
   }
 
  private:
+  // One level of the parser's recursion, refused beyond kMaxDepth.
+  class Level {
+   public:
+    explicit Level(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth) p_.fail(p_.at_, too_deep());
+    }
+    ~Level() { --p_.depth_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
+  static std::string too_deep() {
+    return "nested more than " + std::to_string(kMaxDepth) + " levels deep";
+  }
+
   [[noreturn]] void fail(std::size_t column, const std::string& message) const {
     SourceLocation where = e_.where_;
     if (where.line > 0) where.column += static_cast<int>(column);
@@ -75,6 +98,10 @@ class SweepExpression::Parser {
   }
 
   std::size_t add(Node node) {
+    std::size_t depth = 1;
+    for (const std::size_t operand : node.operands) depth = std::max(depth, 1 + depths_[operand]);
+    if (depth > kMaxDepth) fail(at_, too_deep());
+    depths_.push_back(depth);
     e_.nodes_.push_back(std::move(node));
     return e_.nodes_.size() - 1;
   }
@@ -84,6 +111,7 @@ class SweepExpression::Parser {
   }
 
   std::size_t comparison() {
+    const Level level(*this);
     const std::size_t left = sum();
     for (const std::string& op : kComparisons)
       if (take(op)) return binary(op, left, sum());
@@ -117,7 +145,10 @@ class SweepExpression::Parser {
   }
 
   std::size_t unary() {
-    if (take("-")) return add({.kind = Node::Kind::negate, .operands = {unary()}});
+    if (take("-")) {
+      const Level level(*this);
+      return add({.kind = Node::Kind::negate, .operands = {unary()}});
+    }
     return primary();
   }
 
@@ -172,6 +203,8 @@ class SweepExpression::Parser {
   SweepExpression& e_;
   const std::string& s_;
   std::size_t at_ = 0;
+  std::size_t depth_ = 0;            // levels of recursion now
+  std::vector<std::size_t> depths_;  // of each node's tree
 };
 
 SweepExpression::SweepExpression(const std::string& text, const SourceLocation& where)
@@ -235,7 +268,8 @@ std::int64_t SweepExpression::evaluate(
       }
       // round_up(x, m)
       if (x[1] <= 0) return fail("round_up to a multiple of " + std::to_string(x[1]) + " (m > 0)");
-      const std::int64_t rest = ((x[0] % x[1]) + x[1]) % x[1];
+      std::int64_t rest = x[0] % x[1];  // in (-m, m); no overflow on the way to [0, m)
+      if (rest < 0) rest += x[1];
       if (rest == 0) return x[0];
       return __builtin_add_overflow(x[0], x[1] - rest, &r) ? fail("overflow") : r;
     }

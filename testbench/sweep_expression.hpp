@@ -8,6 +8,8 @@
 // A name is a key the sweep sets, or a value of the base testbench, by its full path
 // (machine.width) or by its last component (width).
 // Every value is a signed 64-bit integer; overflow and division by zero are errors of the run.
+// An expression nests at most 1000 levels deep (parentheses, unary minus, arguments, and the
+// operands of a chain such as 1 + 1 + ...).
 #pragma once
 
 #include <cstdint>

@@ -4,9 +4,12 @@
 #include <charconv>
 #include <fstream>
 #include <limits>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "sw/support/suggest.hpp"
 #include "sw/support/text_input.hpp"
@@ -69,6 +72,50 @@ SourceLocation location_of(const std::string& file, const std::string& text, std
   const auto line =
       std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
   return {file, static_cast<int>(line) + 1, static_cast<int>(column) + 1};
+}
+
+// Where the root node of each document of `text` is, for its first `limit` documents. Not
+// YAML::LoadAll: in yaml-cpp 0.7 it loops forever, filling memory, on a token that cannot start
+// a value (a ',' at the top level; yaml-cpp issue 1040, fixed in 0.8), its parser reporting the
+// same empty document at the same place again and again. Here that shows as two roots at one
+// place.
+std::vector<YAML::Mark> document_roots(const std::string& text, std::size_t limit) {
+  class Roots : public YAML::EventHandler {
+   public:
+    std::vector<YAML::Mark> marks;
+
+    void OnDocumentStart(const YAML::Mark&) override { pending_ = true; }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  const std::string&) override {
+      node(mark);
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {
+      node(mark);
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {
+      node(mark);
+    }
+    void OnMapEnd() override {}
+
+   private:
+    void node(const YAML::Mark& mark) {
+      if (pending_) marks.push_back(mark);
+      pending_ = false;
+    }
+    bool pending_ = false;
+  };
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  Roots roots;
+  while (roots.marks.size() < limit && parser.HandleNextDocument(roots)) {
+  }
+  return roots.marks;
 }
 
 }  // namespace
@@ -145,9 +192,17 @@ YamlInput::YamlInput(std::filesystem::path file, std::string kind)
     throw InputError(location_of(name, text, *bad),
                      fmt::format("invalid UTF-8 (byte 0x{:02x}): YAML is UTF-8 text",
                                  static_cast<unsigned char>(text[*bad])));
-  std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(text);
+    const std::vector<YAML::Mark> roots = document_roots(text, 2);
+    if (roots.size() == 2 && roots[1].pos == roots[0].pos &&
+        static_cast<std::size_t>(roots[1].pos) < text.size())
+      throw InputError(
+          {name, roots[1].line + 1, roots[1].column + 1},
+          "invalid YAML: '" + std::string(1, text[roots[1].pos]) + "' where a value was expected");
+    if (roots.size() == 2)
+      throw InputError({name, roots[1].line + 1, 0},
+                       "a second YAML document (after '---'): a " + kind_ + " is one document");
+    root_ = YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {
     throw InputError({name, e.mark.line + 1, e.mark.column + 1},
                      "invalid YAML: nested " + std::to_string(e.depth()) +
@@ -155,12 +210,6 @@ YamlInput::YamlInput(std::filesystem::path file, std::string kind)
   } catch (const YAML::ParserException& e) {
     throw InputError({name, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
   }
-  if (documents.size() > 1) {
-    const YAML::Mark second = documents[1].Mark();
-    throw InputError({name, second.is_null() ? 0 : second.line + 1, 0},
-                     "a second YAML document (after '---'): a " + kind_ + " is one document");
-  }
-  if (!documents.empty()) root_ = documents.front();
   check_quotes(root_, text, 0);
   if (!root_.IsMap())
     throw InputError({name, 1, 1},

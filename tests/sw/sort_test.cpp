@@ -384,8 +384,9 @@ TEST(SortSweep, TableAndPlot) {
                               "columns: [cycles, bounds.thesis_formula.value, verified]\n");
   const auto json = dir / "s.json";
   const auto csv = dir / "s.csv";
-  const CommandResult r = mmsim("sweep '" + sweep.string() + "' --json '" + json.string() +
-                                "' --csv '" + csv.string() + "'");
+  const CommandResult r =
+      mmsim("sweep " + shell_word(sweep) + " --json " + shell_word(json) + " --csv " +
+            shell_word(csv) + " --results " + shell_word(dir / "s.results.jsonl"));
   ASSERT_EQ(r.status, 0) << r.err;
   // One block on one MP (2^10), two blocks and a merge round (2^13); bank conflicts cost time.
   EXPECT_NE(r.out.find("| MP as DMM | 2^10 | 25950 | 1588.0 | yes |"), std::string::npos) << r.out;
@@ -394,12 +395,12 @@ TEST(SortSweep, TableAndPlot) {
   // The plot: time against n, log-log, one line per model (scripts/plot_sweep).
   const auto png = dir / "s.png";
   const std::string plot_sweep = source + "/scripts/plot_sweep ";
-  const CommandResult plot = run_command(plot_sweep + "'" + json.string() +
-                                         "' --x n --y cycles --log -o '" + png.string() + "'");
+  const CommandResult plot =
+      run_command(plot_sweep + shell_word(json) + " --x n --y cycles --log -o " + shell_word(png));
   ASSERT_EQ(plot.status, 0) << plot.err;
   EXPECT_EQ(read_file(png).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
-  const CommandResult bad = run_command(plot_sweep + "'" + (dir / "none.json").string() +
-                                        "' --x n --y cycles -o '" + (dir / "x.png").string() + "'");
+  const CommandResult bad = run_command(plot_sweep + shell_word(dir / "none.json") +
+                                        " --x n --y cycles -o " + shell_word(dir / "x.png"));
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("scripts/plot_sweep: cannot read"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "x.png"));

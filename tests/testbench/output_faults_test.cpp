@@ -76,7 +76,10 @@ class UnwritableOutput : public ::testing::TestWithParam<Output> {
   // Nothing is printed either: a command whose output fails prints no report.
   void expect_refused(const fs::path& target, const std::string& reason,
                       const std::string& prefix = "") {
-    const std::string command = command_for(GetParam(), dir_, target);
+    std::string command = command_for(GetParam(), dir_, target);
+    // A sweep's results (JSON Lines) go elsewhere: a sweep that ran keeps them.
+    if (GetParam().name.rfind("Sweep", 0) == 0)
+      command += " --results " + shell_word(results_ / "r.jsonl");
     const std::vector<std::string> before = dir_.names();
     const CommandResult r = run_command(prefix + "'" + MMSIM_BINARY + "' " + command);
     EXPECT_EQ(r.status, 2) << command;
@@ -94,6 +97,7 @@ class UnwritableOutput : public ::testing::TestWithParam<Output> {
     EXPECT_EQ(dir_.names(), before) << "a file was left behind";
   }
   TempDir dir_;
+  TempDir results_;
 };
 
 TEST_P(UnwritableOutput, AFolder) {

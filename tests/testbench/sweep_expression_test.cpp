@@ -109,5 +109,28 @@ TEST(SweepExpression, RunTimeErrors) {
             "'round_up(pow2(62) + (pow2(62) - 1), 2)': overflow");
 }
 
+// Parsing and evaluating recurse per level: 200000 parentheses overflowed the stack (a sweep
+// file may hold 64 MiB). At most 1000 levels, counting the expression itself, each parenthesis,
+// each unary minus, and each operand of a chain.
+TEST(SweepExpression, NestingIsBoundedInsteadOfOverflowingTheStack) {
+  const auto parenthesised = [](std::size_t parentheses) {
+    return std::string(parentheses, '(') + "1" + std::string(parentheses, ')');
+  };
+  const auto chain = [](std::size_t operators) {
+    std::string text = "1";
+    for (std::size_t i = 0; i < operators; ++i) text += "+1";
+    return text;
+  };
+  const std::string too_deep = "nested more than 1000 levels deep";
+  EXPECT_EQ(evaluate(parenthesised(999)), 1);
+  EXPECT_NE(parse_error(parenthesised(1000)).find(too_deep), std::string::npos);
+  EXPECT_NE(parse_error(parenthesised(200000)).find(too_deep), std::string::npos);
+  EXPECT_EQ(evaluate(std::string(999, '-') + "1"), -1);
+  EXPECT_NE(parse_error(std::string(1000, '-') + "1").find(too_deep), std::string::npos);
+  EXPECT_EQ(evaluate(chain(999)), 1000);
+  EXPECT_NE(parse_error(chain(1000)).find(too_deep), std::string::npos);
+  EXPECT_NE(parse_error(chain(500000)).find(too_deep), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mmsim
