@@ -6,17 +6,6 @@
 namespace mmsim::test {
 namespace {
 
-MachineConfig machine(const std::string& model, unsigned w, unsigned l, std::uint64_t p,
-                      std::uint64_t words) {
-  MachineConfig c;
-  c.model = model;
-  c.width = w;
-  c.latency = l;
-  c.threads = p;
-  c.memory_words = words;
-  return c;
-}
-
 RefInstruction read(std::vector<Address> a) { return {RefInstruction::read, std::move(a), {}}; }
 RefInstruction write(std::vector<Address> a, std::vector<Word> v) {
   return {RefInstruction::write, std::move(a), std::move(v)};

@@ -1,6 +1,7 @@
 // Runs a reference program on the SystemC machine, recording what every read returned.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "hw/machine/simulation.hpp"
@@ -35,6 +36,18 @@ class ReplayKernel final : public Kernel {
   const RefProgram& program_;
   std::vector<std::vector<Word>> reads_;
 };
+
+// A flat machine (or the global level of a hierarchical one) with the given w, l, p and memory.
+inline MachineConfig machine(const std::string& model, unsigned w, unsigned l, std::uint64_t p,
+                             std::uint64_t words) {
+  MachineConfig c;
+  c.model = model;
+  c.width = w;
+  c.latency = l;
+  c.threads = p;
+  c.memory_words = words;
+  return c;
+}
 
 struct Replayed {
   RunResult result;
