@@ -121,23 +121,23 @@ class SweepSession {
       return finish();
     }
     if (command_.resume) stored_ = read_results(results_files(options_.results), column_paths_);
-    const std::vector<std::size_t> todo = missing();
+    const std::vector<std::size_t> pending = missing();
     const unsigned workers =
-        static_cast<unsigned>(std::min<std::size_t>(options_.jobs, todo.size()));
-    announce(", " + std::to_string(todo.size()) + " to run on " + std::to_string(workers) +
+        static_cast<unsigned>(std::min<std::size_t>(options_.jobs, pending.size()));
+    announce(", " + std::to_string(pending.size()) + " to run on " + std::to_string(workers) +
              (workers == 1 ? " worker" : " workers"));
     ResultsLog log(options_.results, command_.resume);
-    if (!run_here(todo, log, workers)) return interrupted(log.path());
+    if (!run_here(pending, log, workers)) return interrupted(log.path());
     return finish();
   }
 
  private:
   // The runs the results do not hold yet, in the sweep's order.
   std::vector<std::size_t> missing() const {
-    std::vector<std::size_t> todo;
+    std::vector<std::size_t> pending;
     for (std::size_t i = 0; i < plan_.runs.size(); ++i)
-      if (!stored_.records.count(identities_[i])) todo.push_back(i);
-    return todo;
+      if (!stored_.records.count(identities_[i])) pending.push_back(i);
+    return pending;
   }
 
   void announce(const std::string& what) const {
@@ -156,10 +156,10 @@ class SweepSession {
                 << " lines of the results files are not records (skipped)\n";
   }
 
-  // Runs `todo` on the local pool, appending each record to `log` as it finishes. False when
+  // Runs `pending` on the local pool, appending each record to `log` as it finishes. False when
   // interrupted.
-  bool run_here(const std::vector<std::size_t>& todo, ResultsLog& log, unsigned workers) {
-    SweepProgress progress(todo.size(), isatty(STDERR_FILENO) != 0);
+  bool run_here(const std::vector<std::size_t>& pending, ResultsLog& log, unsigned workers) {
+    SweepProgress progress(pending.size(), isatty(STDERR_FILENO) != 0);
     const auto record = [&](nlohmann::json r, double seconds) {
       r["seconds"] = seconds;
       log.append(r);
@@ -167,7 +167,7 @@ class SweepSession {
       stored_.records[run_identity(r)] = brief_record(r, column_paths_);
     };
     std::vector<std::size_t> jobs;
-    for (const std::size_t i : todo) {
+    for (const std::size_t i : pending) {
       if (plan_.runs[i].error.empty())
         jobs.push_back(i);
       else
@@ -201,16 +201,16 @@ class SweepSession {
   // A task of a SLURM job array: its share of the runs, into its own results file.
   int run_task() {
     stored_ = read_results(results_files(options_.results), column_paths_);
-    std::vector<std::size_t> todo;
+    std::vector<std::size_t> pending;
     for (const std::size_t i : missing())
-      if (i % options_.tasks == options_.task) todo.push_back(i);
+      if (i % options_.tasks == options_.task) pending.push_back(i);
     const unsigned workers =
-        static_cast<unsigned>(std::min<std::size_t>(options_.jobs, todo.size()));
+        static_cast<unsigned>(std::min<std::size_t>(options_.jobs, pending.size()));
     announce(", task " + std::to_string(options_.task) + " of " + std::to_string(options_.tasks) +
-             ": " + std::to_string(todo.size()) + " to run on " + std::to_string(workers) +
+             ": " + std::to_string(pending.size()) + " to run on " + std::to_string(workers) +
              (workers == 1 ? " worker" : " workers"));
     ResultsLog log(task_results_path(options_.results, options_.task), true);
-    return run_here(todo, log, workers) ? 0 : interrupted(log.path());
+    return run_here(pending, log, workers) ? 0 : interrupted(log.path());
   }
 
   int submit() {
@@ -220,7 +220,7 @@ class SweepSession {
       for (const std::filesystem::path& file : results_files(options_.results))
         std::filesystem::remove(file);
     }
-    const std::size_t todo = missing().size();
+    const std::size_t pending = missing().size();
     const std::size_t tasks = std::max<std::size_t>(
         1, std::min(plan_.runs.size(),
                     options_.array_size ? options_.array_size : kDefaultArrayTasks));
@@ -242,7 +242,7 @@ class SweepSession {
         .time = command_.time,
         .sbatch_options = command_.sbatch_options,
     };
-    announce(", " + std::to_string(todo) + " to run in " + std::to_string(tasks) +
+    announce(", " + std::to_string(pending) + " to run in " + std::to_string(tasks) +
              " SLURM array tasks");
     const std::filesystem::path script = write_slurm_job(job);
     const std::string collect =
