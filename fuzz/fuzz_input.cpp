@@ -18,7 +18,7 @@ void write_file(const std::filesystem::path& file, std::string_view text) {
   if (!out.flush()) throw std::runtime_error("cannot write " + file.string());
 }
 
-// The files the seeds' testbenches name (program.params.file, permutation, schedule), next to
+// The files the corpus testbenches name (program.params.file, permutation, schedule), next to
 // the configs. The schedules are made by the planners for P = bit_reversal of 16 elements, w = 4.
 void write_helper_files(const std::filesystem::path& dir) {
   write_file(dir / "trace.csv", "# Nakano 2012, Fig. 4\n0,read,0,1,5,10\n1,read,8,9,14,15\n");

@@ -14,12 +14,13 @@
 namespace mmsim::fuzz {
 
 // The process's private folder: made on first use, with configs/ copied into it (its pictures
-// left out) and, in configs/, the files the seeds name: trace.csv, values.txt, permutation.txt
-// (bit_reversal of 16), schedule_dmm.txt and schedule_umm.txt (its plans for w = 4).
+// left out) and, in configs/, the files its testbenches name: trace.csv, values.txt,
+// permutation.txt (bit_reversal of 16), schedule_dmm.txt and schedule_umm.txt (its plans for
+// w = 4).
 const std::filesystem::path& work_dir();
 
 // Writes `data` to work_dir() / `name` (replacing what was there) and returns the path; a
-// testbench goes to "configs/NAME", a sweep to "configs/sweeps/NAME", as the seeds came.
+// testbench goes to "configs/NAME", a sweep to "configs/sweeps/NAME", as the corpus inputs came.
 std::filesystem::path write_input(const std::string& name, const std::uint8_t* data,
                                   std::size_t size);
 

@@ -192,7 +192,7 @@ int list_command(const std::string& what) {
     std::cout << (all ? "\n" : "")
               << "programs (program.name) and their parameters (program.params):\n";
     for (const ProgramInfo& p : programs()) {
-      std::cout << fmt::format("  {:<22} {} [{}]\n", p.name, p.summary, p.seed);
+      std::cout << fmt::format("  {:<22} {} [{}]\n", p.name, p.summary, p.source);
       for (const ParamSpec& s : p.params)
         std::cout << fmt::format("      {:<12} {:<17} {:<16} {}\n", s.name, to_string(s.type),
                                  s.default_value ? "default " + *s.default_value : "required",

@@ -23,7 +23,7 @@ struct RunCommand {
   std::vector<std::string> policies;
 };
 
-// mmsim congestion: the experiment of seed 002 section VI (the defaults are the paper's table).
+// mmsim congestion: the experiment of Nakano and Matsumae 2013, section VI (defaults: its table).
 struct CongestionCommand {
   std::string widths = "16,32,64,128,256";
   std::string super_warps = "1-10";

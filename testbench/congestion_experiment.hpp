@@ -1,8 +1,8 @@
-// The experiment of seed 002, section VI. In each round every one of the s*w threads of a super
-// warp picks an address of an array of n words uniformly at random; the round's congestion Y
-// is the largest number of distinct addresses mapped to one bank, and the congestion ratio is
-// E[Y]/s. The rounds run through the memory parts of the hardware model itself (the sdmm's, or
-// the rsdmm's: its address map and its request packing unit), not through a copy of them.
+// The experiment of Nakano and Matsumae 2013, section VI. In each round every one of the s*w
+// threads of a super warp picks an address of an array of n words uniformly at random; the round's
+// congestion Y is the largest number of distinct addresses mapped to one bank, and the congestion
+// ratio is E[Y]/s. The rounds run through the memory parts of the hardware model itself
+// (the sdmm's, or the rsdmm's: its address map and its request packing unit), not a copy of them.
 #pragma once
 
 #include <cstdint>
@@ -45,8 +45,8 @@ std::vector<CongestionCell> run_congestion(
     const CongestionSpec& spec,
     const std::function<void(std::uint64_t done, std::uint64_t total)>& progress = {});
 
-// f_w(s)/(es) = 2(log s + 1) log w / (s (log log w + 1)), logarithms to base 2 (seed 002,
-// Theorem 6 and Table II).
+// f_w(s)/(es) = 2(log s + 1) log w / (s (log log w + 1)), logarithms to base 2 (Nakano and Matsumae
+// 2013, Theorem 6 and Table II).
 double analytic_ratio(unsigned width, unsigned super_warp);
 
 }  // namespace mmsim

@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
 
   mmsim::CongestionCommand congestion;
   CLI::App* congestion_app = app.add_subcommand(
-      "congestion", "the congestion experiment of seed 002 (section VI, Table II)");
+      "congestion", "the congestion experiment of Nakano and Matsumae 2013 (section VI, Table II)");
   congestion_app->footer(
       "Exit status: 0 done, 2 invalid options or an output that cannot be written.");
   // The last of a repeated option wins, so that scripts can override their defaults.

@@ -1,4 +1,4 @@
-// mmsim plan: plans an offline permutation (seed 000 sections V and VI) and writes the schedule.
+// mmsim plan: plans an offline permutation (Nakano 2012, sections V, VI), writes the schedule.
 #pragma once
 
 #include <cstdint>

@@ -79,7 +79,8 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
     return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
   };
   if (!tb.threads_given) {
-    MachineConfig ruled = m;  // the latency the model fixes (w*l threads of seed 001's Hybrid)
+    MachineConfig ruled =
+        m;  // the latency the model fixes (w*l threads of the asynchronous Hybrid)
     apply_model_rules(ruled);
     m.threads = program.default_threads(ruled);
     if (m.threads == 0)
@@ -237,7 +238,7 @@ NamedFile output_file(const Testbench& tb, const std::string& path, const std::s
 }
 
 // The cycles a run takes, as the program's bounds on time say before it runs: at least its
-// lower bound (or its exact figure), and likely the seeds' order (constant 1) where that is more.
+// lower bound (or its exact figure), and likely the papers' order (constant 1) where that is more.
 WaveformCycles expected_cycles(WarpProgram& program, const MachineConfig& machine) {
   WaveformCycles cycles;
   for (const Bound& b : program.bounds(machine, RunResult{})) {

@@ -1,4 +1,4 @@
-// The statistics JSON of DESIGN.md section 4 (keys may grow, never change).
+// The statistics JSON of README "Statistics JSON" (keys may grow, never change).
 #pragma once
 
 #include <string>

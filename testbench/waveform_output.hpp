@@ -45,7 +45,7 @@ WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
 // A run's cycles before it runs, from the program's bounds on time.
 struct WaveformCycles {
   std::uint64_t at_least = 0;  // its lower bound (or exact figure)
-  std::uint64_t likely = 0;    // the seeds' order with constant 1, where more
+  std::uint64_t likely = 0;    // the papers' order with constant 1, where more
 };
 
 struct WaveformEstimate {

@@ -3,7 +3,7 @@
 // ready; the others go oldest-ready first.
 //
 // Why it delays a run: in SIMT code every warp runs the same program, so the unit that has
-// issued the fewest instructions has the most work left, and in the seeds' reduction trees warp
+// issued the fewest instructions has the most work left, and in the papers' reduction trees warp
 // 0 has the most of all. Serving the others fairly makes them finish together, leaving the
 // laggard's whole chain of dependent requests to run alone on an empty pipeline at the end of
 // each phase (between barriers). The rule is cheap: two ordered sets of the ready units, by

@@ -1,4 +1,4 @@
-// How the dispatcher picks the next unit for an MMU (DESIGN.md section 2, dispatch policies).
+// How the dispatcher picks the next unit for an MMU (docs/semantics.md §4).
 // One policy object serves one memory port; it is told which units became ready and asked,
 // whenever the MMU can accept a dispatch, which unit goes (or that the MMU idles).
 #pragma once

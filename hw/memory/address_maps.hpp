@@ -25,7 +25,7 @@ struct AddressMapParams {
 struct AddressMapInfo {
   std::string name;
   std::string description;
-  bool identity = false;      // every address is its own cell (the seeds' interleaving)
+  bool identity = false;      // every address is its own cell (the papers' interleaving)
   bool shift_table = false;   // a random shift unit with its table r_j (machine.rsu)
   bool power_of_two = false;  // needs w a power of two
   std::function<std::unique_ptr<AddressMap>(const AddressMapParams& params)> make;

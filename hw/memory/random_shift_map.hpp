@@ -1,6 +1,6 @@
-// The mapping of the Random Shift Unit (seed 002, section V): address j*w + k lies in bank
-// (k + r_j) mod w, the shifts r_j independent and uniform in [0, w), one per row j. This is the
-// combinational logic only (the RSU module shows it in waveforms; mmsim congestion calls it).
+// The mapping of the Random Shift Unit (Nakano and Matsumae 2013, section V): address j*w + k lies
+// in bank (k + r_j) mod w, the shifts r_j independent and uniform in [0, w), one per row j. This is
+// the combinational logic only (the RSU module shows it in waveforms; mmsim congestion calls it).
 #pragma once
 
 #include <cstdint>

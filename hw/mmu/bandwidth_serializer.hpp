@@ -1,4 +1,4 @@
-// The reference bandwidth-limited PRAM (seed 000): any w distinct requests per time unit,
+// The reference bandwidth-limited PRAM (Nakano 2012): any w distinct requests per time unit,
 // whatever their banks, so a dispatch occupies ceil(distinct requests / w) stages.
 #pragma once
 

@@ -1,9 +1,9 @@
-// The Random Shift Unit of the RSDMM (seed 002, Fig. 1 (C)) as a module of the MMU: it reads
-// r_j for the row j of each request and adds it to the request's bank. Its logic is the
+// The Random Shift Unit of the RSDMM (Nakano and Matsumae 2013, Fig. 1 (C)) as a module of the MMU:
+// it reads r_j for the row j of each request and adds it to the request's bank. Its logic is the
 // RandomShiftMap that the MMU calls on its hot path (and mmsim congestion calls directly); the
-// module gives it its place in the hierarchy and shows it in waveforms: the table itself
-// (r_0, r_1, ...; memories of at most kTracedRows rows) and, per bank, the shift applied to the
-// request entering that bank.
+// module gives it its place in the hierarchy and shows it in waveforms: the table itself (r_0, r_1,
+// ...; memories of at most kTracedRows rows) and, per bank, the shift applied to the request
+// entering that bank.
 #pragma once
 
 #include <memory>

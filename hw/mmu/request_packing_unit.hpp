@@ -1,9 +1,9 @@
-// The Request Packing Unit of the DMM family (seed 002): requests to the same bank go through
-// the pipeline back to back, so a dispatch occupies as many stages as the largest number of
-// distinct addresses sent to one bank. Stage group i holds the i-th request of every bank, lanes
+// The Request Packing Unit of the DMM family (Nakano and Matsumae 2013): requests to the same bank
+// go through the pipeline back to back, so a dispatch occupies as many stages as the largest number
+// of distinct addresses sent to one bank. Stage group i holds the i-th request of every bank, lanes
 // in increasing order. With one warp per dispatch this is the plain DMM; with a super warp of s
-// warps it packs all s*w requests (the SDMM). mmsim congestion calls stages() directly, millions
-// of times per second, so the count has fast paths chosen by the memory size.
+// warps it packs all s*w requests (the SDMM). mmsim congestion calls stages() directly, millions of
+// times per second, so the count has fast paths chosen by the memory size.
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,11 @@
 // The part of an MMU that cuts a dispatch into stage groups, as a module: the request packing
-// unit of the DMM family (seed 002, Fig. 1 (B)), the coalescer of the UMM, the serializer of
-// the BPRAM. Its logic is the plain StageSplitter that the MMU calls on its hot path (and mmsim
-// congestion calls directly); the module gives it its place in the hierarchy and shows in
-// waveforms what it packed: the dispatch accepted this cycle, its stage groups, its distinct
-// requests, and per bank how many of them go to that bank (the busiest bank sets the stages).
-// The coalescer also shows the address groups a dispatch touches: the row of each stage group
-// as it enters the pipeline, one per cycle (k rows: k stages).
+// unit of the DMM family (Nakano and Matsumae 2013, Fig. 1 (B)), the coalescer of the UMM, the
+// serializer of the BPRAM. Its logic is the plain StageSplitter that the MMU calls on its hot path
+// (and mmsim congestion calls directly); the module gives it its place in the hierarchy and shows
+// in waveforms what it packed: the dispatch accepted this cycle, its stage groups, its distinct
+// requests, and per bank how many of them go to that bank (the busiest bank sets the stages). The
+// coalescer also shows the address groups a dispatch touches: the row of each stage group as it
+// enters the pipeline, one per cycle (k rows: k stages).
 #pragma once
 
 #include <memory>

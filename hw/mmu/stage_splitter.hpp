@@ -1,4 +1,4 @@
-// The part of an MMU that cuts one dispatch into stage groups (DESIGN.md section 2, rule 2).
+// The part of an MMU that cuts one dispatch into stage groups (docs/semantics.md §3, rule 2).
 // Requests to the same address are merged first; the number of groups is the dispatch's
 // congestion. Splitters are combinational logic: plain classes the MMU module calls, so that
 // experiments (mmsim congestion) can drive the very same code without a simulation kernel.

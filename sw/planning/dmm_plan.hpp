@@ -1,4 +1,4 @@
-// Conflict-free offline permutation on the DMM (seed 000, Lemma 5 and Theorem 6).
+// Conflict-free offline permutation on the DMM (Nakano 2012, Lemma 5 and Theorem 6).
 //
 // For P on [0, n) and width w (w | n) the bipartite multigraph has U = V = {0..w-1} and one edge
 // (i mod w, P(i) mod w) per source i; it is n/w-regular, so it has an exact n/w-colouring. The

@@ -1,4 +1,4 @@
-// Exact edge colouring of regular bipartite multigraphs (König's theorem, seed 000 Theorem 4).
+// Exact edge colouring of regular bipartite multigraphs (König's theorem, Nakano 2012, Theorem 4).
 //
 // A graph has two sides U = {0..m-1} and V = {0..m-1} and E edges with ids 0..E-1, edge e joining
 // u[e] in U and v[e] in V; parallel edges are allowed. If every vertex has degree D (so E = m*D),

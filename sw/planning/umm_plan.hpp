@@ -1,5 +1,5 @@
 // Offline permutation on the UMM by row-wise permutations and transposes
-// (seed 000, Lemma 7 and Theorem 8).
+// (Nakano 2012, Lemma 7 and Theorem 8).
 //
 // n = w^2: view the array as w x w (element (i, j) at i*w + j). Colour the bipartite graph with
 // U = source rows, V = destination rows, one edge per element, with w colours: each source row's

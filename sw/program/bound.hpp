@@ -1,4 +1,4 @@
-// A theoretical figure the seeds give for a program, next to which a run's measurement is shown.
+// A theoretical figure the papers give for a program, next to which a run's measurement is shown.
 #pragma once
 
 #include <string>
@@ -17,7 +17,7 @@ struct Bound {
   double value = 0;     // the formula evaluated for this run
   Kind kind = Kind::order;
   Measure measure = Measure::cycles;
-  std::string source;  // where the seeds give it, e.g. "seed 000, Table I"
+  std::string source;  // where the papers give it, e.g. "Nakano 2012, Table I"
 };
 
 inline const char* to_string(Bound::Kind kind) {

@@ -41,7 +41,7 @@ Bound time_lower_bound(const MachineConfig& m, const Requests& r) {
               std::max(std::ceil(r.total / static_cast<double>(m.threads)), r.chain),
               Bound::Kind::lower,
               Bound::Measure::cycles,
-              "DESIGN.md section 2"};
+              "docs/semantics.md §3"};
     case Column::bpram:
       return {"time_lower",
               "lower bound: " + r.total_text + " requests, w per time unit; " + chain +
@@ -50,7 +50,7 @@ Bound time_lower_bound(const MachineConfig& m, const Requests& r) {
               std::max(groups, r.chain),
               Bound::Kind::lower,
               Bound::Measure::cycles,
-              "DESIGN.md section 2"};
+              "docs/semantics.md §3"};
     default:
       return {"time_lower",
               "lower bound: " + r.total_text + " requests, w per time unit through l stages; " +
@@ -59,7 +59,7 @@ Bound time_lower_bound(const MachineConfig& m, const Requests& r) {
               std::max(groups + l - 1, l * r.chain),
               Bound::Kind::lower,
               Bound::Measure::cycles,
-              "DESIGN.md section 2"};
+              "docs/semantics.md §3"};
   }
 }
 

@@ -1,4 +1,4 @@
-// The seeds' figures per machine model. The seeds' tables have one column per machine (Nakano
+// The papers' figures per machine model. The papers' tables have one column per machine (Nakano
 // 2012, Table I: PRAM, BPRAM, DMM, UMM; Nakano and Matsumae 2013, Table I: DMM, SDMM, RSDMM); a
 // machine's column follows from its model's traits. The lower bound every program states is
 // derived here once from the timing rules, per kind of memory.
@@ -21,7 +21,7 @@ enum class Column {
   sdmm,   // banks, interleaved, super warps of s > 1 warps
   rsdmm,  // banks behind a random shift unit
   umm,    // address groups
-  other,  // banks under another map (skew, xor): the seeds have no column for it
+  other,  // banks under another map (skew, xor): the papers have no column for it
 };
 
 Column column_of(const MachineConfig& m);
@@ -54,10 +54,10 @@ Bound lemma1_upper(const MachineConfig& m, std::optional<double> congestion,
 
 // Round robin over `units` dispatch units that each send `rounds` instructions of k stage groups
 // one after another: round r+1 starts when the MMU is free and its first unit's request of
-// round r has completed: (rounds - 1)*max(U*k, k + l - 1) + U*k + l - 1 (DESIGN.md section 2).
+// round r has completed: (rounds - 1)*max(U*k, k + l - 1) + U*k + l - 1 (docs/semantics.md §3).
 double round_robin_time(double rounds, double units, double k, double l);
 
-// An order (O(...) with constant 1) a seed gives, or mmsim derives, for one column.
+// An order (O(...) with constant 1) a paper gives, or mmsim derives, for one column.
 struct TimeOrder {
   std::string label;
   std::string formula;
@@ -73,7 +73,7 @@ struct OrdersByColumn {
 // Appends "time_order" for m's column, if the table has one.
 void add_time_order(std::vector<Bound>& out, const MachineConfig& m, const OrdersByColumn& orders);
 
-// The orders most of the seeds' algorithms share, in the problem size n: PRAM n/p, BPRAM n/w,
+// The orders most of the papers' algorithms share, in the problem size n: PRAM n/p, BPRAM n/w,
 // and bandwidth plus latency n/w + n*l/p.
 TimeOrder pram_order(const MachineConfig& m, double n, std::string label, std::string source);
 TimeOrder bpram_order(const MachineConfig& m, double n, std::string label, std::string source);

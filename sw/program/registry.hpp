@@ -25,7 +25,7 @@ struct ProgramArgs {
 struct ProgramInfo {
   std::string name;
   std::string summary;
-  std::string seed;  // where the algorithm comes from
+  std::string source;  // where the algorithm comes from (docs/bibliography.md)
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<WarpProgram>(const ProgramArgs&)> make;
 };

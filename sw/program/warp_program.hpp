@@ -1,5 +1,5 @@
 // A program for the machines: a Kernel (what every warp runs) that also knows its parameters,
-// lays out and checks its data, and states the seeds' figures for itself.
+// lays out and checks its data, and states the papers' figures for itself.
 #pragma once
 
 #include <cstdint>
@@ -53,7 +53,7 @@ class WarpProgram : public Kernel {
   Verification& verification() { return verification_; }
   // What the program measured about itself (offline planning time, ...).
   virtual std::vector<ProgramFigure> figures() const { return {}; }
-  // The seeds' figures for this run, to show next to what was measured.
+  // The papers' figures for this run, to show next to what was measured.
   virtual std::vector<Bound> bounds(const MachineConfig& /*machine*/,
                                     const RunResult& /*result*/) const {
     return {};

@@ -201,7 +201,7 @@ std::vector<Bound> BitonicSort::bounds(const MachineConfig& m, const RunResult&)
                  "the algorithm's own global traffic: every global step and every pass of the "
                  "blocks through shared memory reads and writes all n keys",
                  "2(G + P) n/w_g + l - 1, G global steps, P block passes", groups + m.latency - 1,
-                 Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md section 5"});
+                 Bound::Kind::lower, Bound::Measure::cycles, "docs/semantics.md §7"});
   out.push_back({"syncthreads_exact",
                  "syncthreads of multiprocessor 0: three per block and pass, and those between "
                  "shared-memory steps",
@@ -224,7 +224,7 @@ ProgramInfo bitonic_sort_program() {
       "bitonic_sort",
       "Batcher's bitonic sorting network in place; on the HMM blocks in shared memory, then "
       "merge steps through global memory",
-      "Batcher 1968; Nakano 2012 (DMM, UMM); thesis (seed 004) hierarchical model",
+      "Batcher 1968; Nakano 2012 (DMM, UMM); the GPGPU thesis (hierarchical model)",
       {{"layout", ParamType::string,
         "plain | conflict_free (keys XOR-swizzled per row: no bank conflicts on a DMM)", "plain"}});
 }

@@ -517,7 +517,7 @@ std::vector<Bound> ColeMergeSort::bounds(const MachineConfig& m, const RunResult
        "merge through global memory, R rounds of 2n/w + l (w = w_g, k = block/w_g)",
        "(k + L_gm + sort(p, w*k)) * N/(k*w) + R(2N/w + L_gm)",
        (k + m.latency + sort) * nn / bk + global, Bound::Kind::order, Bound::Measure::cycles,
-       "thesis (seed 004), section 4.2"},
+       "the GPGPU thesis, section 4.2"},
       {"syncthreads_exact",
        "syncthreads of multiprocessor 0: per block 3 per stage of 3 log2(block) stages and 2, per "
        "tile 4",
@@ -535,7 +535,7 @@ ProgramInfo cole_merge_sort_program() {
       "cole_merge_sort",
       "Cole's pipelined merge sort in each multiprocessor's shared memory (3 log2(block) stages), "
       "then merges through global memory with the help of the runs' samples",
-      "Cole 1988; thesis (seed 004), section 4 and figures 5, 6");
+      "Cole 1988; the GPGPU thesis, section 4 and figures 5, 6");
 }
 
 }  // namespace mmsim

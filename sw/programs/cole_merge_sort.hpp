@@ -1,4 +1,4 @@
-// Cole's parallel merge sort on the hierarchical machine, as the thesis (seed 004, section 4 and
+// Cole's parallel merge sort on the hierarchical machine, as the GPGPU thesis (section 4 and
 // figures 5 and 6) runs it:
 // - step 1: each multiprocessor sorts blocks of keys in its shared memory by Cole's pipelined
 //   merge sort (cole_plan.hpp): 3 log2(block) stages, each an O(1)-per-key merge with help

@@ -1,4 +1,4 @@
-// The schedule of Cole's pipelined merge sort (Cole 1988; the thesis, seed 004, section 4) on a
+// The schedule of Cole's pipelined merge sort (Cole 1988; the GPGPU thesis, section 4) on a
 // block of 2^b keys in one multiprocessor's shared memory: list sizes, samples and where every
 // array lies, stage by stage. Sizes depend on n only, never on the keys, so the whole schedule is
 // computed before the run.

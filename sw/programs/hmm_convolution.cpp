@@ -193,7 +193,7 @@ std::vector<Bound> HmmConvolution::bounds(const MachineConfig&, const RunResult&
        "max(ceil((2m+n-1)/w_g) + ceil(n/w_g) + l - 1, ceil((2m+2n-1)/p)*l, 2l)",
        std::max({std::ceil((2 * m + n - 1) / w_g()) + std::ceil(n / w_g()) + ll - 1,
                  std::ceil(words / static_cast<double>(p())) * ll, 2 * ll}),
-       Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md sections 2 and 5"});
+       Bound::Kind::lower, Bound::Measure::cycles, "docs/semantics.md §3 and §7"});
   out.push_back({"time_order",
                  "the optimal direct convolution on the HMM, O(n/w + mn/(dw) + nl/p + l + log m), "
                  "constant 1 (global traffic in groups of w_g words)",
@@ -215,12 +215,12 @@ std::vector<Bound> HmmConvolution::bounds(const MachineConfig&, const RunResult&
                  "and writes its S outputs, coalesced (S = ceil(n/d))",
                  "sum over SMs of groups(m) + groups(S + m - 1) + groups(S)",
                  static_cast<double>(global), Bound::Kind::exact, Bound::Measure::global_stages,
-                 "DESIGN.md section 5"});
+                 "docs/semantics.md §7"});
   out.push_back({"syncthreads_exact",
                  "syncthreads: one after staging (several warps per SM), then the levels of more "
                  "than w values of the tree that adds up the q parts of each output (q > 1)",
                  "max over SMs", static_cast<double>(syncthreads), Bound::Kind::exact,
-                 Bound::Measure::syncthreads, "DESIGN.md section 5"});
+                 Bound::Measure::syncthreads, "docs/semantics.md §7"});
   return out;
 }
 

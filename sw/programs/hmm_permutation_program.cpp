@@ -160,7 +160,7 @@ std::vector<Bound> HmmPermutationProgram::round_bounds(const MachineConfig& m,
                  "makes its rounds one after another",
                  "max(G + l - 1, rounds_global*l + rounds_shared*l_s)",
                  std::max(global + ll - 1, global_rounds * ll + shared_rounds * ls),
-                 Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md sections 2 and 5"});
+                 Bound::Kind::lower, Bound::Measure::cycles, "docs/semantics.md §3 and §7"});
   const std::string unmet = unmet_assumption(m, uses_shared);
   out.push_back(
       {"time_paper",
@@ -177,15 +177,15 @@ std::vector<Bound> HmmPermutationProgram::round_bounds(const MachineConfig& m,
                    "(kernel_latency + compute_latency)",
                    global + shared + global_rounds * (ll - 1) + shared_rounds * (ls - 1) +
                        (rounds - 1) * static_cast<double>(m.kernel_latency + m.compute_latency),
-                   Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md sections 2 and 5"});
+                   Bound::Kind::exact, Bound::Measure::cycles, "docs/semantics.md §3 and §7"});
   }
   out.push_back({"global_stages_exact", "global stage groups of all rounds", "G", global,
-                 Bound::Kind::exact, Bound::Measure::global_stages, "DESIGN.md section 5"});
+                 Bound::Kind::exact, Bound::Measure::global_stages, "docs/semantics.md §7"});
   if (uses_shared && conflict_free)
     out.push_back({"shared_stages_exact",
                    "shared stage groups of all SMs: every dispatch conflict-free, one stage", "d*S",
                    static_cast<double>(d()) * shared, Bound::Kind::exact,
-                   Bound::Measure::shared_stages, "DESIGN.md section 5"});
+                   Bound::Measure::shared_stages, "docs/semantics.md §7"});
   if (separated_) {
     out.push_back({"grid_syncs_exact", "a grid_sync after every round but the last", "rounds - 1",
                    static_cast<double>(traffic.global_rounds + traffic.shared_rounds - 1),

@@ -82,7 +82,7 @@ class HmmPermuteConventional final : public HmmPermutationProgram {
                      "D + 2*max(n/w, L) + L - 1",
                      static_cast<double>(distribution_) +
                          2 * std::max(rows, static_cast<double>(l())) + l() - 1,
-                     Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md sections 2 and 5"});
+                     Bound::Kind::exact, Bound::Measure::cycles, "docs/semantics.md §3 and §7"});
     }
     return out;
   }

@@ -118,7 +118,7 @@ std::vector<Bound> HmmSum::bounds(const MachineConfig& machine, const RunResult&
        "reads ceil(n/p) of them one after another, and the sum is written after the last read",
        "max(ceil(n/w_g) + 2l - 1, (ceil(n/p) + 1)*l)",
        std::max(std::ceil(nn / w_g()) + 2 * ll - 1, (std::ceil(nn / p()) + 1) * ll),
-       Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md sections 2 and 5"});
+       Bound::Kind::lower, Bound::Measure::cycles, "docs/semantics.md §3 and §7"});
   out.push_back({"time_order",
                  "the optimal sum on the HMM, O(n/w + nl/p + l + log n), constant 1 (global "
                  "traffic in groups of w_g words)",
@@ -134,7 +134,7 @@ std::vector<Bound> HmmSum::bounds(const MachineConfig& machine, const RunResult&
                                " blocks holding numbers"
                          : "groups(n) + 1",
                  static_cast<double>(global), Bound::Kind::exact, Bound::Measure::global_stages,
-                 "DESIGN.md section 5"});
+                 "docs/semantics.md §7"});
   if (contiguous_shared_is_conflict_free(machine)) {
     std::uint64_t shared = 0;
     for (unsigned j = 0; j < d(); ++j) shared += block_tree_dispatches(numbers_held(j), 1, w());
@@ -142,7 +142,7 @@ std::vector<Bound> HmmSum::bounds(const MachineConfig& machine, const RunResult&
     out.push_back({"shared_stages_exact",
                    "shared stage groups: one per dispatch of the trees (consecutive words)",
                    "dispatches of the block trees", static_cast<double>(shared), Bound::Kind::exact,
-                   Bound::Measure::shared_stages, "DESIGN.md section 5"});
+                   Bound::Measure::shared_stages, "docs/semantics.md §7"});
   }
   const std::uint64_t syncs =
       block_tree_syncs(numbers_held(0), 1, w()) +
@@ -151,10 +151,10 @@ std::vector<Bound> HmmSum::bounds(const MachineConfig& machine, const RunResult&
                  "syncthreads of SM 0: the levels of more than w values of its tree" +
                      std::string(several ? "s (its numbers, then the partial sums)" : ""),
                  "#{tree levels > w}", static_cast<double>(syncs), Bound::Kind::exact,
-                 Bound::Measure::syncthreads, "DESIGN.md section 5"});
+                 Bound::Measure::syncthreads, "docs/semantics.md §7"});
   out.push_back({"grid_syncs_exact", "grid_syncs: one before SM 0 adds up the partial sums",
                  several ? "1" : "0 (one block holds every number)", several ? 1.0 : 0.0,
-                 Bound::Kind::exact, Bound::Measure::grid_syncs, "DESIGN.md section 5"});
+                 Bound::Kind::exact, Bound::Measure::grid_syncs, "docs/semantics.md §7"});
   return out;
 }
 

@@ -184,7 +184,7 @@ std::vector<Bound> HmmTranspose::bounds(const MachineConfig& machine, const RunR
                  "max(2*ceil(n/w_g) + l - 1, ceil(2n/p)*l, 2l)",
                  std::max({2 * std::ceil(n / w_g()) + ll - 1,
                            std::ceil(2 * n / static_cast<double>(p())) * ll, 2 * ll}),
-                 Bound::Kind::lower, Bound::Measure::cycles, "DESIGN.md sections 2 and 5"});
+                 Bound::Kind::lower, Bound::Measure::cycles, "docs/semantics.md §3 and §7"});
   out.push_back({"time_order",
                  "transpose through w words per PE or per tile, as on the UMM (global traffic in "
                  "groups of w_g words)",
@@ -200,7 +200,7 @@ std::vector<Bound> HmmTranspose::bounds(const MachineConfig& machine, const RunR
                  "global stage groups: every tile row read and written whole (2n/w_g when w_g "
                  "divides w)",
                  "2 * sum over rows of groups(w)", static_cast<double>(global), Bound::Kind::exact,
-                 Bound::Measure::global_stages, "DESIGN.md section 5"});
+                 Bound::Measure::global_stages, "docs/semantics.md §7"});
   const bool crossbar = shared_memory_model(machine).memory.splitting == Splitting::crossbar;
   if (contiguous_shared_is_conflict_free(machine)) {
     const bool conflict = arrangement_ == Arrangement::naive && !crossbar;
@@ -209,7 +209,7 @@ std::vector<Bound> HmmTranspose::bounds(const MachineConfig& machine, const RunR
                               "from one bank (w stages each)"
                             : "shared stage groups: rows and columns conflict-free",
                    conflict ? "n/w + n" : "2n/w", conflict ? n / w() + n : 2 * n / w(),
-                   Bound::Kind::exact, Bound::Measure::shared_stages, "DESIGN.md section 5"});
+                   Bound::Kind::exact, Bound::Measure::shared_stages, "docs/semantics.md §7"});
   }
   const bool barriers = block_threads() > w();
   out.push_back({"syncthreads_exact",
@@ -218,7 +218,7 @@ std::vector<Bound> HmmTranspose::bounds(const MachineConfig& machine, const RunR
                           : "syncthreads: none (one warp per SM reads its own rows back)",
                  barriers ? "ceil(ceil((n/w^2)/d)/B)" : "0",
                  barriers ? static_cast<double>(batches_of(0)) : 0.0, Bound::Kind::exact,
-                 Bound::Measure::syncthreads, "DESIGN.md section 5"});
+                 Bound::Measure::syncthreads, "docs/semantics.md §7"});
   return out;
 }
 

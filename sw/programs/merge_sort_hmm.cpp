@@ -149,7 +149,7 @@ ProgramInfo merge_sort_hmm_program() {
       "merge_sort_hmm",
       "blocks sorted in shared memory by merges by ranks, then rounds of merge-path merges "
       "through global memory",
-      "thesis (seed 004) hierarchical model; merge path (Odeh et al. 2012)");
+      "the GPGPU thesis (hierarchical model); merge path (Odeh et al. 2012)");
 }
 
 }  // namespace mmsim

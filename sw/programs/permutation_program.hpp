@@ -1,4 +1,4 @@
-// What the permutation programs (seed 000 sections V and VI) share: the permutation P of [0, n)
+// What the permutation programs (Nakano 2012, sections V and VI) share: the permutation P of [0, n)
 // from params.permutation, an array a of n words at address 0 holding a recognisable pattern,
 // and the check, element by element, that afterwards the result array holds old a[i] at P(i).
 #pragma once

@@ -1,4 +1,4 @@
-// Offline permutation (seed 000 sections V and VI): move a[i] to a[P(i)] for a permutation P
+// Offline permutation (Nakano 2012, sections V and VI): move a[i] to a[P(i)] for a permutation P
 // known in advance.
 //   permute_straightforward   b[i] <- a[i], then a[P(i)] <- b[i]: its writes may all hit one bank
 //   permute_dmm_conflict_free Theorem 6: the same two passes, the second in the order of an exact

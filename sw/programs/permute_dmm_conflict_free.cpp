@@ -95,7 +95,7 @@ class PermuteDmmConflictFree final : public PermutationProgram {
       case Column::pram:
         out.push_back({"congestion_exact", "one stage group per dispatch of the one unit",
                        total + "/p", accesses * n / p, Bound::Kind::exact, Bound::Measure::stages,
-                       "DESIGN.md section 2"});
+                       "docs/semantics.md §3"});
         break;
       case Column::bpram:
       case Column::dmm:
@@ -125,7 +125,7 @@ ProgramInfo permute_dmm_conflict_free_program() {
       "permute_dmm_conflict_free",
       "Theorem 6: the moves of a[P(i)] <- b[i] ordered by an exact n/w-colouring of the bank "
       "graph, every warp access conflict-free (in_place: false moves a to b in one pass)",
-      "seed 000, section V",
+      "Nakano 2012, section V",
       PermutationProgram::params(
           {{"in_place", ParamType::boolean,
             "true: the paper's copy to b then the scheduled moves back to a (4n/w stages); false: "

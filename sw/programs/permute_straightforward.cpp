@@ -49,7 +49,7 @@ class PermuteStraightforward final : public PermutationProgram {
     if (machine_model(m).memory.splitting == Splitting::crossbar) {
       out.push_back({"congestion_exact", "one stage group per dispatch of the one unit",
                      in_place_ ? "4n/p" : "2n/p", 2 * passes * n / p, Bound::Kind::exact,
-                     Bound::Measure::stages, "DESIGN.md section 2"});
+                     Bound::Measure::stages, "docs/semantics.md §3"});
       return out;
     }
     // The reads and the copy are contiguous; the scattered writes cost what P makes them.
@@ -72,7 +72,7 @@ ProgramInfo permute_straightforward_program() {
       "permute_straightforward",
       "a[P(i)] <- a[i] through b: b[i] <- a[i], then a[P(i)] <- b[i] (in_place: false writes "
       "b[P(i)] <- a[i] directly)",
-      "seed 000, section V",
+      "Nakano 2012, section V",
       PermutationProgram::params(
           {{"in_place", ParamType::boolean,
             "true: the paper's two passes through b, result in a; false: one pass, result in b",

@@ -145,7 +145,7 @@ std::vector<Bound> PermuteUmm::bounds(const MachineConfig& m, const RunResult&) 
     out.push_back({"congestion_exact", "one stage group per dispatch of the one unit", "c", c,
                    Bound::Kind::exact, Bound::Measure::stages, "mmsim"});
     out.push_back({"time_exact", "one time unit per dispatch of the one unit", "c", c,
-                   Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
+                   Bound::Kind::exact, Bound::Measure::cycles, "docs/semantics.md §3"});
   } else {
     out.push_back({"congestion_exact", "every warp access one address group in w banks",
                    "row-wise steps 2n/w each, transposes of side R 4n/w - 2n/R each", stages,
@@ -161,7 +161,7 @@ ProgramInfo permute_umm_program() {
       "permute_umm",
       "Lemma 7 / Theorem 8: three row-wise permutations and two transposes, recursively for "
       "n = w^(2^k), planned by exact colourings; in place, w words of local memory per PE",
-      "seed 000, section VI",
+      "Nakano 2012, section VI",
       PermutationProgram::params(
           {{"schedule", ParamType::string,
             "a schedule file written by mmsim plan --machine umm, used instead of planning here",

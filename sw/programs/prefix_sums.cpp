@@ -103,7 +103,7 @@ class PrefixSimple final : public PrefixAlgorithm {
 
   // Barriers where a level's writers and the next level's readers may be different warps. In
   // the second stage that is after the level whose successor has more than w threads; the
-  // seed's "if (2^t > w) syncthreads" is one level late there (after step t = log2(w), warp 1
+  // paper's "if (2^t > w) syncthreads" is one level late there (after step t = log2(w), warp 1
   // reads what warp 0 wrote), with the same count.
   Task run(Warp& warp) override {
     Lanes lanes(w());
@@ -123,10 +123,10 @@ class PrefixSimple final : public PrefixAlgorithm {
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
-    return seed_bounds(
+    return paper_bounds(
         m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
             power_of_two_formula(w(), "2*(log2(n) - log2(w) - 1)", "2*#{t < log2(n) : 2^t > w}"),
-            prefix_simple_syncs(n(), w()), "seed 001, Lemma 6"});
+            prefix_simple_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 6"});
   }
 
  protected:
@@ -150,8 +150,8 @@ class PrefixOneWarp final : public PrefixAlgorithm {
   }
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    return seed_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
-                           "seed 001, section 5.1"});
+    return paper_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
+                            "Nakano 2012 (asynchronous), section 5.1"});
   }
 
  protected:
@@ -182,9 +182,9 @@ class PrefixTree final : public PrefixAlgorithm {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds(m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
-                           "log2(n)/log2(w)", std::log2(nn) / logw, "2*ceil(log_w(n)) - 1",
-                           prefix_tree_syncs(n(), w()), "seed 001, Lemma 7"});
+    return paper_bounds(m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
+                            "log2(n)/log2(w)", std::log2(nn) / logw, "2*ceil(log_w(n)) - 1",
+                            prefix_tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 7"});
   }
 
  protected:
@@ -211,10 +211,10 @@ class PrefixSimpleTree final : public PrefixAlgorithm {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds(
+    return paper_bounds(
         m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n)/log2(w) + log2(log2(w))",
             std::log2(nn) / logw + std::log2(logw), "2r + 2*ceil(log_w(n/2^r)) - 2",
-            prefix_simple_tree_syncs(n(), w()), "seed 001, Theorem 8", true});
+            prefix_simple_tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Theorem 8", true});
   }
 
  protected:
@@ -261,8 +261,8 @@ void rotated_writes(std::span<Address> out, std::span<Word> values, Warp& warp, 
   }
 }
 
-// Transposes block S into block D (D[q][r] <- S[r][q]) by the rotating technique of seed 000
-// Lemma 3 through the lanes' local memories: every access touches one row of a block.
+// Transposes block S into block D (D[q][r] <- S[r][q]) by the rotating technique (Nakano 2012,
+// Lemma 3) through the lanes' local memories: every access touches one row of a block.
 Task transpose_block(Warp& warp, Lanes& lanes, Block s, Block d) {
   for (unsigned t = 0; t < warp.width(); ++t) {
     rotated_reads(lanes.a, s, t);
@@ -331,11 +331,11 @@ class PrefixHybrid final : public PrefixAlgorithm {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds(
+    return paper_bounds(
         m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
             std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-            "2r + 2*ceil(log_w(w*l/2^r))", prefix_hybrid_syncs(w(), l()), "seed 001, Theorem 9",
-            true});
+            "2r + 2*ceil(log_w(w*l/2^r))", prefix_hybrid_syncs(w(), l()),
+            "Nakano 2012 (asynchronous), Theorem 9", true});
   }
 
  protected:
@@ -380,14 +380,14 @@ ProgramInfo prefix_simple_program() {
       "prefix_simple",
       "interval sums a_t[i] = a_t+1[2i] + a_t+1[2i+1], then copy and add down the levels "
       "(n = 2^m >= 2w, n/2 threads)",
-      "seed 001, Lemma 6");
+      "Nakano 2012 (asynchronous), Lemma 6");
 }
 
 ProgramInfo prefix_one_warp_program() {
   return reduction_program_info<PrefixOneWarp>(
       "prefix_one_warp",
       "Simple on n <= w numbers by one warp of w/2 threads, no syncthreads (n a power of two)",
-      "seed 001, section 5.1");
+      "Nakano 2012 (asynchronous), section 5.1");
 }
 
 ProgramInfo prefix_tree_program() {
@@ -395,7 +395,7 @@ ProgramInfo prefix_tree_program() {
       "prefix_tree",
       "w-ary tree: group totals bottom-up, then One-Warp prefix sums of each group top-down "
       "(n a power of two or of w, n threads)",
-      "seed 001, Lemma 7");
+      "Nakano 2012 (asynchronous), Lemma 7");
 }
 
 ProgramInfo prefix_simple_tree_program() {
@@ -403,7 +403,7 @@ ProgramInfo prefix_simple_tree_program() {
       "prefix_simple_tree",
       "ceil(log2(log2(w))) levels of interval sums, Tree on the last, then the sums of the "
       "interval sums back down (n = 2^m >= 2w, n/2 threads)",
-      "seed 001, Theorem 8");
+      "Nakano 2012 (asynchronous), Theorem 8");
 }
 
 ProgramInfo prefix_hybrid_program() {
@@ -411,7 +411,7 @@ ProgramInfo prefix_hybrid_program() {
       "prefix_hybrid",
       "transpose (Fig. 11), column-wise prefix sums, Simple-Tree on the w*l totals, offsets, "
       "transpose back; w words of local memory per PE (n >= w*l, w*l threads)",
-      "seed 001, Theorem 9");
+      "Nakano 2012 (asynchronous), Theorem 9");
 }
 
 }  // namespace mmsim

@@ -1,5 +1,6 @@
-// Seed 001 section 5: the prefix sums of n numbers on the asynchronous memory machines, with few
-// barriers. Each program turns the numbers into their prefix sums in place and checks them all.
+// Nakano 2012 (asynchronous), section 5: the prefix sums of n numbers on the asynchronous memory
+// machines, with few barriers. Each program turns the numbers into their prefix sums in place and
+// checks them all.
 //   prefix_simple       Prefix-summing Algorithm Simple (Lemma 6): interval sums, then sums of
 //                       the interval sums; n/2 threads
 //   prefix_one_warp     Prefix-summing Algorithm One-Warp: Simple on n <= w numbers, one warp

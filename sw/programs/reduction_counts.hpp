@@ -1,5 +1,6 @@
-// Integer arithmetic of seed 001's algorithms: levels of w-ary trees, halving steps, and the
-// number of syncthreads each algorithm executes (the programs perform exactly these).
+// Integer arithmetic of the algorithms of Nakano 2012 (asynchronous): levels of w-ary trees,
+// halving steps, and the number of syncthreads each algorithm executes (the programs perform
+// exactly these).
 #pragma once
 
 #include <bit>

@@ -24,10 +24,10 @@ void ReductionProgram::configure(const MachineConfig& machine) {
   if (const auto why = unfit(machine)) throw ParamError("n", *why);
   const std::uint64_t p = threads(machine);
   if (machine.threads != p)
-    throw ConfigError("threads", name_ + " uses p = " + threads_formula_ + " = " +
-                                     std::to_string(p) + " threads (seed 001, Table 1), not " +
-                                     std::to_string(machine.threads) +
-                                     "; leave machine.threads out to get them");
+    throw ConfigError(
+        "threads", name_ + " uses p = " + threads_formula_ + " = " + std::to_string(p) +
+                       " threads (Nakano 2012 (asynchronous), Table 1), not " +
+                       std::to_string(machine.threads) + "; leave machine.threads out to get them");
   w_ = machine.width;
   l_ = machine.latency;
   next_free_ = 0;
@@ -54,8 +54,8 @@ std::vector<Region> ReductionProgram::tree_layout(Region leaves) {
   return levels;
 }
 
-std::vector<Bound> ReductionProgram::seed_bounds(const MachineConfig& m,
-                                                 const SeedFigures& f) const {
+std::vector<Bound> ReductionProgram::paper_bounds(const MachineConfig& m,
+                                                  const PaperFigures& f) const {
   const double n = static_cast<double>(this->n());
   // Every input is read; a read at most doubles the inputs a value depends on (the reader's
   // own and the cell's, written at least one access earlier), and the result depends on all n.

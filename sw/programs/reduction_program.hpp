@@ -1,7 +1,7 @@
-// What the sum and prefix-sum programs of seed 001 share: their n input numbers (params n,
-// seed, file), the thread count each algorithm uses (machine.threads, when given, must be that
-// one), a memory layout whose arrays start at address-group boundaries, the check of the result,
-// and the seed's figures (Table 1) next to the measurement.
+// What the sum and prefix-sum programs of Nakano 2012 (asynchronous) share: their n input numbers
+// (params n, seed, file), the thread count each algorithm uses (machine.threads, when given, must
+// be that one), a memory layout whose arrays start at address-group boundaries, the check of the
+// result, and the paper's figures (Table 1) next to the measurement.
 #pragma once
 
 #include <bit>
@@ -46,20 +46,20 @@ class ReductionProgram : public WarpProgram {
   // (allocated) down to one.
   std::vector<Region> tree_layout(Region leaves);
 
-  // The seed's figures for a run: the lower bound, Table 1's time (the UMM's, which holds on
+  // The paper's figures for a run: the lower bound, Table 1's time (the UMM's, which holds on
   // the DMM family too; with l = 1 on the BPRAM; the PRAM's own sum bound) and barrier steps
   // with constant 1, and the exact number of barrier steps the algorithm performs.
-  struct SeedFigures {
+  struct PaperFigures {
     std::string time_formula;
     double time;
     std::string sync_order_formula;  // "" where Table 1 gives none
     double sync_order;
     std::string sync_formula;  // in n, w, l and r = ceil(log2(log2(w)))
     std::uint64_t syncs;
-    std::string source;   // "seed 001, Lemma 2"
+    std::string source;   // "Nakano 2012 (asynchronous), Lemma 2"
     bool uses_r = false;  // sync_formula has r in it
   };
-  std::vector<Bound> seed_bounds(const MachineConfig& m, const SeedFigures& figures) const;
+  std::vector<Bound> paper_bounds(const MachineConfig& m, const PaperFigures& figures) const;
 
   const std::vector<Word>& values() const { return values_; }
   std::uint64_t n() const { return values_.size(); }
@@ -106,11 +106,11 @@ inline std::string power_of_two_formula(unsigned w, std::string simple, std::str
 
 // The registry entry of a sum or prefix-sum program: the input parameters, then `extra`.
 template <class Program>
-ProgramInfo reduction_program_info(std::string name, std::string summary, std::string seed,
+ProgramInfo reduction_program_info(std::string name, std::string summary, std::string source,
                                    std::vector<ParamSpec> extra = {}) {
   std::vector<ParamSpec> params = input_value_params();
   params.insert(params.end(), extra.begin(), extra.end());
-  return {std::move(name), std::move(summary), std::move(seed), std::move(params),
+  return {std::move(name), std::move(summary), std::move(source), std::move(params),
           [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
             return std::make_unique<Program>(args);
           }};

@@ -145,7 +145,7 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
     out.push_back({"time_exact", "round robin, " + std::to_string(*k) + " stage(s) per dispatch",
                    "(n/p - 1)*max(U*k, k + l - 1) + U*k + l - 1, U = p/(s*w)",
                    round_robin_time(s, units, kk, l), Bound::Kind::exact, Bound::Measure::cycles,
-                   "DESIGN.md section 2"});
+                   "docs/semantics.md §3"});
     out.push_back({"congestion_exact", "total congestion", "(n/p)*U*k", s * units * kk,
                    Bound::Kind::exact, Bound::Measure::stages,
                    "Nakano and Matsumae 2013, Lemma 1"});
@@ -165,7 +165,7 @@ ProgramInfo sequential_access_program(Pattern pattern) {
       contiguous ? "contiguous_access" : "stride_access",
       contiguous ? "in round t, thread i accesses m[t*p + i] (n/p rounds)"
                  : "in round t, thread i accesses m[i*(n/p) + t] (n/p rounds)",
-      "seed 000, section III",
+      "Nakano 2012, section III",
       {
           {"n", ParamType::integer, "array size in words (a multiple of p)", std::nullopt},
           {"op", ParamType::string, "read (values checked) or write (memory checked)", "read"},

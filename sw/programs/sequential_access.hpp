@@ -1,4 +1,4 @@
-// Seed 000 section III: p threads each access s = n/p cells of an array of n words in s rounds.
+// Nakano 2012, section III: p threads each access s = n/p cells of an array of n words in s rounds.
 // contiguous_access: in round t thread i accesses m[t*p + i] (warps touch w consecutive cells);
 // stride_access:     in round t thread i accesses m[i*s + t] (a warp's cells lie s apart).
 #pragma once

@@ -10,7 +10,7 @@
 namespace mmsim {
 namespace {
 
-// The thesis (seed 004), section 5.2: each multiprocessor's shared memory holds 15000 keys;
+// The GPGPU thesis, section 5.2: each multiprocessor's shared memory holds 15000 keys;
 // mmsim takes a power of two below it, which leaves room for the algorithms' work arrays.
 constexpr std::uint64_t kDefaultBlock = std::uint64_t{1} << 12;
 constexpr std::uint64_t kWarpsPerMultiprocessor = 4;
@@ -83,7 +83,7 @@ Bound SortProgram::io_lower_bound(unsigned width, unsigned latency) const {
           2 * groups + 2.0 * latency - 2,
           Bound::Kind::lower,
           Bound::Measure::cycles,
-          "DESIGN.md section 2"};
+          "docs/semantics.md §3"};
 }
 
 std::vector<ParamSpec> sort_params(std::vector<ParamSpec> extra) {

@@ -84,9 +84,9 @@ class SortProgram : public WarpProgram {
 std::vector<ParamSpec> sort_params(std::vector<ParamSpec> extra = {});
 
 template <class Program>
-ProgramInfo sort_program_info(std::string name, std::string summary, std::string seed,
+ProgramInfo sort_program_info(std::string name, std::string summary, std::string source,
                               std::vector<ParamSpec> extra = {}) {
-  return {std::move(name), std::move(summary), std::move(seed), sort_params(std::move(extra)),
+  return {std::move(name), std::move(summary), std::move(source), sort_params(std::move(extra)),
           [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
             return std::make_unique<Program>(args);
           }};

@@ -56,10 +56,10 @@ class SumSimple final : public SumProgram {
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
-    return seed_bounds(
+    return paper_bounds(
         m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
             power_of_two_formula(w(), "log2(n) - log2(w) - 1", "#{t < log2(n) : 2^t > w}"),
-            simple_syncs(n(), w()), "seed 001, Lemma 2"});
+            simple_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 2"});
   }
 
  protected:
@@ -83,8 +83,8 @@ class SumOneWarp final : public SumProgram {
   }
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    return seed_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
-                           "seed 001, section 4.1"});
+    return paper_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
+                            "Nakano 2012 (asynchronous), section 4.1"});
   }
 
  protected:
@@ -112,9 +112,9 @@ class SumTree final : public SumProgram {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds(
-        m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn), "log2(n)/log2(w)",
-            std::log2(nn) / logw, "ceil(log_w(n))", tree_syncs(n(), w()), "seed 001, Lemma 3"});
+    return paper_bounds(m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
+                            "log2(n)/log2(w)", std::log2(nn) / logw, "ceil(log_w(n))",
+                            tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 3"});
   }
 
  protected:
@@ -144,10 +144,10 @@ class SumSimpleTree final : public SumProgram {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds(
+    return paper_bounds(
         m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n)/log2(w) + log2(log2(w))",
             std::log2(nn) / logw + std::log2(logw), "r + ceil(log_w(n/2^r))",
-            simple_tree_syncs(n(), w()), "seed 001, Theorem 4", true});
+            simple_tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Theorem 4", true});
   }
 
  protected:
@@ -174,7 +174,7 @@ class SumHybrid final : public SumProgram {
     // Column sums: the numbers as rows of w*l; thread i adds up column i into a[0][i].
     for (std::uint64_t row = p; row < n(); row += p)
       co_await accumulate(warp, lanes, warp.thread(0), 0, row, std::min(p, n() - row));
-    // The seed goes straight on to Simple-Tree, but its first step has thread i read a[i + h]
+    // The paper goes straight on to Simple-Tree, but its first step has thread i read a[i + h]
     // (h = w*l/2), which thread i + h may not have finished adding up: a barrier (race_check
     // reports the race without it).
     co_await warp.sync();
@@ -185,10 +185,11 @@ class SumHybrid final : public SumProgram {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
     const double nn = static_cast<double>(n());
     const double logw = std::log2(static_cast<double>(w()));
-    return seed_bounds(
+    return paper_bounds(
         m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
             std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-            "1 + r + ceil(log_w(w*l/2^r))", hybrid_syncs(w(), l()), "seed 001, Theorem 5", true});
+            "1 + r + ceil(log_w(w*l/2^r))", hybrid_syncs(w(), l()),
+            "Nakano 2012 (asynchronous), Theorem 5", true});
   }
 
  protected:
@@ -218,7 +219,7 @@ ProgramInfo sum_simple_program() {
       "sum_simple",
       "sum by halving: in step t, thread i < 2^t adds a[i + 2^t] to a[i]; syncthreads when "
       "2^t > w (n = 2^m >= 2w, n/2 threads)",
-      "seed 001, Lemma 2",
+      "Nakano 2012 (asynchronous), Lemma 2",
       {{"drop_sync", ParamType::integer,
         "leave out this syncthreads (1, 2, ...; 0: none): a broken variant for race_check", "0"}});
 }
@@ -228,7 +229,7 @@ ProgramInfo sum_one_warp_program() {
       "sum_one_warp",
       "Simple on n <= w numbers by one warp of w/2 threads, no syncthreads "
       "(n a power of two)",
-      "seed 001, section 4.1");
+      "Nakano 2012 (asynchronous), section 4.1");
 }
 
 ProgramInfo sum_tree_program() {
@@ -236,7 +237,7 @@ ProgramInfo sum_tree_program() {
       "sum_tree",
       "w-ary tree: warp i sums group i of each level with One-Warp, "
       "syncthreads per level (n a power of two or of w, n threads)",
-      "seed 001, Lemma 3");
+      "Nakano 2012 (asynchronous), Lemma 3");
 }
 
 ProgramInfo sum_simple_tree_program() {
@@ -244,7 +245,7 @@ ProgramInfo sum_simple_tree_program() {
       "sum_simple_tree",
       "ceil(log2(log2(w))) halving steps, then Tree on what is left "
       "(n = 2^m >= 2w, n/2 threads)",
-      "seed 001, Theorem 4");
+      "Nakano 2012 (asynchronous), Theorem 4");
 }
 
 ProgramInfo sum_hybrid_program() {
@@ -252,7 +253,7 @@ ProgramInfo sum_hybrid_program() {
       "sum_hybrid",
       "column sums of the n/(w*l) x w*l array, then Simple-Tree on the w*l "
       "column sums (n >= w*l, w*l threads)",
-      "seed 001, Theorem 5");
+      "Nakano 2012 (asynchronous), Theorem 5");
 }
 
 }  // namespace mmsim

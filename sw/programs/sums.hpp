@@ -1,5 +1,5 @@
-// Seed 001 section 4: the sum of n numbers on the asynchronous memory machines, with few
-// barriers. Each program adds the numbers in place and checks the sum.
+// Nakano 2012 (asynchronous), section 4: the sum of n numbers on the asynchronous memory machines,
+// with few barriers. Each program adds the numbers in place and checks the sum.
 //   sum_simple       Summing Algorithm Simple (Lemma 2): halving, n/2 threads
 //   sum_one_warp     Summing Algorithm One-Warp: Simple on n <= w numbers, one warp
 //   sum_tree         Summing Algorithm Tree (Lemma 3): a w-ary tree, n threads

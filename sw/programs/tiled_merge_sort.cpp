@@ -50,7 +50,7 @@ Bound TiledMergeSort::global_lower_bound(const MachineConfig& m) const {
           2 * (rounds() + 1) * groups + m.latency - 1,
           Bound::Kind::lower,
           Bound::Measure::cycles,
-          "DESIGN.md section 5"};
+          "docs/semantics.md §7"};
 }
 
 }  // namespace mmsim

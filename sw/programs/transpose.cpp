@@ -85,7 +85,7 @@ std::optional<double> Transpose::congestion(const MachineConfig& m) const {
   const Splitting splitting = machine_model(m).memory.splitting;
   if (splitting == Splitting::crossbar) return 2 * dispatches;   // one group per dispatch
   if (splitting == Splitting::bandwidth) return 2 * dispatches;  // w distinct requests: one group
-  // The seeds' counts take a dispatch's lanes inside one matrix row, or whole rows, and rows
+  // The papers' counts take a dispatch's lanes inside one matrix row, or whole rows, and rows
   // of b starting in bank 0.
   const bool aligned = side_ % w == 0 && (side_ % sw == 0 || sw % side_ == 0);
   if (!aligned) return std::nullopt;
@@ -132,7 +132,7 @@ ProgramInfo transpose_program(Order order) {
       naive ? "transpose_naive" : "transpose_diagonal",
       naive ? "b[k][j] <- a[j][k], elements in row-major order (sqrt(n) x sqrt(n) matrices)"
             : "b[k][(j+k) mod sqrt(n)] <- a[(j+k) mod sqrt(n)][k], along diagonals",
-      "seed 002, section III",
+      "Nakano and Matsumae 2013, section III",
       {
           {"n", ParamType::integer,
            "elements of the matrix (a perfect square, a multiple of p); a at m[0..n), b at "

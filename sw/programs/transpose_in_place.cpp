@@ -41,8 +41,8 @@ class InPlaceTranspose : public WarpProgram {
  protected:
   // Where the value that ends in a[j][k] started: k*sqrt(n) + j for a transpose.
   virtual std::uint64_t source(std::uint64_t j, std::uint64_t k) const { return k * side_ + j; }
-  // Whether the machine's memory is banked with the seeds' interleaving and a dispatch's lanes
-  // lie inside one matrix row or cover whole rows (the seeds' counts assume it).
+  // Whether the machine's memory is banked with the papers' interleaving and a dispatch's lanes
+  // lie inside one matrix row or cover whole rows (the papers' counts assume it).
   bool aligned(const MachineConfig& m) const {
     const std::uint64_t sw = std::uint64_t{m.width} * m.super_warp;
     return side_ % m.width == 0 && (side_ % sw == 0 || sw % side_ == 0);
@@ -98,12 +98,12 @@ class DiagonalInPlace final : public InPlaceTranspose {
     switch (column_of(m)) {
       case Column::pram:
         congestion = {"one stage group per dispatch of the one unit", "4n/p", 4 * n / p,
-                      "DESIGN.md section 2"};
+                      "docs/semantics.md §3"};
         copy_k = diagonal_k = 1;
         break;
       case Column::bpram:
         congestion = {"w distinct requests per warp access: one group", "4n/w", 4 * n / w,
-                      "DESIGN.md section 2"};
+                      "docs/semantics.md §3"};
         copy_k = diagonal_k = 1;
         break;
       case Column::dmm:
@@ -140,7 +140,7 @@ class DiagonalInPlace final : public InPlaceTranspose {
                      "U = p/(s*w)",
                      round_robin_time(rounds, units, copy_k, m.latency) +
                          round_robin_time(rounds, units, diagonal_k, m.latency),
-                     Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
+                     Bound::Kind::exact, Bound::Measure::cycles, "docs/semantics.md §3"});
     }
     if (m.dispatch == "round_robin")
       out.push_back(lemma1_upper(m, congestion ? std::optional(congestion->value) : std::nullopt,
@@ -277,10 +277,10 @@ std::vector<Bound> Exchange::bounds(const MachineConfig& m, const RunResult& res
   switch (column_of(m)) {
     case Column::pram:
       congestion = {"one stage group per dispatch of the one unit", as_printed_ ? "4n/p" : "4q",
-                    4 * static_cast<double>(busy_rounds_), "DESIGN.md section 2"};
+                    4 * static_cast<double>(busy_rounds_), "docs/semantics.md §3"};
       break;
     case Column::bpram:
-      congestion = {"one group per warp access", "4" + d_text, 4 * d, "DESIGN.md section 2"};
+      congestion = {"one group per warp access", "4" + d_text, 4 * d, "docs/semantics.md §3"};
       break;
     case Column::dmm:
     case Column::umm:

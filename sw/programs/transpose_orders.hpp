@@ -1,4 +1,4 @@
-// The orders of the transposes of a sqrt(n) x sqrt(n) matrix by column of the seeds' tables.
+// The orders of the transposes of a sqrt(n) x sqrt(n) matrix by column of the papers' tables.
 // Every transpose reads or writes its matrix row by row on one side; on the other side it goes
 // down columns (the naive and the exchange transposes) or along diagonals (the diagonal ones).
 #pragma once
@@ -11,7 +11,7 @@ namespace mmsim {
 
 enum class CrossAccess { column, diagonal };
 
-// `dmm` is the DMM's order, which each algorithm's own seed states. The others: SDMM Nakano and
+// `dmm` is the DMM's order, which each algorithm's own paper states. The others: SDMM Nakano and
 // Matsumae 2013, Theorem 3; RSDMM their Theorem 8; UMM a column or a diagonal crosses
 // min(w, sqrt(n)) address groups per warp (README: "Transposes on the UMM"); BPRAM and PRAM
 // Nakano 2012, section IV.

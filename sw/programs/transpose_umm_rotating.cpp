@@ -99,7 +99,7 @@ std::vector<Bound> TransposeUmmRotating::bounds(const MachineConfig& m, const Ru
     out.push_back({"congestion_exact", "one stage group per dispatch of the one unit", "c", chain,
                    Bound::Kind::exact, Bound::Measure::stages, "mmsim"});
     out.push_back({"time_exact", "one time unit per dispatch of the one unit", "c", chain,
-                   Bound::Kind::exact, Bound::Measure::cycles, "DESIGN.md section 2"});
+                   Bound::Kind::exact, Bound::Measure::cycles, "docs/semantics.md §3"});
   } else {
     out.push_back({"congestion_exact",
                    "every warp access one address group in w banks: 2w per block, 4 per swapped "

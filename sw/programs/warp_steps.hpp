@@ -1,7 +1,7 @@
-// The steps seed 001's sum and prefix-sum algorithms are made of, written per warp. The seed
-// writes a step per thread ("T(i) performs a[i] <- a[i] + a[i + h]"); here each warp sends the
-// reads and writes of its w lanes as warp instructions, with inactive lanes where a thread has
-// nothing to do, and skips an instruction no lane takes part in.
+// The steps the sum and prefix-sum algorithms of Nakano 2012 (asynchronous) are made of, written
+// per warp. The paper writes a step per thread ("T(i) performs a[i] <- a[i] + a[i + h]"); here each
+// warp sends the reads and writes of its w lanes as warp instructions, with inactive lanes where a
+// thread has nothing to do, and skips an instruction no lane takes part in.
 //
 // Threads are numbered x = first + lane: first = warp.thread(0) when a step spreads over all
 // the threads, 0 when one warp works on a group of its own (One-Warp). Arrays are given by the

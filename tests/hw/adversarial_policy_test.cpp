@@ -27,9 +27,9 @@ TEST(AdversarialPolicy, LeavesTheLaggardAloneOnAnEmptyPipeline) {
     EXPECT_GE(cycles(machine, program, "adversarial"), cycles(machine, program, policy)) << policy;
 }
 
-// On seed 001's algorithms (built to be robust against any order) it is still the slowest
-// policy, if by less.
-TEST(AdversarialPolicy, IsTheSlowestOnTheSeedsSums) {
+// On the algorithms of Nakano 2012 (asynchronous) (built to be robust against any order) it is
+// still the slowest policy, if by less.
+TEST(AdversarialPolicy, IsTheSlowestOnTheAsynchronousSums) {
   const std::string machine = "model: umm, width: 32, latency: 32";
   for (const std::string name : {"sum_simple", "sum_tree", "sum_simple_tree", "prefix_simple",
                                  "prefix_tree", "prefix_simple_tree"}) {

@@ -42,7 +42,7 @@ RefInstruction barrier(RefInstruction::Kind kind) {
   return in;
 }
 
-// The example of DESIGN.md section 5, checked by hand (w = 4, d = 2, p = 8, l = 5, l_s = 1).
+// The example of docs/semantics.md §9, checked by hand (w = 4, d = 2, p = 8, l = 5, l_s = 1).
 TEST(Hierarchical, TwoWarpsOnTwoMultiprocessorsShareTheGlobalPipeline) {
   const MachineConfig m = hmm(2, 4, 2, 5, 1);
   RefProgram program;

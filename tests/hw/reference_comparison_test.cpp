@@ -141,7 +141,7 @@ TEST_P(ReferenceComparison, SuperWarpsAndAddressMapsMatchTheReferenceMachine) {
           GetParam(), 20);
 }
 
-// seed 002: the SDMM with one warp per super warp is the DMM, cycle for cycle.
+// Nakano and Matsumae 2013: the SDMM with one warp per super warp is the DMM, cycle for cycle.
 TEST_P(ReferenceComparison, DmmIsSdmmWithSuperWarpsOfOneWarp) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     for (const Shape& s : std::vector<Shape>{{"dmm", 4, 3, 3, 4},

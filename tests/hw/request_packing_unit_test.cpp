@@ -1,6 +1,6 @@
-// The request packing unit against the definition (seed 002): a dispatch occupies as many
-// stages as the largest number of distinct addresses sent to one bank. Its fast paths (small
-// memories, busiest banks, conflict-free warps) must give exactly that.
+// The request packing unit against the definition (Nakano and Matsumae 2013): a dispatch occupies
+// as many stages as the largest number of distinct addresses sent to one bank. Its fast paths
+// (small memories, busiest banks, conflict-free warps) must give exactly that.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -59,7 +59,8 @@ TEST(RequestPackingUnit, StagesAreTheLargestNumberOfDistinctAddressesInOneBank) 
 TEST(RequestPackingUnit, GroupsHoldTheIthRequestOfEveryBankAndMergedLanesShareOne) {
   const unsigned w = 4;
   RequestPackingUnit rpu(w, 12, 24);
-  // Seed 002 Fig. 6: bank 3 gets m[7], m[11], m[3], m[15], m[19], m[23] in lane order.
+  // Nakano and Matsumae 2013, Fig. 6: bank 3 gets m[7], m[11], m[3], m[15], m[19], m[23]
+  // in lane order.
   const std::vector<Address> cells = {4, 16, 7, 11, 3, 15, 19, 1, 23, 2, 6, 9};
   std::vector<std::uint32_t> groups(cells.size());
   EXPECT_EQ(rpu.assign_groups(cells, groups), 6u);

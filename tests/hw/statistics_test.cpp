@@ -40,7 +40,7 @@ void expect_time_accounted(const RunResult& r, Cycle compute_latency) {
 
 const RefProgram fig4{{{read({0, 1, 5, 10})}, {read({8, 9, 14, 15})}}};
 
-// Seed 000, Fig. 4 on the DMM: W(0) sends banks 0, 1, 1, 2 (k = 2), W(1) banks 0, 1, 2, 3
+// Nakano 2012, Fig. 4 on the DMM: W(0) sends banks 0, 1, 1, 2 (k = 2), W(1) banks 0, 1, 2, 3
 // (k = 1); W(1) waits for W(0)'s two stages.
 TEST(Statistics, Fig4OnTheDmmCountsStagesBanksAndWaits) {
   // 16 words take the small-memory count, 2^14 the busiest-bank count: the same figures.

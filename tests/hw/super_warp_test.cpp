@@ -1,5 +1,5 @@
-// Seed 002's worked example (Figs. 4, 6 and 7: the same three warps on the DMM, the SDMM and
-// the RSDMM) and the properties of the random shift unit.
+// The worked example of Nakano and Matsumae 2013 (Figs. 4, 6 and 7: the same three warps on the
+// DMM, the SDMM and the RSDMM) and the properties of the random shift unit.
 #include <gtest/gtest.h>
 
 #include "hw/machine/machine_models.hpp"
@@ -28,14 +28,14 @@ MachineConfig machine(const std::string& model, unsigned s) {
   return c;
 }
 
-TEST(SuperWarp, Seed002Fig4TheDmmTakesThirteenTimeUnits) {
+TEST(SuperWarp, NakanoMatsumae2013Fig4TheDmmTakesThirteenTimeUnits) {
   const auto run = replay(machine("dmm", 1), kThreeWarps);
   EXPECT_EQ(run.result.counters.dispatches, 3u);
   EXPECT_EQ(run.result.counters.stages, 2u + 3u + 2u);
   EXPECT_EQ(run.result.cycles(), (2u + 3u + 2u) + 7 - 1);
 }
 
-TEST(SuperWarp, Seed002Fig6TheSdmmPacksTheSuperWarpIntoSixStages) {
+TEST(SuperWarp, NakanoMatsumae2013Fig6TheSdmmPacksTheSuperWarpIntoSixStages) {
   const auto run = replay(machine("sdmm", 3), kThreeWarps);
   EXPECT_EQ(run.result.counters.dispatches, 1u);
   // Congestion 6 (bank 3), congestion ratio 6 / s = 2.
@@ -45,7 +45,7 @@ TEST(SuperWarp, Seed002Fig6TheSdmmPacksTheSuperWarpIntoSixStages) {
   EXPECT_EQ(run.reads[1], (std::vector<Word>{3, 15, 19, 1}));
 }
 
-TEST(SuperWarp, Seed002Fig7TheRsdmmTakesTenTimeUnits) {
+TEST(SuperWarp, NakanoMatsumae2013Fig7TheRsdmmTakesTenTimeUnits) {
   MachineConfig c = machine("rsdmm", 3);
   c.mapping.rsu_shifts = kFig7Shifts;
   const auto run = replay(c, kThreeWarps);
@@ -57,7 +57,8 @@ TEST(SuperWarp, Seed002Fig7TheRsdmmTakesTenTimeUnits) {
 }
 
 TEST(SuperWarp, ADmmWithTheRandomShiftMapIsTheRsdmmWithOneWarpPerSuperWarp) {
-  // dmm with address_map random_shift is the rsdmm with s = 1 (seed 002 ref. [21]).
+  // dmm with address_map random_shift is the rsdmm with s = 1 (the random address shift,
+  // reference [21] of Nakano and Matsumae 2013).
   MachineConfig dmm = machine("dmm", 1);
   dmm.mapping.address_map = "random_shift";
   dmm.mapping.rsu_shifts = kFig7Shifts;

@@ -1,4 +1,4 @@
-// The timing rules of DESIGN.md section 2 on the seeds' worked examples and small cases.
+// The timing rules of docs/semantics.md §3 on the papers' worked examples and small cases.
 #include <gtest/gtest.h>
 
 #include "support/replay_kernel.hpp"
@@ -14,7 +14,7 @@ RefInstruction sync() { return {RefInstruction::sync, {}, {}}; }
 
 const RefProgram fig4{{{read({0, 1, 5, 10})}, {read({8, 9, 14, 15})}}};
 
-TEST(Timing, Seed000Fig4OnTheDmmTakesFiveTimeUnits) {
+TEST(Timing, Nakano2012Fig4OnTheDmmTakesFiveTimeUnits) {
   const auto run = replay(machine("dmm", 4, 3, 8, 16), fig4);
   EXPECT_EQ(run.result.cycles(), 5u);
   EXPECT_EQ(run.result.counters.stages, 3u);
@@ -23,13 +23,13 @@ TEST(Timing, Seed000Fig4OnTheDmmTakesFiveTimeUnits) {
   EXPECT_EQ(run.reads[1], (std::vector<Word>{8, 9, 14, 15}));
 }
 
-TEST(Timing, Seed000Fig4OnTheUmmTakesSevenTimeUnits) {
+TEST(Timing, Nakano2012Fig4OnTheUmmTakesSevenTimeUnits) {
   const auto run = replay(machine("umm", 4, 3, 8, 16), fig4);
   EXPECT_EQ(run.result.cycles(), 7u);
   EXPECT_EQ(run.result.counters.stages, 5u);
 }
 
-TEST(Timing, Seed001Fig2OnTheUmmTakesNineTimeUnits) {
+TEST(Timing, Nakano2012AsynchronousFig2OnTheUmmTakesNineTimeUnits) {
   const RefProgram fig2{{{read({7, 5, 15, 0})}, {read({10, 11, 12, 9})}}};
   const auto run = replay(machine("umm", 4, 5, 8, 16), fig2);
   EXPECT_EQ(run.result.cycles(), 3u + 2u + 4u);
@@ -43,7 +43,8 @@ TEST(Timing, BpramTakesCeilRequestsOverWAtLatencyOne) {
   EXPECT_EQ(run.result.cycles(), 2u);         // latency forced to 1
 }
 
-// Seed 002 Lemma 1: one warp running T rounds with total congestion C takes C + (l-1)T.
+// Nakano and Matsumae 2013, Lemma 1: one warp running T rounds with total congestion C
+// takes C + (l-1)T.
 TEST(Timing, OneWarpTakesTotalCongestionPlusLatencyPerRound) {
   for (const unsigned l : {1u, 2u, 7u, 64u}) {
     RefProgram program{{{}}};

@@ -12,7 +12,7 @@
 namespace mmsim::planning {
 namespace {
 
-// The invariants of seed 000 Lemma 5, checked directly (independently of check_dmm_plan).
+// The invariants of Nakano 2012, Lemma 5, checked directly (independently of check_dmm_plan).
 void expect_lemma5(const DmmPlan& plan, const Permutation& p, std::uint64_t w) {
   const std::uint64_t n = p.size();
   ASSERT_EQ(plan.n, n);

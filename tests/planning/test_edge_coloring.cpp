@@ -39,7 +39,7 @@ void expect_exact(const BipartiteMultigraph& g, ColoringAlgorithm algorithm) {
   for (std::uint32_t k = 0; k < degree; ++k) EXPECT_EQ(per_color[k], g.nodes_per_side);
 }
 
-// ---- Figure 7 of seed 000 ----------------------------------------------------------------
+// ---- Figure 7 of Nakano 2012 ----------------------------------------------------------------
 // Our text copy of the paper does not show Figure 7's edges, so we use a 4-regular bipartite
 // multigraph of the size the paper's DMM example implies (w = 4 nodes per side, n/w = 4): the DMM
 // graph of Figure 8's permutation, edge i = (i mod 4, P(i) mod 4):

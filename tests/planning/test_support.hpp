@@ -62,7 +62,7 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
   return dir;
 }
 
-/// The destinations of seed 000 Figure 8 (w = 4): element (i, j) moves to (x, y), as i*4+j ->
+/// The destinations of Nakano 2012, Figure 8 (w = 4): element (i, j) moves to (x, y), as i*4+j ->
 /// x*4+y. Rows: (3,0) (3,1) (2,0) (2,1) / (0,1) (0,0) (0,3) (1,3) / (0,2) (1,2) (1,1) (3,2) /
 /// (1,0) (3,3) (2,3) (2,2).
 inline Permutation figure8_permutation() {

@@ -70,7 +70,7 @@ TEST(UmmPlan, NEqualsWIsOneRowStep) {
   expect_plan_permutes(p, 8, ColoringAlgorithm::automatic);
 }
 
-// Figure 8 of seed 000: check the paper's claims about the intermediate arrays.
+// Figure 8 of Nakano 2012: check the paper's claims about the intermediate arrays.
 TEST(UmmPlan, Figure8DataMovement) {
   const Permutation p = test::figure8_permutation();
   const UmmPlan plan = plan_umm(p, 4);

@@ -1,9 +1,9 @@
-// An independent, deliberately plain implementation of the hierarchical machine (DESIGN.md
-// section 5 as README "The hierarchical machine" states it), time stepped cycle by cycle: d
-// streaming multiprocessors with a shared memory each (dmm: banked by w, or pram: one stage
-// per dispatch; latency l_s) over one global memory (a UMM of width w_g, latency l); every
-// memory has its own dispatch turn over the warps that reach it; syncthreads per block (a
-// grid_sync counts as arrived there too), grid_sync over the machine. Single warps (s = 1).
+// An independent, deliberately plain implementation of the hierarchical machine
+// (docs/semantics.md §7), time stepped cycle by cycle: d streaming multiprocessors with a shared
+// memory each (dmm: banked by w, or pram: one stage per dispatch; latency l_s) over one global
+// memory (a UMM of width w_g, latency l); every memory has its own dispatch turn over the warps
+// that reach it; syncthreads per block (a grid_sync counts as arrived there too), grid_sync over
+// the machine. Single warps (s = 1).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// An independent, deliberately plain implementation of DESIGN.md section 2 (time stepped cycle
+// An independent, deliberately plain implementation of docs/semantics.md §3 (time stepped cycle
 // by cycle, stages computed from the definitions) to check the SystemC model against. A
 // dispatch unit is a super warp of `super_warp` warps: when it may go on, each of its warps
 // runs to its next instruction, and the memory instructions found then go as one dispatch.

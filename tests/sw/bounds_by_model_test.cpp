@@ -1,9 +1,9 @@
 // Every program's bounds on every machine model, one test per (program, model): the report
-// shows exactly these keys, each with the formula the seeds give for that model (or the README
+// shows exactly these keys, each with the formula the papers give for that model (or the README
 // derives where they give none) and its value for the row's machine, and the run keeps to them
 // (lower <= measured, exact == measured, measured <= upper). The machine: w = 4, l = 6 (1 on the
-// BPRAM and the PRAM, which fix it), p = 32 (the seed 001 programs: their own thread count),
-// s = 2 on the SDMM and the RSDMM (1 for the one-warp programs), round robin.
+// BPRAM and the PRAM, which fix it), p = 32 (the programs of Nakano 2012 (asynchronous): their own
+// thread count), s = 2 on the SDMM and the RSDMM (1 for the one-warp programs), round robin.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -1210,7 +1210,7 @@ const std::vector<Pair>& pairs() {
 
 class BoundsByModel : public ::testing::TestWithParam<Pair> {};
 
-TEST_P(BoundsByModel, ShowsTheSeedsFormulasAndKeepsToThem) {
+TEST_P(BoundsByModel, ShowsThePapersFormulasAndKeepsToThem) {
   const Pair& pair = GetParam();
   std::string machine = "model: " + pair.model + ", width: 4, latency: 6";
   if (pair.threads) machine += ", threads: " + std::to_string(pair.threads);

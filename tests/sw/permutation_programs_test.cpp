@@ -1,4 +1,4 @@
-// Offline permutation on the machines (seed 000 sections V and VI).
+// Offline permutation on the machines (Nakano 2012, sections V and VI).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// Contiguous and stride access (seed 000, section III and Table I).
+// Contiguous and stride access (Nakano 2012, section III and Table I).
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -24,7 +24,7 @@ struct Case {
 };
 
 // Every case: verified, at least the lower bound, exactly the exact figure where the timing
-// rules fix it, and within the seeds' upper bound.
+// rules fix it, and within the papers' upper bound.
 void check_within_bounds(const RunOutcome& o, const std::string& where) {
   ASSERT_TRUE(o.verified.value_or(false)) << where << ": " << o.first_mismatch;
   const double cycles = static_cast<double>(o.result.cycles());
@@ -40,7 +40,7 @@ void check_within_bounds(const RunOutcome& o, const std::string& where) {
   if (const Bound* upper = find_bound(o, "time_upper")) {
     EXPECT_LE(cycles, upper->value) << where;
   }
-  // Seed 002 Lemma 1 holds for any round-structured program under round robin.
+  // Nakano and Matsumae 2013, Lemma 1 holds for any round-structured program under round robin.
   const double rounds =
       static_cast<double>(o.result.counters.dispatches) / static_cast<double>(o.machine.warps());
   EXPECT_LE(cycles,
@@ -48,7 +48,7 @@ void check_within_bounds(const RunOutcome& o, const std::string& where) {
       << where;
 }
 
-TEST(SequentialAccess, ContiguousAndStrideStayWithinTheSeedsBounds) {
+TEST(SequentialAccess, ContiguousAndStrideStayWithinThePapersBounds) {
   const std::vector<Case> cases = {
       {"dmm", 4, 3, 8, 64},       {"dmm", 32, 16, 1024, 65536}, {"dmm", 8, 40, 64, 4096},
       {"dmm", 6, 5, 36, 36 * 10}, {"umm", 4, 3, 8, 64},         {"umm", 32, 16, 1024, 66560},

@@ -1,5 +1,6 @@
-// Seed 001's sums and prefix sums: right under every dispatch policy and free of races, with
-// exactly the barrier steps the algorithms perform and within stated constants of Table 1.
+// The sums and prefix sums of Nakano 2012 (asynchronous): right under every dispatch policy and
+// free of races, with exactly the barrier steps the algorithms perform and within stated constants
+// of Table 1.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -119,7 +120,7 @@ TEST(Sums, BarrierStepsAreExactlyTheAlgorithmsOwn) {
     EXPECT_EQ(exact->value, static_cast<double>(expected)) << program;
     for (const std::uint64_t count : o.result.warp_barriers) EXPECT_EQ(count, expected) << program;
   }
-  // Simple performs m - log2(w) - 1 for every n = 2^m > w; with w = 32 as in the seed.
+  // Simple performs m - log2(w) - 1 for every n = 2^m > w; with w = 32 as in the paper.
   for (unsigned m_ = 6; m_ <= 12; ++m_) {
     const RunOutcome o = checked_run("sum_simple", std::uint64_t{1} << m_, {32, 8, "adversarial"});
     EXPECT_EQ(o.result.syncthreads, m_ - 5 - 1);
@@ -132,11 +133,11 @@ double table1_time(const RunOutcome& o) { return find_bound(o, "time_order")->va
 
 // The constants, stated: measured cycles / (n/w + l*log2(n)) lies in [1, C] with C as below,
 // for every policy (the adversarial one included), w in {4, 32}, l in {2, 32, 400} and n up to
-// 2^14 (configs/sweeps/seed001_table1.md shows the same for w = 32, l = 32 and 400, n up to 2^20).
-// A step of Simple reads twice and writes once: C is about 3 (Simple-Tree's tree a little more).
-// The prefix sums access each element 12 to 20 times (a strided read costs the UMM two address
-// groups) and their latency chains are as many times l log n. Hybrid's prefix sums transpose
-// twice, about 4*w*l time units whatever n: within C only from n >= w*w*l on.
+// 2^14 (configs/sweeps/asynchronous_table1.md shows the same for w = 32, l = 32 and 400, n up to
+// 2^20). A step of Simple reads twice and writes once: C is about 3 (Simple-Tree's tree a little
+// more). The prefix sums access each element 12 to 20 times (a strided read costs the UMM two
+// address groups) and their latency chains are as many times l log n. Hybrid's prefix sums
+// transpose twice, about 4*w*l time units whatever n: within C only from n >= w*w*l on.
 TEST(Sums, TimeIsWithinAConstantOfNOverWPlusLLogN) {
   const std::map<std::string, double> constant = {
       {"sum_simple", 4},     {"sum_simple_tree", 6},     {"sum_hybrid", 4},
@@ -296,11 +297,11 @@ TEST(Sums, RejectsWhatTheAlgorithmsCannotTake) {
 TEST(Sums, MachineThreadsMustBeTheAlgorithmsOwn) {
   const Machine m{8, 4};
   EXPECT_EQ(error_of(testbench("sum_simple", 512, m, "", ", threads: 128")),
-            "machine.threads: sum_simple uses p = n/2 = 256 threads (seed 001, Table 1), not 128; "
-            "leave machine.threads out to get them");
+            "machine.threads: sum_simple uses p = n/2 = 256 threads (Nakano 2012 (asynchronous), "
+            "Table 1), not 128; leave machine.threads out to get them");
   EXPECT_EQ(error_of(testbench("sum_hybrid", 512, m, "", ", threads: 64")),
-            "machine.threads: sum_hybrid uses p = w*l = 32 threads (seed 001, Table 1), not 64; "
-            "leave machine.threads out to get them");
+            "machine.threads: sum_hybrid uses p = w*l = 32 threads (Nakano 2012 (asynchronous), "
+            "Table 1), not 64; leave machine.threads out to get them");
   // Given and right, it is accepted.
   EXPECT_TRUE(
       run_yaml(testbench("sum_tree", 512, m, "", ", threads: 512")).verified.value_or(false));

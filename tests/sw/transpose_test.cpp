@@ -1,4 +1,4 @@
-// The transposes of seed 002 (section III, Table I) on the DMM family and the UMM.
+// The transposes of Nakano and Matsumae 2013 (section III, Table I) on the DMM family and the UMM.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,7 +24,7 @@ double bound(const RunOutcome& o, const std::string& key) {
 }
 
 // Verified element by element, never faster than the lower bound, exactly the total congestion
-// where the seeds fix it, and within Lemma 1 (round robin).
+// where the papers fix it, and within Lemma 1 (round robin).
 void check(const RunOutcome& o, std::uint64_t n, const std::string& where) {
   ASSERT_TRUE(o.verified.value_or(false)) << where << ": " << o.first_mismatch;
   EXPECT_EQ(o.elements_checked, 2 * n) << where;  // every value read, every cell of b

@@ -1,5 +1,5 @@
 // Nakano 2012, Lemma 3: transpose by the rotating technique through local memory, under the
-// two-phase schedule of the seed and the pair schedule.
+// two-phase schedule of the paper and the pair schedule.
 #include <gtest/gtest.h>
 
 #include "support/testbench_text.hpp"
@@ -79,7 +79,7 @@ TEST(TransposeUmmRotating, OnThePramEveryDispatchOfTheOneUnitTakesOneTimeUnit) {
   }
 }
 
-TEST(TransposeUmmRotating, StaysWithinAConstantOfTheSeedsOrder) {
+TEST(TransposeUmmRotating, StaysWithinAConstantOfThePapersOrder) {
   // With enough warps to fill the pipeline, four accesses per element: within 4x of n/w + nl/p,
   // plus the latency of the last access.
   const auto o = run_yaml(testbench("umm", 16, 32, 128 * 128, "round_robin", "512"));

@@ -1,4 +1,4 @@
-// Every example testbench in configs/ runs and verifies (most check the seeds' figures with an
+// Every example testbench in configs/ runs and verifies (most check the papers' figures with an
 // expect: section).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// mmsim congestion (seed 002, section VI): exact on tiny cases, reproducible, independent of
-// the number of threads, and its command line.
+// mmsim congestion (Nakano and Matsumae 2013, section VI): exact on tiny cases, reproducible,
+// independent of the number of threads, and its command line.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -112,8 +112,9 @@ TEST(Congestion, SameSeedSameTableWhateverTheNumberOfThreads) {
   EXPECT_EQ(one[4].array, 1024u);
 }
 
-TEST(Congestion, TheSeedsQuotedCellIsReproduced) {
-  // Seed 002 quotes E[Y]/s = 1.819 for w = 32, s = 5, n = 1024: a sanity check, not a target.
+TEST(Congestion, ThePapersQuotedCellIsReproduced) {
+  // Nakano and Matsumae 2013 quote E[Y]/s = 1.819 for w = 32, s = 5, n = 1024: a sanity
+  // check, not a target.
   const auto cells = run_congestion(spec({32}, {5}, {1024}, 200000));
   EXPECT_NEAR(cells[0].ratio, 1.819, 0.005);
   EXPECT_NEAR(cells[0].analytic, 2.0, 1e-12);  // f_w(s)/(es) = 1 * ... = 2 at s = log w

@@ -99,7 +99,7 @@ TEST(RunCommand, TraceWithoutChecksIsNotApplicable) {
 
 TEST(RunCommand, ReplaysACsvTrace) {
   TempDir dir;
-  dir.write("t.csv", "# seed 000 Fig. 4\n0,read,0,1,5,10\n1,read,8,9,14,15\n");
+  dir.write("t.csv", "# Nakano 2012, Fig. 4\n0,read,0,1,5,10\n1,read,8,9,14,15\n");
   const auto file = dir.write("t.yaml",
                               "machine: {model: dmm, width: 4, latency: 3}\n"
                               "program: {name: trace, params: {file: t.csv}}\n"

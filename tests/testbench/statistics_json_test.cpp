@@ -69,7 +69,7 @@ TEST(StatisticsJson, RecordsVersionCommandDateHostAndTheResolvedTestbench) {
   EXPECT_FALSE(r.contains("outputs"));
 }
 
-// Fig. 4 of seed 000 on the DMM, by hand: W(0) takes stages 0 and 1 (banks 0, 1, 1, 2), W(1)
+// Fig. 4 of Nakano 2012 on the DMM, by hand: W(0) takes stages 0 and 1 (banks 0, 1, 1, 2), W(1)
 // one stage at 2; W(1) waited 2 for its turn.
 TEST(StatisticsJson, CountsStagesBanksAndWaitingTimes) {
   TempDir dir;
@@ -192,7 +192,8 @@ TEST(OutDir, TheResolvedTestbenchReproducesTheRun) {
   expect_reproduced(kConfigs + "transpose_naive_rsdmm.yaml", "--set machine.rsu.seed=5");
   expect_reproduced(kConfigs + "transpose_umm_rotating.yaml", "");  // local memory
   expect_reproduced(kConfigs + "permute_straightforward_random.yaml", "");
-  expect_reproduced(kConfigs + "hmm_seed004.yaml", "--set program.params.n=2^14 --set expect={}");
+  expect_reproduced(kConfigs + "hmm_gpgpu_thesis.yaml",
+                    "--set program.params.n=2^14 --set expect={}");
   expect_reproduced(kConfigs + "dmm_fig4.yaml", "--set machine.model=bpram --set expect={}");
 }
 
@@ -302,7 +303,7 @@ TEST(PlotStats, DrawsThePngOfARunsStatistics) {
   ASSERT_EQ(probe.status, 0) << "Debian's python3-matplotlib is needed: run scripts/setup";
   TempDir dir;
   const std::string script = std::string(MMSIM_SOURCE_DIR) + "/scripts/plot_stats ";
-  for (const std::string testbench : {"sum_simple.yaml", "hmm_seed004.yaml"}) {
+  for (const std::string testbench : {"sum_simple.yaml", "hmm_gpgpu_thesis.yaml"}) {
     const auto stats = dir / (testbench + ".json");
     const auto png = dir / (testbench + ".png");
     ASSERT_EQ(mmsim("run " + kConfigs + testbench +
