@@ -12,14 +12,6 @@ namespace {
 
 const std::string kSlurmLocal = std::string(MMSIM_SOURCE_DIR) + "/scripts/slurm_local";
 
-// A markdown table without its provenance line ("mmsim VERSION on HOST, DATE."): the tables
-// are written at different times.
-std::string without_provenance(const std::string& table) {
-  const std::size_t at = table.find("\nmmsim ");
-  if (at == std::string::npos) return table;
-  return table.substr(0, at + 1) + table.substr(table.find('\n', at + 1) + 1);
-}
-
 // Stops the cluster's daemons however the test ends.
 class LocalCluster {
  public:
