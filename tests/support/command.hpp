@@ -42,7 +42,7 @@ inline CommandResult run_command(const std::string& command) {
 
 // A markdown table without its provenance line ("mmsim VERSION on HOST, DATE."): the tables
 // of two commands are written at different times.
-std::string without_provenance(const std::string& table) {
+inline std::string without_provenance(const std::string& table) {
   const std::size_t at = table.find("\nmmsim ");
   if (at == std::string::npos) return table;
   return table.substr(0, at + 1) + table.substr(table.find('\n', at + 1) + 1);
