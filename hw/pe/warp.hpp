@@ -23,8 +23,8 @@ class Warp {
     AccessKind access = AccessKind::read;
     Space space = Space::global;               // memory instructions
     BarrierScope scope = BarrierScope::block;  // sync
-    std::span<const Address> addresses;        // one per lane, kInactive = no request
-    std::span<const Word> values;              // writes: one per lane
+    std::span<const Address> addresses = {};   // one per lane, kInactive = no request
+    std::span<const Word> values = {};         // writes: one per lane
   };
 
   // Where a warp sits in the machine.
