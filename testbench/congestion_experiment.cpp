@@ -42,14 +42,14 @@ class AddressSource {
   }
 
   void fill(std::span<Address> out) {
-    constexpr Wide low = {0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull};
+    static constexpr Wide low = {0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFull};
     const Wide n = {n_, n_, n_, n_};
     if (std::has_single_bit(n_)) {
       // (x * 2^k) >> 32 is a shift.
       const auto shift = static_cast<std::uint64_t>(32 - std::countr_zero(n_));
       fill(out, [shift](Wide x) { return x >> shift; });
     } else {
-      fill(out, [n, low](Wide x) { return ((x & low) * (n & low)) >> 32; });
+      fill(out, [n](Wide x) { return ((x & low) * (n & low)) >> 32; });
     }
   }
 

@@ -17,10 +17,10 @@ namespace mmsim {
 namespace {
 
 // GTKWave's trace flags (its analyzer.h): how a trace shows its value.
-constexpr std::uint64_t kHex = 1u << 1, kDecimal = 1u << 2, kBinary = 1u << 3,
-                        kRightJustify = 1u << 5, kBlank = 1u << 9, kTranslated = 1u << 13,
-                        kAnalogStep = 1u << 15, kAnalogStretch = 1u << 17, kClosed = 1u << 22,
-                        kGroupBegin = 1u << 23, kGroupEnd = 1u << 24;
+constexpr std::uint64_t kDecimal = 1u << 2, kBinary = 1u << 3, kRightJustify = 1u << 5,
+                        kBlank = 1u << 9, kTranslated = 1u << 13, kAnalogStep = 1u << 15,
+                        kAnalogStretch = 1u << 17, kClosed = 1u << 22, kGroupBegin = 1u << 23,
+                        kGroupEnd = 1u << 24;
 
 // GTKWave's trace colours ([color] n).
 enum class Colour { normal = 0, red, orange, yellow, green, blue, indigo, violet };

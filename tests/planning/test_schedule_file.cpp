@@ -60,9 +60,13 @@ TEST(ScheduleFile, DmmExactText) {
   EXPECT_EQ(lines[5], "colors 4");
   for (std::uint64_t c = 0; c < 4; ++c) {
     std::string expected = "color " + std::to_string(c);
-    for (std::uint64_t j = 0; j < 4; ++j)
-      expected += " " + std::to_string(plan.source[c * 4 + j]) + ":" +
-                  std::to_string(p[plan.source[c * 4 + j]]);
+    for (std::uint64_t j = 0; j < 4; ++j) {
+      const std::uint64_t source = plan.source[c * 4 + j];
+      expected += ' ';  // appended piece by piece: GCC 12 warns (-Wrestrict) on " " + string
+      expected += std::to_string(source);
+      expected += ':';
+      expected += std::to_string(p[source]);
+    }
     EXPECT_EQ(lines[6 + c], expected);
   }
   EXPECT_EQ(lines[10], "end");
