@@ -166,9 +166,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
   for (const ProgramFigure& f : o.figures) figures[f.key] = f.value;
   stats["program_figures"] = figures;
   if (address_map_of(m).shift_table)
-    stats["rsu"] = m.mapping.rsu_shifts.empty()
-                       ? json{{"seed", m.mapping.rsu_seed.value_or(m.seed)}}
-                       : json{{"shifts", m.mapping.rsu_shifts}};
+    stats["rsu"] = rsu_json(m.mapping, m.seed);
   stats["memories"] = memories_json(o.result);
   stats["stage_histogram"] = histogram(c.stage_histogram);
   stats["bank_requests"] = o.result.spread.banks;
