@@ -11,11 +11,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json rsu_json(const BankMapping& mapping, std::uint64_t seed) {
-  if (!mapping.rsu_shifts.empty()) return {{"shifts", mapping.rsu_shifts}};
-  return {{"seed", mapping.rsu_seed.value_or(seed)}};
-}
-
 json machine_json(const MachineConfig& m, bool race_check) {
   const MachineModel& model = machine_model(m);
   json out = {
@@ -38,13 +33,7 @@ json machine_json(const MachineConfig& m, bool race_check) {
   }
   out["multiprocessors"] = m.multiprocessors;
   out["kernel_latency"] = m.kernel_latency;
-  const AddressMapInfo& shared_map = shared_address_map(m);
-  json shared = {{"model", m.shared.model},
-                 {"latency", m.shared.latency},
-                 {"memory", m.shared.words},
-                 {"address_map", shared_map.name}};
-  if (shared_map.shift_table) shared["rsu"] = rsu_json(m.shared.mapping, m.seed);
-  out["shared"] = shared;
+  out["shared"] = shared_memory_json(m, "memory");
   out["global"] = {{"width", m.global_words_per_group()}};
   return out;
 }
@@ -150,6 +139,21 @@ void emit(YAML::Emitter& out, const json& value, bool in_sequence) {
 }
 
 }  // namespace
+
+json rsu_json(const BankMapping& mapping, std::uint64_t seed) {
+  if (!mapping.rsu_shifts.empty()) return {{"shifts", mapping.rsu_shifts}};
+  return {{"seed", mapping.rsu_seed.value_or(seed)}};
+}
+
+json shared_memory_json(const MachineConfig& m, const std::string& words_key) {
+  const AddressMapInfo& map = shared_address_map(m);
+  json shared = {{"model", m.shared.model},
+                 {"latency", m.shared.latency},
+                 {words_key, m.shared.words},
+                 {"address_map", map.name}};
+  if (map.shift_table) shared["rsu"] = rsu_json(m.shared.mapping, m.seed);
+  return shared;
+}
 
 json resolved_testbench(const Testbench& tb, const MachineConfig& machine) {
   json out = {{"name", tb.name}};

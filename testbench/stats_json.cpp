@@ -1,6 +1,7 @@
 #include "testbench/stats_json.hpp"
 
 #include "hw/machine/machine_models.hpp"
+#include "testbench/resolved_testbench.hpp"
 
 namespace mmsim {
 
@@ -73,11 +74,6 @@ nlohmann::json waiting_json(const std::vector<WarpTime>& times, Cycle compute_la
           {"compute", compute},
           {"barrier", barrier},
           {"total", total}};
-}
-
-nlohmann::json rsu_json(const BankMapping& mapping, std::uint64_t seed) {
-  if (mapping.rsu_shifts.empty()) return {{"seed", mapping.rsu_seed.value_or(seed)}};
-  return {{"shifts", mapping.rsu_shifts}};
 }
 
 // Per memory: what it is, and what it did.
@@ -165,8 +161,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
   json figures = json::object();
   for (const ProgramFigure& f : o.figures) figures[f.key] = f.value;
   stats["program_figures"] = figures;
-  if (address_map_of(m).shift_table)
-    stats["rsu"] = rsu_json(m.mapping, m.seed);
+  if (address_map_of(m).shift_table) stats["rsu"] = json(rsu_json(m.mapping, m.seed));
   stats["memories"] = memories_json(o.result);
   stats["stage_histogram"] = histogram(c.stage_histogram);
   stats["bank_requests"] = o.result.spread.banks;
@@ -181,13 +176,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
     stats["global_width"] = m.global_words_per_group();
     stats["kernel_latency"] = m.kernel_latency;
     stats["block_syncthreads"] = o.result.block_syncthreads;
-    const AddressMapInfo& map = shared_address_map(m);
-    json shared = {{"model", m.shared.model},
-                   {"latency", m.shared.latency},
-                   {"memory_words", m.shared.words},
-                   {"address_map", map.name}};
-    if (map.shift_table) shared["rsu"] = rsu_json(m.shared.mapping, m.seed);
-    stats["shared"] = shared;
+    stats["shared"] = json(shared_memory_json(m, "memory_words"));
   }
   stats["warnings"] = o.warnings;
   stats["errors"] = o.errors;
