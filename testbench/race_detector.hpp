@@ -12,13 +12,25 @@
 // that reaches the memory never goes back: a memory that one block reaches (a flat machine's
 // memory, a shared memory) keeps only the current block epoch's accesses, the global memory of
 // a machine of several blocks the current grid epoch's; per address one list of reads and one
-// of writes.
+// of writes, newest first.
+//
+// Each access costs a constant plus the races it forms, however long the lists: a record also
+// points past the records that cannot race with a later access for the same reason it cannot,
+// the run of records of its own warp (a warp adding into one cell over and over), and the
+// records of its own block (they cannot race with an access of a later block epoch of that
+// block: a block's records come in the order of its epochs, since a barrier opens only when
+// every request before it has completed). For the same reason a record need not hold its block
+// epoch: the records of a block's current epoch are those appended since it began.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "hw/mmu/mmu.hpp"
+#include "hw/support/huge_pages.hpp"
 
 namespace mmsim {
 
@@ -44,35 +56,92 @@ class RaceDetector final : public AccessObserver {
   // One scope per memory. Keeps the first `listed` races; counts them all.
   RaceDetector(const std::vector<MemoryScope>& memories, std::size_t listed);
 
-  void access(const MemoryAccess& access) override;
+  // The accesses of one warp instruction (AccessObserver).
+  void access(const MemoryAccess& access, std::span<const Address> addresses) override;
+  // One access, at access.address.
+  void access(const MemoryAccess& access) { this->access(access, {&access.address, 1}); }
 
   std::uint64_t count() const { return count_; }
   const std::vector<Race>& races() const { return races_; }
 
  private:
+  // One access (32 bytes; its kind is its list's, its block its warp's).
   struct Record {
-    Access access;
-    unsigned block;
-    std::uint64_t epoch;
-    std::uint32_t next;  // the address's previous record of the same kind, + 1 (0: none)
+    std::uint64_t pc;
+    Cycle cycle;
+    WarpId warp;
+    // Earlier records of the same address and kind (+ 1; 0: none): the previous one, the newest
+    // by another warp, the newest of another block.
+    std::uint32_t next;
+    std::uint32_t other_warp;
+    std::uint32_t other_block;
   };
   struct Cell {
     std::uint32_t generation = 0;  // its lists belong to the current epoch when equal
     std::uint32_t reads = 0;       // the newest read record + 1 (0: none)
     std::uint32_t writes = 0;
   };
+  // The current epoch's records, appended in place: chunk k holds 2^k * kFirst records, the
+  // large ones on huge pages; they stay allocated from epoch to epoch.
+  class Log {
+   public:
+    std::uint32_t size() const { return size_; }
+    const Record& operator[](std::uint32_t i) const {
+      const auto [chunk, at] = locate(i);
+      return chunks_[chunk][at];
+    }
+    void clear() {
+      size_ = 0;
+      room_ = 0;
+    }
+    void push_back(const Record& record) {
+      if (room_ == 0) next_chunk();
+      *cursor_++ = record;
+      --room_;
+      ++size_;
+    }
+
+   private:
+    static constexpr std::uint32_t kFirst = 1024;
+    static std::pair<std::size_t, std::size_t> locate(std::uint32_t i) {
+      const std::uint64_t j = i / kFirst + 1;
+      const auto chunk = static_cast<std::size_t>(std::bit_width(j) - 1);
+      return {chunk, i - kFirst * ((std::uint64_t{1} << chunk) - 1)};
+    }
+    // Points the cursor at the chunk that record size_ starts, allocating it the first time.
+    void next_chunk();
+
+    std::vector<HugePageArray<Record>> chunks_;
+    std::uint32_t size_ = 0;
+    Record* cursor_ = nullptr;  // where record size_ goes
+    std::size_t room_ = 0;      // records left in its chunk from there
+  };
+  // Where a block's current epoch began in a memory's log (memories of several blocks).
+  struct BlockEpoch {
+    std::uint32_t generation = 0;  // of the memory's log it refers to
+    std::uint32_t start = 0;       // its first record
+    std::uint64_t epoch = 0;
+  };
   struct Memory {
-    std::vector<Cell> cells;
-    std::vector<Record> log;  // the current epoch's accesses
+    HugePageArray<Cell> cells;
+    Log log;
     bool one_block = true;
     std::uint64_t epoch = 0;  // of the scope that reaches it
     std::uint32_t generation = 1;
+    std::vector<BlockEpoch> blocks;
   };
 
-  // Reports the pairs the new access forms with the list starting at `head`.
-  void pair_with(const Memory& memory, std::uint32_t head, const MemoryAccess& access);
+  // Records one access of the instruction `a` (at `address`), reporting its races; the
+  // records of its block before `start` are of earlier block epochs.
+  void record(Memory& memory, const MemoryAccess& a, Address address, std::uint32_t start);
+  // Reports the pairs the access forms with the list of `kind` starting at `head`.
+  void pair_with(const Memory& memory, std::uint32_t head, AccessKind kind, std::uint32_t start,
+                 const MemoryAccess& a, Address address);
+  [[gnu::cold]] void report(const Record& earlier, AccessKind kind, const MemoryAccess& a,
+                            Address address);
 
   std::vector<Memory> memories_;
+  std::vector<unsigned> block_of_;  // per warp seen
   std::size_t listed_;
   std::uint64_t count_ = 0;
   std::vector<Race> races_;

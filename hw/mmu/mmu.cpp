@@ -13,14 +13,14 @@ Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, std::unique_
       config_(config),
       map_(std::move(map)),
       pipeline_("pipeline", config.latency),
+      cells_((config.words + config.width - 1) / config.width * config.width),
       identity_(map_->identity()) {
   if (const auto* shift = dynamic_cast<const RandomShiftMap*>(map_.get()))
     rsu_ = std::make_unique<RandomShiftUnit>("random_shift_unit", *shift);
   const std::string splitter_name = splitter->name();
   splitter_unit_ = std::make_unique<SplitterUnit>(splitter_name.c_str(), std::move(splitter));
   splitter_ = &splitter_unit_->logic();
-  const std::uint64_t rows = (config.words + config.width - 1) / config.width;
-  cells_.assign(rows * config.width, 0);
+  const std::uint64_t rows = cells_.size() / config.width;
   for (unsigned b = 0; b < config.width; ++b)
     banks_.push_back(std::make_unique<MemoryBank>(("bank_" + std::to_string(b)).c_str(),
                                                   cells_.data(), b, config.width, rows));
@@ -131,7 +131,7 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
 }
 
 void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
-  MemoryAccess access{.memory = config_.id,
+  const MemoryAccess access{.memory = config_.id,
                       .address = 0,
                       .kind = kind,
                       .warp = warp.index(),
@@ -140,11 +140,7 @@ void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
                       .epoch = warp.barriers(),
                       .grid_epoch = warp.grid_barriers(),
                       .completion = completion};
-  for (const Address a : warp.instruction().addresses)
-    if (a != kInactive) {
-      access.address = a;
-      observer_->access(access);
-    }
+  observer_->access(access, warp.instruction().addresses);
 }
 
 void Mmu::trace(Tracer& tracer) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <systemc>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "hw/mmu/splitter_unit.hpp"
 #include "hw/mmu/stage_splitter.hpp"
 #include "hw/mmu/write_conflict.hpp"
+#include "hw/support/huge_pages.hpp"
 #include "hw/support/tracer.hpp"
 #include "hw/support/types.hpp"
 
@@ -37,11 +39,13 @@ struct MemoryAccess {
   Cycle completion;
 };
 
-// Sees every access when it takes effect (the race detector listens here).
+// Sees every access when it takes effect (the race detector listens here), one warp instruction
+// at a time: its accesses share all of `access` but the address, one per address of `addresses`
+// other than kInactive (a lane that sends nothing).
 class AccessObserver {
  public:
   virtual ~AccessObserver() = default;
-  virtual void access(const MemoryAccess& access) = 0;
+  virtual void access(const MemoryAccess& access, std::span<const Address> addresses) = 0;
 };
 
 class Mmu : public sc_core::sc_module {
@@ -104,8 +108,8 @@ class Mmu : public sc_core::sc_module {
   std::unique_ptr<SplitterUnit> splitter_unit_;
   StageSplitter* splitter_;  // the splitter unit's logic
   std::vector<std::unique_ptr<MemoryBank>> banks_;
-  std::vector<Word> cells_;  // row-major: row j, bank b at j*w + b
-  bool identity_;            // the address map is the identity: cell index = address
+  HugePageArray<Word> cells_;  // row-major: row j, bank b at j*w + b
+  bool identity_;               // the address map is the identity: cell index = address
   std::vector<std::uint32_t> groups_;
   MemoryCounters counters_;
   AccessObserver* observer_ = nullptr;

@@ -8,7 +8,7 @@
 
 #include "hw/support/divider.hpp"
 #include "sw/planning/errors.hpp"
-#include "sw/planning/large_buffer.hpp"
+#include "hw/support/huge_pages.hpp"
 #include "sw/planning/matching_decomposition.hpp"
 #include "sw/planning/permutation.hpp"
 
@@ -109,7 +109,7 @@ bool write_rows_by_peels(std::span<const std::uint64_t> p, std::uint32_t w, Bank
       acc += count[k];
     }
   }
-  LargeBuffer<std::uint16_t> gaps(n);
+  HugePageArray<std::uint16_t> gaps(n);
   std::uint32_t wide = 0;
   for (std::uint64_t base = 0, row = 0; base < n; base += w, ++row) {
     for (std::uint32_t lane = 0; lane < w; ++lane) {

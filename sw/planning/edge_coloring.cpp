@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "sw/planning/errors.hpp"
-#include "sw/planning/large_buffer.hpp"
+#include "hw/support/huge_pages.hpp"
 #include "sw/planning/matching_decomposition.hpp"
 
 namespace mmsim::planning {

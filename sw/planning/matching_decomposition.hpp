@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "sw/planning/large_buffer.hpp"
+#include "hw/support/huge_pages.hpp"
 
 namespace mmsim::planning {
 
@@ -129,7 +129,7 @@ void hand_out_colors(std::uint32_t m, std::uint32_t degree, const Edges& edges,
     }
     offset[entries] = static_cast<std::uint32_t>(acc);
   }
-  LargeBuffer<Slot> slots(offset[entries]);
+  HugePageArray<Slot> slots(offset[entries]);
   std::vector<std::uint32_t> fill(offset.begin(), offset.end() - 1);
   std::vector<std::uint32_t> peel_start, peel_length;
   Slot* s = slots.data();
