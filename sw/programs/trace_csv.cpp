@@ -1,7 +1,7 @@
 #include <charconv>
 
 #include "sw/program/input_lines.hpp"
-#include "sw/programs/trace_listing.hpp"
+#include "sw/program/trace_listing.hpp"
 #include "sw/support/text_input.hpp"
 
 namespace mmsim {

@@ -1,4 +1,5 @@
-// The built-in programs, by name.
+// What the catalogue knows of a program: its name, summary, source, parameters and how to make
+// it (the built-in programs' catalogue is sw/programs/catalogue.hpp).
 #pragma once
 
 #include <filesystem>
@@ -6,12 +7,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "sw/program/params.hpp"
+#include "sw/program/trace_listing.hpp"
 #include "sw/program/warp_program.hpp"
-#include "sw/programs/trace_listing.hpp"
 
 namespace mmsim {
 
@@ -29,8 +29,5 @@ struct ProgramInfo {
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<WarpProgram>(const ProgramArgs&)> make;
 };
-
-const std::vector<ProgramInfo>& programs();
-const ProgramInfo* find_program(std::string_view name);
 
 }  // namespace mmsim
