@@ -13,6 +13,7 @@
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
 #include "hw/support/random.hpp"
+#include "hw/support/vector_isa.hpp"
 #include "sw/program/input_error.hpp"
 #include "sw/support/suggest.hpp"
 
@@ -164,7 +165,7 @@ std::vector<Sums> run_chunk(const CongestionSpec& spec, unsigned w, std::uint64_
   for (std::uint64_t r = 0; r < rounds; r += batch) {
     const std::uint64_t now = std::min(batch, rounds - r);
     const std::span<Address> drawn(lane.data(), lanes * now);
-    source.fill(drawn);
+    with_vector_isa([&] { source.fill(drawn); });
     if (!identity) map.locate(drawn, drawn);
     for (std::uint64_t k = 0; k < now; ++k)
       for (std::size_t i = 0; i < spec.super_warps.size(); ++i) {

@@ -10,6 +10,7 @@
 
 #include "hw/support/divider.hpp"
 #include "hw/support/types.hpp"
+#include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
 
@@ -81,15 +82,17 @@ class RowPermutation : public AddressMap {
     const Address* a = addresses.data();
     Address* c = cells.data();
     const std::size_t n = addresses.size();
-    // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
-    std::uint64_t inactive = 0;
-    for (std::size_t i = 0; i < n; ++i) inactive += a[i] == kInactive;
-    if (inactive == 0) {
+    with_vector_isa([&] {
+      // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
+      std::uint64_t inactive = 0;
+      for (std::size_t i = 0; i < n; ++i) inactive += a[i] == kInactive;
+      if (inactive == 0) {
 #pragma GCC unroll 4
-      for (std::size_t i = 0; i < n; ++i) c[i] = cell(a[i]);
-      return;
-    }
-    for (std::size_t i = 0; i < n; ++i) c[i] = a[i] == kInactive ? kInactive : cell(a[i]);
+        for (std::size_t i = 0; i < n; ++i) c[i] = cell(a[i]);
+        return;
+      }
+      for (std::size_t i = 0; i < n; ++i) c[i] = a[i] == kInactive ? kInactive : cell(a[i]);
+    });
   }
 };
 

@@ -1,9 +1,11 @@
 #include "hw/mmu/mmu.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "hw/pe/warp_unit.hpp"
 #include "hw/support/errors.hpp"
+#include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
 
@@ -40,13 +42,16 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   const std::span<const Address> addresses = unit.dispatch_addresses();
   // kInactive is beyond every memory, so an address outside memory shows as one more lane at
   // or beyond `words` than there are inactive lanes (a branch-free, vectorisable count).
-  std::uint64_t inactive = 0;
-  std::uint64_t beyond = 0;
   const std::uint64_t words = config_.words;
-  for (const Address a : addresses) {
-    inactive += a == kInactive;
-    beyond += a >= words;
-  }
+  const auto [inactive, beyond] = with_vector_isa([&] {
+    std::uint64_t inactive = 0;
+    std::uint64_t beyond = 0;
+    for (const Address a : addresses) {
+      inactive += a == kInactive;
+      beyond += a >= words;
+    }
+    return std::pair{inactive, beyond};
+  });
   const auto active = static_cast<unsigned>(addresses.size() - inactive);
   if (beyond != inactive)
     for (std::size_t i = 0; i < addresses.size(); ++i)

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "hw/support/vector_isa.hpp"
+
 namespace mmsim {
 namespace {
 
@@ -75,8 +77,10 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells) {
       }
     return marked_.empty() ? count_busiest<Count>(cells, bank) : count_columns<Count>(cells, bank);
   };
-  if (d.power_of_two()) return count([mask = d.divisor() - 1](Address c) { return c & mask; });
-  return count([&d](Address c) { return d.remainder(c); });
+  if (d.power_of_two())
+    return with_vector_isa(
+        [&] { return count([mask = d.divisor() - 1](Address c) { return c & mask; }); });
+  return with_vector_isa([&] { return count([&d](Address c) { return d.remainder(c); }); });
 }
 
 unsigned RequestPackingUnit::stages(std::span<const Address> cells) { return split<false>(cells); }

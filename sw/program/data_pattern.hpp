@@ -6,6 +6,7 @@
 #include <span>
 
 #include "hw/support/types.hpp"
+#include "hw/support/vector_isa.hpp"
 #include "sw/program/verification.hpp"
 
 namespace mmsim {
@@ -16,10 +17,12 @@ inline Word data_pattern(Address a) { return static_cast<Word>(a ^ 0x2545F4914F6
 
 // Whether every value read is the pattern of its address (one vectorisable pass).
 inline bool all_match_pattern(std::span<const Word> got, std::span<const Address> addresses) {
-  Word differences = 0;
-  for (std::size_t lane = 0; lane < got.size(); ++lane)
-    differences |= got[lane] ^ data_pattern(addresses[lane]);
-  return differences == 0;
+  return with_vector_isa([&] {
+    Word differences = 0;
+    for (std::size_t lane = 0; lane < got.size(); ++lane)
+      differences |= got[lane] ^ data_pattern(addresses[lane]);
+    return differences == 0;
+  });
 }
 
 // Checks what a warp read against the pattern of the addresses it read (every lane active):

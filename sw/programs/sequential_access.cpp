@@ -7,6 +7,7 @@
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
+#include "hw/support/vector_isa.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/model_bounds.hpp"
 #include "sw/program/rounds.hpp"
@@ -20,8 +21,11 @@ enum class Pattern { contiguous, stride };
 Word written_value(Address a) { return ~data_pattern(a); }
 
 // The per-lane loops live outside the coroutine: GCC optimises (vectorises) them only there.
-void lane_addresses(Address base, std::span<const Address> offset, std::span<Address> out) {
-  for (std::size_t lane = 0; lane < out.size(); ++lane) out[lane] = base + offset[lane];
+void lane_addresses(Address base, std::uint64_t stride, std::span<Address> out) {
+  with_vector_isa([o = out.data(), n = out.size(), base, stride] {
+    Address a = base;  // an induction the vectoriser steps (no 64-bit multiply)
+    for (std::size_t lane = 0; lane < n; ++lane, a += stride) o[lane] = a;
+  });
 }
 
 class SequentialAccess final : public WarpProgram {
@@ -48,14 +52,13 @@ class SequentialAccess final : public WarpProgram {
     std::vector<Address> addresses(w);
     std::vector<Word> values(w);
     const bool reading = op_ == "read";
-    // Lane i's address in round t is first + t*round_step + offset[i].
+    // Lane i's address in round t is first + t*round_step + i*lane_step.
     const bool contiguous = pattern_ == Pattern::contiguous;
-    const std::uint64_t first = warp.thread(0) * (contiguous ? 1 : rounds_);
+    const std::uint64_t lane_step = contiguous ? 1 : rounds_;
+    const std::uint64_t first = warp.thread(0) * lane_step;
     const std::uint64_t round_step = contiguous ? p_ : 1;
-    std::vector<Address> offset(w);
-    for (unsigned lane = 0; lane < w; ++lane) offset[lane] = lane * (contiguous ? 1 : rounds_);
     for (std::uint64_t t = 0; t < rounds_; ++t) {
-      lane_addresses(first + t * round_step, offset, addresses);
+      lane_addresses(first + t * round_step, lane_step, addresses);
       if (reading) {
         const auto got = co_await warp.read(addresses);
         expect_pattern(verification(), got, addresses, [&](std::size_t lane) {

@@ -1,0 +1,57 @@
+// The instruction sets the simulator's per-lane loops are compiled for. A portable build (the
+// default) runs on any x86-64 CPU, whose baseline has 128-bit vectors without 64-bit compares or
+// per-lane shifts; the hot per-lane loops (the MMU's lane count, the request packing unit, the
+// address maps, the coalescer, the congestion experiment's draws, the check of values read) are
+// compiled once more for x86-64-v3 (AVX2, BMI2, POPCNT: Haswell, Zen and later), and the
+// variant the CPU supports is chosen at start-up. Both compute the same results.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace mmsim {
+
+enum class VectorIsa : std::uint8_t { baseline, x86_64_v3 };
+
+std::string_view vector_isa_name(VectorIsa isa);
+// Whether this CPU (and its operating system) runs code compiled for `isa`.
+bool cpu_supports(VectorIsa isa);
+// The variant in use: the widest the CPU supports, unless use_vector_isa() chose another.
+VectorIsa vector_isa();
+// Uses `isa` from now on (tests compare the variants); it must be one the CPU supports.
+void use_vector_isa(VectorIsa isa);
+
+namespace vector_isa_detail {
+
+// Zero (the baseline) until chosen at start-up.
+extern VectorIsa active;
+
+// f() with f's body inlined (flatten), so compiled for the function's instruction set; never
+// inlined itself (GCC does not vectorise loops inlined into a coroutine). f comes by value: a
+// local object the loop's stores cannot alias, so what it captured stays in registers.
+template <class F>
+[[gnu::flatten, gnu::noinline]] inline decltype(auto) on_baseline(F f) {
+  return f();
+}
+#if defined(__x86_64__)
+template <class F>
+[[gnu::flatten, gnu::noinline, gnu::target("arch=x86-64-v3")]] inline decltype(auto) on_x86_64_v3(
+    F f) {
+  return f();
+}
+#endif
+
+}  // namespace vector_isa_detail
+
+// Runs f() compiled for the variant in use: a per-lane loop written once as a lambda, e.g.
+//   return with_vector_isa([&] { std::uint64_t n = 0; for (...) n += ...; return n; });
+// Calls inside f are inlined into each variant as far as the compiler can.
+template <class F>
+inline decltype(auto) with_vector_isa(F&& f) {
+#if defined(__x86_64__)
+  if (vector_isa_detail::active == VectorIsa::x86_64_v3) return vector_isa_detail::on_x86_64_v3(f);
+#endif
+  return vector_isa_detail::on_baseline(f);
+}
+
+}  // namespace mmsim
