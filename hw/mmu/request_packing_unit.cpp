@@ -17,6 +17,8 @@ constexpr std::uint64_t kColumnRows = 255;
 constexpr std::size_t kBlock = 32;
 // Beyond this many requests in one bank, sorting them costs more than pack().
 constexpr std::size_t kSortLimit = 64;
+// Memories up to this many cells keep a 16-bit stamp per cell (256 KiB at most).
+constexpr std::uint64_t kStampCells = std::uint64_t{1} << 17;
 
 // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
 bool all_active(std::span<const Address> cells) {
@@ -37,6 +39,8 @@ RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, st
   if (cells > 0 && cells <= kColumnsPerLane * max_lanes && rows <= kColumnRows) {
     marked_.assign(rows * width, 0);
     column_count_.assign(width, 0);
+  } else if (cells > 0 && rows * width <= kStampCells) {
+    cell_stamps_.assign(rows * width, 0);
   } else {
     in_bank_.assign((max_lanes + 7) / 8 * 8, 0);  // whole words of marks
     busiest_.assign(kSortLimit, 0);
@@ -75,7 +79,9 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells) {
         if constexpr (Count) count_banks(used);
         return 1u;
       }
-    return marked_.empty() ? count_busiest<Count>(cells, bank) : count_columns<Count>(cells, bank);
+    if (!marked_.empty()) return count_columns<Count>(cells, bank);
+    if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank);
+    return count_busiest<Count>(cells, bank);
   };
   if (d.power_of_two())
     return with_vector_isa(
@@ -139,6 +145,28 @@ unsigned RequestPackingUnit::count_columns(std::span<const Address> cells, Bank 
   else
     mark(0);
   return *std::max_element(column, column + w);
+}
+
+template <bool Count, class Bank>
+unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank bank) {
+  if (++cell_generation_ == 0) {  // wrapped: forget every old stamp for real
+    std::fill(cell_stamps_.begin(), cell_stamps_.end(), 0);
+    cell_generation_ = 1;
+  }
+  const std::uint16_t now = cell_generation_;
+  std::uint16_t* stamp = cell_stamps_.data();
+  std::uint32_t* count = bank_count_.data();
+  std::uint64_t* banks = banks_.data();
+  const unsigned w = width();
+  std::fill(count, count + w, 0);
+  for (const Address c : cells) {
+    if (c == kInactive) continue;
+    const auto b = static_cast<std::uint32_t>(bank(c));
+    if constexpr (Count) ++banks[b];  // every request counts, merged or not
+    count[b] += stamp[c] != now;      // a distinct address of the bank
+    stamp[c] = now;
+  }
+  return *std::max_element(count, count + w);
 }
 
 template <bool Count, class Bank>

@@ -37,7 +37,12 @@ class RequestPackingUnit final : public StageSplitter {
   // column (bank b is column b of the row-major cell array).
   template <bool Count, class Bank>
   unsigned count_columns(std::span<const Address> cells, Bank bank);
-  // Other memories: count requests per bank, then the distinct addresses of the busiest banks
+  // Memories of up to kStampCells cells (the shared memories): a stamp per cell marks the
+  // addresses already sent in this dispatch, so each lane adds to its bank's count of distinct
+  // addresses at once, duplicates (broadcasts, the searches of sorting) costing nothing more.
+  template <bool Count, class Bank>
+  unsigned count_stamped(std::span<const Address> cells, Bank bank);
+  // Larger memories: count requests per bank, then the distinct addresses of the busiest banks
   // only (duplicates among a bank's few requests are rare).
   template <bool Count, class Bank>
   unsigned count_busiest(std::span<const Address> cells, Bank bank);
@@ -64,6 +69,8 @@ class RequestPackingUnit final : public StageSplitter {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint8_t> marked_;        // count_columns: one byte per cell, zero between calls
   std::vector<std::uint8_t> column_count_;  // count_columns: per bank
+  std::vector<std::uint16_t> cell_stamps_;  // count_stamped: per cell, the dispatch that sent it
+  std::uint16_t cell_generation_ = 0;       // count_stamped: this dispatch's stamp
   std::vector<std::uint8_t> in_bank_;       // count_busiest: 1 for the lanes of one bank
   std::vector<Address> busiest_;            // count_busiest: the addresses sent to one bank
   std::vector<std::uint64_t> banks_;        // count_stages: thread requests per bank

@@ -6,6 +6,7 @@
 // variant the CPU supports is chosen at start-up. Both compute the same results.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -52,6 +53,16 @@ inline decltype(auto) with_vector_isa(F&& f) {
   if (vector_isa_detail::active == VectorIsa::x86_64_v3) return vector_isa_detail::on_x86_64_v3(f);
 #endif
   return vector_isa_detail::on_baseline(f);
+}
+
+// f(lane) for lane = 0 .. lanes - 1, as one loop compiled for the variant in use. Out of line
+// on purpose: in a coroutine (a warp program), a loop inlined into the coroutine's body keeps its
+// counter and its values in the coroutine's frame, which costs several times more.
+template <class F>
+inline void for_each_lane(std::size_t lanes, F&& f) {
+  with_vector_isa([&f, lanes] {
+    for (std::size_t lane = 0; lane < lanes; ++lane) f(lane);
+  });
 }
 
 }  // namespace mmsim

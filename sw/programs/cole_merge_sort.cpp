@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "hw/support/errors.hpp"
+#include "hw/support/vector_isa.hpp"
 #include "sw/programs/cole_plan.hpp"
 #include "sw/programs/tiled_merge_sort.hpp"
 
@@ -108,13 +109,14 @@ Task ColeMergeSort::sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b,
                                BarrierCount& barriers) const {
   const std::uint64_t first_key = b * block();
   for (std::uint64_t e0 = warp.block_thread(0); e0 < block(); e0 += warp.block_threads()) {
-    for (unsigned lane = 0; lane < warp.width(); ++lane)
+    for_each_lane(warp.width(), [&](std::size_t lane) {
       lanes.address[lane] = e0 + lane < block() ? first_key + e0 + lane : kInactive;
+    });
     const auto keys = co_await warp.read(lanes.address);
-    for (unsigned lane = 0; lane < warp.width(); ++lane) {
+    for_each_lane(warp.width(), [&](std::size_t lane) {
       lanes.value[lane] = item_of_key(keys[lane], first_key + e0 + lane);
       if (lanes.address[lane] != kInactive) lanes.address[lane] = e0 + lane;  // leaf e0 + lane
-    }
+    });
     co_await warp.write(lanes.address, lanes.value, Space::shared);
   }
   if (barriers.keep()) co_await warp.sync();
@@ -168,8 +170,9 @@ inline Address next_sample(const ColeLevelStage& l, std::uint64_t node, unsigned
 // are inactive.
 template <class Want>
 Task read_where(Warp& warp, ColeLanes& lanes, Want want) {
-  for (std::size_t lane = 0; lane < lanes.address.size(); ++lane)
+  for_each_lane(lanes.address.size(), [&](std::size_t lane) {
     if (!want(lane)) lanes.address[lane] = kInactive;
+  });
   const auto got = co_await warp.read(lanes.address, Space::shared);
   std::copy(got.begin(), got.end(), lanes.value.begin());
 }
@@ -178,23 +181,23 @@ template <class KeyAddress>
 Task ColeMergeSort::count_below(Warp& warp, ColeLanes& lanes, KeyAddress key_address) const {
   for (std::uint64_t step = 0;; ++step) {
     bool any = false;
-    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
+    for_each_lane(lanes.address.size(), [&](std::size_t lane) {
       const bool scan = lanes.node[lane] != kInactive && lanes.other[lane] < lanes.hi[lane];
       lanes.address[lane] = scan ? key_address(lane) : kInactive;
       any |= scan;
-    }
+    });
     if (!any) {
       longest_scan_ = std::max(longest_scan_, step);
       co_return;
     }
     const auto got = co_await warp.read(lanes.address, Space::shared);
-    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
-      if (lanes.address[lane] == kInactive) continue;
+    for_each_lane(lanes.address.size(), [&](std::size_t lane) {
+      if (lanes.address[lane] == kInactive) return;
       if (got[lane] < lanes.item[lane])
         ++lanes.other[lane];
       else
         lanes.hi[lane] = lanes.other[lane];  // stop
-    }
+    });
   }
 }
 
@@ -211,62 +214,65 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
   for (std::uint64_t first = warp.block_thread(0); sample_lanes(l, first, lanes);
        first += warp.block_threads()) {
     const auto active = [&](std::size_t lane) { return lanes.node[lane] != kInactive; };
-    for (std::size_t lane = 0; lane < w; ++lane)
+    for_each_lane(w, [&](std::size_t lane) {
       if (active(lane))
         lanes.address[lane] = prev_sample(l, lanes.node[lane], lanes.side[lane], lanes.k[lane]);
+    });
     co_await read_where(warp, lanes, active);
     std::copy(lanes.value.begin(), lanes.value.end(), lanes.item.begin());
     // r, then the range of the other sample's keys in r's interval of the help list.
-    for (std::size_t lane = 0; lane < w; ++lane) {
+    for_each_lane(w, [&](std::size_t lane) {
       lanes.rank[lane] = 0;
       lanes.lo[lane] = 0;
       lanes.hi[lane] = l.half;
       if (active(lane))
         lanes.address[lane] = l.prev_ranks + lanes.node[lane] * 2 * l.half +
                               lanes.side[lane] * l.half + lanes.k[lane];
-    }
+    });
     if (help) {
       co_await read_where(warp, lanes, active);
-      for (std::size_t lane = 0; lane < w; ++lane) {
-        if (!active(lane)) continue;
+      for_each_lane(w, [&](std::size_t lane) {
+        if (!active(lane)) return;
         lanes.rank[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.prev_size);
         lanes.address[lane] = l.prev_help + lanes.node[lane] * 2 * l.prev_size +
                               (1 - lanes.side[lane]) * l.prev_size + lanes.rank[lane];
         lanes.address[lane] -= 1;  // U[r - 1]
-      }
+      });
       co_await read_where(warp, lanes,
                           [&](std::size_t lane) { return active(lane) && lanes.rank[lane] > 0; });
-      for (std::size_t lane = 0; lane < w; ++lane) {
-        if (!active(lane)) continue;
+      for_each_lane(w, [&](std::size_t lane) {
+        if (!active(lane)) return;
         if (lanes.rank[lane] > 0)
           lanes.lo[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
         lanes.address[lane] = l.prev_help + lanes.node[lane] * 2 * l.prev_size +
                               (1 - lanes.side[lane]) * l.prev_size + lanes.rank[lane];
-      }
+      });
       co_await read_where(warp, lanes, [&](std::size_t lane) {
         return active(lane) && lanes.rank[lane] < l.prev_size;
       });
-      for (std::size_t lane = 0; lane < w; ++lane)
+      for_each_lane(w, [&](std::size_t lane) {
         if (active(lane) && lanes.rank[lane] < l.prev_size)
           lanes.hi[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
+      });
     }
     // Count the other sample's keys of the range below e.
-    for (std::size_t lane = 0; lane < w; ++lane) lanes.other[lane] = lanes.lo[lane];
+    for_each_lane(w, [&](std::size_t lane) { lanes.other[lane] = lanes.lo[lane]; });
     co_await count_below(warp, lanes, [&](std::size_t lane) {
       return prev_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane]);
     });
     // e to L_s(v)[k + c]; c to C.
-    for (std::size_t lane = 0; lane < w; ++lane)
+    for_each_lane(w, [&](std::size_t lane) {
       lanes.address[lane] =
           active(lane) ? l.list + lanes.node[lane] * l.size + lanes.k[lane] + lanes.other[lane]
                        : kInactive;
+    });
     co_await warp.write(lanes.address, lanes.item, Space::shared);
-    for (std::size_t lane = 0; lane < w; ++lane) {
+    for_each_lane(w, [&](std::size_t lane) {
       lanes.value[lane] = static_cast<Word>(lanes.other[lane]);
       if (active(lane))
         lanes.address[lane] =
             l.cross + lanes.node[lane] * l.size + lanes.side[lane] * l.half + lanes.k[lane];
-    }
+    });
     co_await warp.write(lanes.address, lanes.value, Space::shared);
   }
 }
@@ -283,16 +289,17 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
        first += warp.block_threads()) {
     const auto active = [&](std::size_t lane) { return lanes.node[lane] != kInactive; };
     // c (rank) and e (item).
-    for (std::size_t lane = 0; lane < w; ++lane)
+    for_each_lane(w, [&](std::size_t lane) {
       if (active(lane))
         lanes.address[lane] =
             l.cross + lanes.node[lane] * l.size + lanes.side[lane] * l.half + lanes.k[lane];
+    });
     co_await read_where(warp, lanes, active);
-    for (std::size_t lane = 0; lane < w; ++lane) {
+    for_each_lane(w, [&](std::size_t lane) {
       lanes.rank[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
       if (active(lane))
         lanes.address[lane] = prev_sample(l, lanes.node[lane], lanes.side[lane], lanes.k[lane]);
-    }
+    });
     co_await read_where(warp, lanes, active);
     std::copy(lanes.value.begin(), lanes.value.end(), lanes.item.begin());
     // Ranks in L_s(child): of e in its own child's list (lo) and of SUP_s(y)[c - 1] in the other
@@ -301,52 +308,53 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
     const auto other_index = [&](std::size_t lane) {
       return lanes.rank[lane] > 0 ? sampled(lanes.rank[lane] - 1, l.divisor) : 0;
     };
-    for (std::size_t lane = 0; lane < w; ++lane) {
+    for_each_lane(w, [&](std::size_t lane) {
       lanes.lo[lane] = own_index(lane);
       lanes.hi[lane] = other_index(lane);
-    }
+    });
     if (!l.child_complete_before) {
       std::fill(lanes.lo.begin(), lanes.lo.end(), 0);
       std::fill(lanes.hi.begin(), lanes.hi.end(), 0);
       for (unsigned part = 0; part < 4; ++part) {
         const bool own = part < 2;
-        for (std::size_t lane = 0; lane < w; ++lane) {
-          if (!active(lane)) continue;
+        for_each_lane(w, [&](std::size_t lane) {
+          if (!active(lane)) return;
           const std::uint64_t child =
               2 * lanes.node[lane] + (own ? lanes.side[lane] : 1 - lanes.side[lane]);
           lanes.address[lane] = l.child_prev_help + child * 2 * l.child_prev_size +
                                 part % 2 * l.child_prev_size +
                                 (own ? own_index(lane) : other_index(lane));
-        }
+        });
         const auto wanted = [&](std::size_t lane) {
           return active(lane) && (own || lanes.rank[lane] > 0);
         };
         co_await read_where(warp, lanes, wanted);
-        for (std::size_t lane = 0; lane < w; ++lane)
+        for_each_lane(w, [&](std::size_t lane) {
           if (wanted(lane))
             (own ? lanes.lo[lane] : lanes.hi[lane]) +=
                 static_cast<std::uint64_t>(lanes.value[lane]);
+        });
       }
     }
     // Own rank in SUP_{s+1}(own child) (lo); the scan of the other sample starts at other.
-    for (std::size_t lane = 0; lane < w; ++lane) {
+    for_each_lane(w, [&](std::size_t lane) {
       lanes.lo[lane] = std::min(lanes.lo[lane], l.child_size) / l.next_divisor;
       lanes.hi[lane] = std::min(lanes.hi[lane], l.child_size);
       lanes.other[lane] = lanes.rank[lane] > 0 ? lanes.hi[lane] / l.next_divisor : 0;
       lanes.hi[lane] = l.next_half;
-    }
+    });
     co_await count_below(warp, lanes, [&](std::size_t lane) {
       return next_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane]);
     });
     // U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
     for (unsigned part = 0; part < 2; ++part) {
-      for (std::size_t lane = 0; lane < w; ++lane) {
+      for_each_lane(w, [&](std::size_t lane) {
         const bool own = part == lanes.side[lane];
         lanes.value[lane] = static_cast<Word>(own ? lanes.lo[lane] : lanes.other[lane]);
         lanes.address[lane] = active(lane) ? l.help + lanes.node[lane] * 2 * l.size +
                                                  part * l.size + lanes.k[lane] + lanes.rank[lane]
                                            : kInactive;
-      }
+      });
       co_await warp.write(lanes.address, lanes.value, Space::shared);
     }
   }
@@ -362,12 +370,12 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
   const unsigned log_size = static_cast<unsigned>(std::countr_zero(l.size));
   // Per lane: i (k), the x range [lo, hi), the y range [rank, other), equal flags (side bits).
   for (std::uint64_t first = warp.block_thread(0); first < keys; first += warp.block_threads()) {
-    for (std::size_t lane = 0; lane < w; ++lane) {
+    for_each_lane(w, [&](std::size_t lane) {
       const std::uint64_t id = first + lane;
       lanes.node[lane] = id < keys ? id >> log_size : kInactive;
       lanes.k[lane] = id & (l.size - 1);
       lanes.side[lane] = 0;
-    }
+    });
     const auto active = [&](std::size_t lane) { return lanes.node[lane] != kInactive; };
     const auto help_at = [&](std::size_t lane, unsigned part, std::uint64_t i) {
       return l.help + lanes.node[lane] * 2 * l.size + part * l.size + i;
@@ -376,51 +384,56 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
     for (unsigned which = 0; which < 4; ++which) {
       const bool next = which >= 2;
       const unsigned part = which % 2;
-      for (std::size_t lane = 0; lane < w; ++lane)
+      for_each_lane(w, [&](std::size_t lane) {
         if (active(lane)) lanes.address[lane] = help_at(lane, part, lanes.k[lane] + next);
+      });
       const auto wanted = [&](std::size_t lane) {
         return active(lane) && (!next || lanes.k[lane] + 1 < l.size);
       };
       co_await read_where(warp, lanes, wanted);
-      for (std::size_t lane = 0; lane < w; ++lane)
+      for_each_lane(w, [&](std::size_t lane) {
         (*bounds[which])[lane] =
             wanted(lane) ? std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.next_half)
                          : l.next_half;
+      });
     }
-    for (std::size_t lane = 0; lane < w; ++lane) {
+    for_each_lane(w, [&](std::size_t lane) {
       lanes.hi[lane] = std::max(lanes.hi[lane], lanes.lo[lane]);
       lanes.other[lane] = std::max(lanes.other[lane], lanes.rank[lane]);
-    }
+    });
     // u, and the first key of each range, to find the one equal to u.
-    for (std::size_t lane = 0; lane < w; ++lane)
+    for_each_lane(w, [&](std::size_t lane) {
       if (active(lane)) lanes.address[lane] = l.list + lanes.node[lane] * l.size + lanes.k[lane];
+    });
     co_await read_where(warp, lanes, active);
     std::copy(lanes.value.begin(), lanes.value.end(), lanes.item.begin());
     for (unsigned side = 0; side < 2; ++side) {
       const std::vector<std::uint64_t>& lo = side == 0 ? lanes.lo : lanes.rank;
       const std::vector<std::uint64_t>& hi = side == 0 ? lanes.hi : lanes.other;
       const auto wanted = [&](std::size_t lane) { return active(lane) && lo[lane] < hi[lane]; };
-      for (std::size_t lane = 0; lane < w; ++lane)
+      for_each_lane(w, [&](std::size_t lane) {
         if (wanted(lane)) lanes.address[lane] = next_sample(l, lanes.node[lane], side, lo[lane]);
+      });
       co_await read_where(warp, lanes, wanted);
-      for (std::size_t lane = 0; lane < w; ++lane)
+      for_each_lane(w, [&](std::size_t lane) {
         if (wanted(lane) && lanes.value[lane] == lanes.item[lane]) lanes.side[lane] |= 1 << side;
+      });
     }
     // Hand on the ranks: entry t of a lane is, in order, x's keys below L_s(v)[0] (i = 0 only),
     // x's range, y's keys below L_s(v)[0], y's range.
     std::uint64_t most = 0;
-    for (std::size_t lane = 0; lane < w; ++lane) {
-      if (!active(lane)) continue;
+    for_each_lane(w, [&](std::size_t lane) {
+      if (!active(lane)) return;
       const std::uint64_t x = lanes.hi[lane] - lanes.lo[lane];
       const std::uint64_t y = lanes.other[lane] - lanes.rank[lane];
       const std::uint64_t prefix = lanes.k[lane] == 0 ? lanes.lo[lane] + lanes.rank[lane] : 0;
       longest_scatter_ = std::max({longest_scatter_, x, y});
       most = std::max(most, prefix + x + y);
-    }
+    });
     for (std::uint64_t t = 0; t < most; ++t) {
-      for (std::size_t lane = 0; lane < w; ++lane) {
+      for_each_lane(w, [&](std::size_t lane) {
         lanes.address[lane] = kInactive;
-        if (!active(lane)) continue;
+        if (!active(lane)) return;
         const std::uint64_t i = lanes.k[lane];
         std::uint64_t e = t;
         for (unsigned side = 0; side < 2; ++side) {
@@ -444,7 +457,7 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
           lanes.value[lane] = rank;
           break;
         }
-      }
+      });
       co_await warp.write(lanes.address, lanes.value, Space::shared);
     }
   }
@@ -461,12 +474,12 @@ Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound&
   std::vector<std::uint64_t> own(warp.width()), record(warp.width());
   std::vector<Word> values(warp.width());
   for (std::uint64_t first = warp.thread(0); first < samples; first += warp.threads()) {
-    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
+    for_each_lane(lanes.address.size(), [&](std::size_t lane) {
       const std::uint64_t t = first + lane;
       lanes.lo[lane] = lanes.hi[lane] = 0;
       if (t >= samples) {
         lanes.address[lane] = kInactive;
-        continue;
+        return;
       }
       const std::uint64_t pair = t / (2 * per_run);
       const std::uint64_t side = t % (2 * per_run) / per_run;
@@ -479,22 +492,22 @@ Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound&
       lanes.target[lane] = side;
       own[lane] = (a + 1) * s;
       record[lane] = pair * 2 * per_run + a;
-    }
+    });
     const auto got = co_await warp.read(lanes.address);
     std::copy(got.begin(), got.end(), lanes.key.begin());
     co_await search_ranks(warp, lanes, Space::global);
     for (unsigned word = 0; word < 2; ++word) {
-      for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
+      for_each_lane(lanes.address.size(), [&](std::size_t lane) {
         if (first + lane >= samples) {
           lanes.address[lane] = kInactive;
-          continue;
+          return;
         }
         const std::uint64_t other = lanes.lo[lane];
         const std::uint64_t q = record[lane] + other / s;
         const bool in_a = lanes.target[lane] == 0;
         lanes.address[lane] = round.records + 2 * q + word;
         values[lane] = static_cast<Word>((word == 0) == in_a ? own[lane] : other);
-      }
+      });
       co_await warp.write(lanes.address, values);
     }
   }

@@ -21,7 +21,9 @@ struct MergeLanes {
   std::vector<Address> run;           // element 0 of the run a lane searches
   std::vector<std::uint64_t> lo, hi;  // the part [lo, hi) of it still searched
   std::vector<Word> key;
-  std::vector<unsigned char> strict;  // count the keys below the lane's key (else: not above)
+  // 1: count the keys below the lane's key (else: not above). A word, as the other arrays, so
+  // that the per-lane loops vectorise with one width.
+  std::vector<std::uint64_t> strict;
 };
 
 // Every lane with lo < hi counts the keys of [run + lo, run + hi) (sorted, in `space`) below its
