@@ -35,7 +35,8 @@ class Stages {
   unsigned operator()(const Address* a, unsigned width) {
     if (width <= 64) {  // every lane in a bank of its own: one stage
       std::uint64_t used = 0;
-      for (unsigned lane = 0; lane < width; ++lane) used |= std::uint64_t{1} << bank_.remainder(a[lane]);
+      for (unsigned lane = 0; lane < width; ++lane)
+        used |= std::uint64_t{1} << bank_.remainder(a[lane]);
       if (static_cast<unsigned>(std::popcount(used)) == width) return 1;
     }
     unsigned k = 0;
@@ -103,9 +104,11 @@ int main(int argc, char** argv) {
       mismatches += differences != 0;
       ++dispatches;
     }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("cycles %llu dispatches %llu seconds %.6f mismatches %llu\n",
-              static_cast<unsigned long long>(last + 1), static_cast<unsigned long long>(dispatches),
-              seconds, static_cast<unsigned long long>(mismatches));
+              static_cast<unsigned long long>(last + 1),
+              static_cast<unsigned long long>(dispatches), seconds,
+              static_cast<unsigned long long>(mismatches));
   return mismatches == 0 ? 0 : 1;
 }

@@ -73,11 +73,11 @@ inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address 
   if (a.kind == AccessKind::write && cell.reads != 0)
     pair_with(memory, cell.reads, AccessKind::read, start, a, address);
   Record entry{.pc = a.pc,
-                .cycle = a.completion,
-                .warp = a.warp,
-                .next = head,
-                .other_warp = head,
-                .other_block = head};
+               .cycle = a.completion,
+               .warp = a.warp,
+               .next = head,
+               .other_warp = head,
+               .other_block = head};
   if (previous) {
     if (previous->warp == a.warp) entry.other_warp = previous->other_warp;
     if (block_of_[previous->warp] == a.block) entry.other_block = previous->other_block;

@@ -137,14 +137,14 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
 
 void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
   const MemoryAccess access{.memory = config_.id,
-                      .address = 0,
-                      .kind = kind,
-                      .warp = warp.index(),
-                      .block = warp.block(),
-                      .pc = warp.pc(),
-                      .epoch = warp.barriers(),
-                      .grid_epoch = warp.grid_barriers(),
-                      .completion = completion};
+                            .address = 0,
+                            .kind = kind,
+                            .warp = warp.index(),
+                            .block = warp.block(),
+                            .pc = warp.pc(),
+                            .epoch = warp.barriers(),
+                            .grid_epoch = warp.grid_barriers(),
+                            .completion = completion};
   observer_->access(access, warp.instruction().addresses);
 }
 

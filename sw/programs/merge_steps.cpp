@@ -10,9 +10,8 @@ namespace {
 // The per-lane steps of the binary search, as loops the compiler vectorises (branch-free, the
 // lanes' arrays apart), for the instruction set in use.
 bool set_search_addresses(MergeLanes& lanes) {
-  const auto step = [](std::size_t n, Address* __restrict address,
-                       const Address* __restrict run, const std::uint64_t* __restrict lo,
-                       const std::uint64_t* __restrict hi) {
+  const auto step = [](std::size_t n, Address* __restrict address, const Address* __restrict run,
+                       const std::uint64_t* __restrict lo, const std::uint64_t* __restrict hi) {
     std::uint64_t any = 0;
     for (std::size_t lane = 0; lane < n; ++lane) {
       const std::uint64_t active = 0 - static_cast<std::uint64_t>(lo[lane] < hi[lane]);
@@ -22,9 +21,8 @@ bool set_search_addresses(MergeLanes& lanes) {
     return any != 0;
   };
   return with_vector_isa([&, n = lanes.address.size(), address = lanes.address.data(),
-                          run = lanes.run.data(), lo = lanes.lo.data(), hi = lanes.hi.data()] {
-    return step(n, address, run, lo, hi);
-  });
+                          run = lanes.run.data(), lo = lanes.lo.data(),
+                          hi = lanes.hi.data()] { return step(n, address, run, lo, hi); });
 }
 
 void halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
@@ -34,7 +32,8 @@ void halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
                        std::uint64_t* __restrict lo, std::uint64_t* __restrict hi) {
     for (std::size_t lane = 0; lane < n; ++lane) {
       const std::uint64_t mid = address[lane] - run[lane];
-      const bool below = (value[lane] < key[lane]) | ((strict[lane] == 0) & (value[lane] == key[lane]));
+      const bool below =
+          (value[lane] < key[lane]) | ((strict[lane] == 0) & (value[lane] == key[lane]));
       const bool active = address[lane] != kInactive;
       // Masks, not branches: all ones where the lane moves that end.
       const std::uint64_t up = 0 - static_cast<std::uint64_t>(active & below);
@@ -45,9 +44,8 @@ void halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
   };
   with_vector_isa([&, n = lanes.address.size(), address = lanes.address.data(),
                    run = lanes.run.data(), key = lanes.key.data(), strict = lanes.strict.data(),
-                   value = got.data(), lo = lanes.lo.data(), hi = lanes.hi.data()] {
-    step(n, address, run, key, strict, value, lo, hi);
-  });
+                   value = got.data(), lo = lanes.lo.data(),
+                   hi = lanes.hi.data()] { step(n, address, run, key, strict, value, lo, hi); });
 }
 
 // The lanes' keys of a rank merge: addresses of the keys and of the runs they search.

@@ -74,6 +74,31 @@ TEST(RequestPackingUnit, GroupsHoldTheIthRequestOfEveryBankAndMergedLanesShareOn
   EXPECT_EQ(merged_groups[4], 0u);
 }
 
+// The statistics' count: every active lane is a thread request to its bank, merged or not,
+// whichever way the unit counts the stages (memory sizes for each).
+TEST(RequestPackingUnit, CountStagesCountsEveryActiveLaneInItsBank) {
+  std::mt19937_64 rng(7);
+  for (const unsigned w : {8u, 32u, 48u})
+    for (const std::uint64_t rows :
+         {std::uint64_t{4}, std::uint64_t{512}, std::uint64_t{1} << 15}) {
+      const std::size_t lanes = 2 * w;
+      const std::uint64_t cells = rows * w;
+      RequestPackingUnit rpu(w, lanes, cells);
+      std::vector<std::uint64_t> expected(w, 0);
+      for (int round = 0; round < 50; ++round) {
+        std::vector<Address> dispatch(lanes);
+        for (Address& c : dispatch)
+          c = rng() % 4 == 0 ? kInactive : (round % 2 ? rng() % 5 : rng() % cells);
+        dispatch[0] = 1;
+        unsigned active = 0;
+        for (const Address c : dispatch)
+          if (c != kInactive) ++expected[c % w], ++active;
+        ASSERT_EQ(rpu.count_stages(dispatch, active), congestion(dispatch, w));
+      }
+      EXPECT_EQ(rpu.spread().banks, expected) << "w " << w << " rows " << rows;
+    }
+}
+
 TEST(RequestPackingUnit, OneAddressForAllLanesIsOneStage) {
   for (const std::uint64_t cells : {std::uint64_t{0}, std::uint64_t{64}, std::uint64_t{1} << 30}) {
     RequestPackingUnit rpu(32, 2560, cells);

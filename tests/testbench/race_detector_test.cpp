@@ -41,7 +41,9 @@ Found reference(const std::vector<MemoryAccess>& stream) {
         if (separated) continue;
         ++found.count;
         if (found.races.size() < kListed)
-          found.races.push_back({a.memory, a.address, {e->warp, e->kind, e->pc, e->completion},
+          found.races.push_back({a.memory,
+                                 a.address,
+                                 {e->warp, e->kind, e->pc, e->completion},
                                  {a.warp, a.kind, a.pc, a.completion}});
       }
     seen.push_back(a);
@@ -124,8 +126,8 @@ TEST(RaceDetector, FindsThePairsOfTheDefinitionOnRandomStreams) {
         if (blocks > 1)
           for (unsigned j = 0; j < blocks; ++j) scopes.push_back({words, true});
         const std::vector<MemoryAccess> stream = random_stream(random, blocks, 4, words, 400);
-        SCOPED_TRACE(testing::Message() << "blocks " << blocks << " words " << words << " trial "
-                                        << trial);
+        SCOPED_TRACE(testing::Message()
+                     << "blocks " << blocks << " words " << words << " trial " << trial);
         expect_same(detect(scopes, stream), reference(stream));
       }
 }
