@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/support/huge_pages.hpp"
 #include "hw/support/random.hpp"
 #include "sw/planning/errors.hpp"
 #include "sw/support/integer_sqrt.hpp"
@@ -72,6 +73,13 @@ void check_permutation(std::span<const std::uint64_t> p, std::uint64_t n, const 
           file, 0);
 }
 
+// n elements on huge pages where the kernel offers them (hw/support/huge_pages.hpp).
+Permutation sized_permutation(std::uint64_t n) {
+  Permutation p;
+  resize_on_huge_pages(p, n);
+  return p;
+}
+
 }  // namespace
 
 Permutation random_permutation(std::uint64_t n, std::uint64_t seed) {
@@ -90,7 +98,7 @@ Permutation bit_reversal_permutation(std::uint64_t n) {
         fmt::format("bit_reversal needs n to be a power of two, got {} (nearest: {} or {})", n,
                     n == 0 ? 1 : std::bit_floor(n), n == 0 ? 1 : std::bit_ceil(n)));
   const int bits = std::countr_zero(n);
-  Permutation p(n);
+  Permutation p = sized_permutation(n);
   for (std::uint64_t i = 0; i < n; ++i) {
     std::uint64_t r = 0;
     for (int b = 0; b < bits; ++b) r |= ((i >> b) & 1u) << (bits - 1 - b);
@@ -105,7 +113,7 @@ Permutation transpose_permutation(std::uint64_t n) {
     throw PermutationError(
         fmt::format("transpose needs n to be a perfect square, got {} (nearest: {} or {})", n,
                     r * r, (r + 1) * (r + 1)));
-  Permutation p(n);
+  Permutation p = sized_permutation(n);
   for (std::uint64_t i = 0; i < r; ++i)
     for (std::uint64_t j = 0; j < r; ++j) p[i * r + j] = j * r + i;
   return p;
@@ -115,14 +123,14 @@ Permutation stride_permutation(std::uint64_t n, std::uint64_t s) {
   if (s == 0 || n % s != 0)
     throw PermutationError(
         fmt::format("stride needs a stride s >= 1 dividing n = {}, got s = {}", n, s));
-  Permutation p(n);
+  Permutation p = sized_permutation(n);
   const std::uint64_t q = n / s;
   for (std::uint64_t i = 0; i < n; ++i) p[i] = (i % s) * q + i / s;
   return p;
 }
 
 Permutation identity_permutation(std::uint64_t n) {
-  Permutation p(n);
+  Permutation p = sized_permutation(n);
   for (std::uint64_t i = 0; i < n; ++i) p[i] = i;
   return p;
 }

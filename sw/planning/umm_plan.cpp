@@ -1,9 +1,11 @@
 #include "sw/planning/umm_plan.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "hw/support/huge_pages.hpp"
 #include "sw/planning/permutation.hpp"
 #include "sw/support/integer_sqrt.hpp"
 
@@ -54,10 +56,9 @@ FiveSteps five_steps(std::span<const std::uint32_t> perm, std::uint64_t len,
     throw PlanError(fmt::format(
         "five-step decomposition: rows of length {} are not side x side blocks of {} elements", len,
         n));
-  FiveSteps steps{.side = side,
-                  .first = std::vector<std::uint32_t>(n),
-                  .middle = std::vector<std::uint32_t>(n),
-                  .last = std::vector<std::uint32_t>(n)};
+  FiveSteps steps{.side = side, .first = {}, .middle = {}, .last = {}};
+  for (std::vector<std::uint32_t>* step : {&steps.first, &steps.middle, &steps.last})
+    resize_on_huge_pages(*step, n);
   // The graph of one row (source rows against destination rows of its side x side view) and its
   // side-colouring: every source row's elements get distinct colours, each colour class holds
   // one element per destination row.
@@ -157,7 +158,9 @@ UmmPlan plan_umm(std::span<const std::uint64_t> p, std::uint64_t w,
   UmmPlan plan;
   plan.n = n;
   plan.w = w;
-  std::vector<std::uint32_t> top(p.begin(), p.end());
+  std::vector<std::uint32_t> top;
+  resize_on_huge_pages(top, p.size());
+  std::copy(p.begin(), p.end(), top.begin());
   UmmPlanner(plan, options).rowwise(std::move(top), n, 0);
   return plan;
 }
