@@ -159,12 +159,20 @@ unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank 
   std::uint64_t* banks = banks_.data();
   const unsigned w = width();
   std::fill(count, count + w, 0);
-  for (const Address c : cells) {
-    if (c == kInactive) continue;
+  const auto lane = [&](Address c) {
     const auto b = static_cast<std::uint32_t>(bank(c));
     if constexpr (Count) ++banks[b];  // every request counts, merged or not
     count[b] += stamp[c] != now;      // a distinct address of the bank
     stamp[c] = now;
+  };
+  const Address* c = cells.data();
+  const std::size_t n = cells.size();
+  if (all_active(cells)) {
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < n; ++i) lane(c[i]);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      if (c[i] != kInactive) lane(c[i]);
   }
   return *std::max_element(count, count + w);
 }
