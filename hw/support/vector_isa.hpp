@@ -58,8 +58,13 @@ inline decltype(auto) with_vector_isa(F&& f) {
 // f(lane) for lane = 0 .. lanes - 1, as one loop compiled for the variant in use. Out of line
 // on purpose: in a coroutine (a warp program), a loop inlined into the coroutine's body keeps its
 // counter and its values in the coroutine's frame, which costs several times more.
+//
+// In a coroutine's body, give these functions lambdas that capture by reference only, and keep
+// functions that capture values out of line ([[gnu::noinline]]): GCC 12, inlining such a lambda's
+// making into the coroutine, has reused a value loaded before a co_await as if it were still
+// in a register after the coroutine resumed (-march=znver3, merge_steps.cpp's binary search).
 template <class F>
-inline void for_each_lane(std::size_t lanes, F&& f) {
+[[gnu::noinline]] void for_each_lane(std::size_t lanes, F&& f) {
   with_vector_isa([&f, lanes] {
     for (std::size_t lane = 0; lane < lanes; ++lane) f(lane);
   });

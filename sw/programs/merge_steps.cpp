@@ -8,8 +8,9 @@ namespace mmsim {
 namespace {
 
 // The per-lane steps of the binary search, as loops the compiler vectorises (branch-free, the
-// lanes' arrays apart), for the instruction set in use.
-bool set_search_addresses(MergeLanes& lanes) {
+// lanes' arrays apart), for the instruction set in use; out of line, as their lambdas capture
+// values (see for_each_lane).
+[[gnu::noinline]] bool set_search_addresses(MergeLanes& lanes) {
   const auto step = [](std::size_t n, Address* __restrict address, const Address* __restrict run,
                        const std::uint64_t* __restrict lo, const std::uint64_t* __restrict hi) {
     std::uint64_t any = 0;
@@ -25,7 +26,7 @@ bool set_search_addresses(MergeLanes& lanes) {
                           hi = lanes.hi.data()] { return step(n, address, run, lo, hi); });
 }
 
-void halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
+[[gnu::noinline]] void halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
   const auto step = [](std::size_t n, const Address* __restrict address,
                        const Address* __restrict run, const Word* __restrict key,
                        const std::uint64_t* __restrict strict, const Word* __restrict value,

@@ -20,8 +20,9 @@ enum class Pattern { contiguous, stride };
 // What a thread writes to cell a (so that the result can be checked cell by cell).
 Word written_value(Address a) { return ~data_pattern(a); }
 
-// The per-lane loops live outside the coroutine: GCC optimises (vectorises) them only there.
-void lane_addresses(Address base, std::uint64_t stride, std::span<Address> out) {
+// The per-lane loops live outside the coroutine: GCC optimises (vectorises) them only there
+// (and its lambda captures values: see for_each_lane).
+[[gnu::noinline]] void lane_addresses(Address base, std::uint64_t stride, std::span<Address> out) {
   with_vector_isa([o = out.data(), n = out.size(), base, stride] {
     Address a = base;  // an induction the vectoriser steps (no 64-bit multiply)
     for (std::size_t lane = 0; lane < n; ++lane, a += stride) o[lane] = a;
