@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -44,31 +45,45 @@ std::vector<std::string> policy_names(const std::vector<std::string>& given) {
   return given;
 }
 
-// The folder of --out-dir: made when it is missing (its parent must exist), and removed again
-// when the command fails before anything was written into it.
+// The folder of --out-dir: made when it is missing, with its missing parents, and removed again
+// (with the parents it made) when the command fails before anything was written into it.
 class OutputFolder {
  public:
   OutputFolder(std::filesystem::path path, const std::string& option) : path_(std::move(path)) {
     std::error_code error;
     if (std::filesystem::is_directory(path_, error)) return;
-    if (std::filesystem::exists(std::filesystem::symlink_status(path_, error)))
+    std::filesystem::path missing = path_.lexically_normal();
+    if (!missing.has_filename()) missing = missing.parent_path();  // "runs/a/" is "runs/a"
+    for (; !missing.empty() &&
+           !std::filesystem::exists(std::filesystem::symlink_status(missing, error));
+         missing = missing.parent_path())
+      made_.push_back(missing);
+    if (made_.empty())
       throw InputError({option, 0, 0}, path_.string() + " exists and is not a folder");
-    if (!std::filesystem::create_directory(path_, error))
+    if (!std::filesystem::create_directories(path_, error)) {
+      remove_made();
       throw InputError({option, 0, 0},
                        "cannot make the folder " + path_.string() + ": " + error.message());
-    made_ = true;
+    }
   }
   OutputFolder(const OutputFolder&) = delete;
   OutputFolder& operator=(const OutputFolder&) = delete;
-  ~OutputFolder() {
-    std::error_code error;
-    if (made_ && std::filesystem::is_empty(path_, error)) std::filesystem::remove(path_, error);
-  }
+  ~OutputFolder() { remove_made(); }
   const std::filesystem::path& path() const { return path_; }
 
  private:
+  // The folders this made, innermost first, as long as they are empty.
+  void remove_made() {
+    std::error_code error;
+    for (const std::filesystem::path& folder : made_) {
+      if (!std::filesystem::exists(folder, error)) continue;  // its making failed
+      if (!std::filesystem::is_empty(folder, error) || !std::filesystem::remove(folder, error))
+        return;
+    }
+  }
+
   std::filesystem::path path_;
-  bool made_ = false;
+  std::vector<std::filesystem::path> made_;
 };
 
 // The run's options; with --out-dir its outputs go into `folder` under fixed names, a waveform

@@ -26,7 +26,7 @@ namespace {
 constexpr std::uint64_t kProcess = std::uint64_t{16} << 20;
 // Per warp besides its registers and local memory: the Warp, its coroutine frames (a program's
 // run() and the tasks it awaits, with their address vectors) and its share of the dispatch
-// unit's module and buffers (measured: about 1.6 KiB with w = 32, see README "Memory").
+// unit's module and buffers (measured: about 1.6 KiB with w = 32, see docs/running.md, "Memory").
 constexpr std::uint64_t kPerWarp = 1024;
 constexpr std::uint64_t kPerLane = 48;
 // The race detector: per address its lists' heads, per access of the current epoch one record;

@@ -366,8 +366,8 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
         throw InputError(wave.scope_where[*unmatched],
                          "scope '" + wave.scopes[*unmatched] +
                              "' matches no signal of this machine (names look like "
-                             "machine.warp_3.state, machine.memory.bank_0.entry_address: README, "
-                             "\"Waveforms\")");
+                             "machine.warp_3.state, machine.memory.bank_0.entry_address: "
+                             "docs/waveforms.md)");
       check_waveform_size(wave,
                           estimate_waveform(simulation.traced_signals().size(),
                                             expected_cycles(*program, o.machine), wave.window));

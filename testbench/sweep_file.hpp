@@ -1,5 +1,5 @@
 // A sweep file: one base testbench, run for every case and every combination of values (the
-// format is in README.md, "Sweeps"):
+// format is in docs/sweeps.md):
 //
 //   name: transpose-sweep
 //   testbench: ../transpose_naive_dmm.yaml        # relative to the sweep file

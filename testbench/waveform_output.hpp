@@ -21,7 +21,7 @@ inline constexpr std::uint64_t kDefaultWaveformLimit = std::uint64_t{1} << 30;
 // Estimates above this are printed before the run.
 inline constexpr std::uint64_t kWaveformNotice = std::uint64_t{64} << 20;
 // Bytes of VCD per traced signal and traced cycle, measured on a busy workload: the naive
-// transpose on the DMM at n = 2^22 (226 signals, 4456464 cycles, 1.09 GB: README, "Waveforms").
+// transpose on the DMM at n = 2^22 (226 signals, 4456464 cycles, 1.09 GB: docs/waveforms.md).
 inline constexpr double kVcdBytesPerSignalCycle = 1.1;
 
 struct WaveformPlan {

@@ -98,7 +98,7 @@ ProgramInfo trace_program() {
       "trace",
       "replays per-warp instructions from program.warps or a CSV file; reads load each lane's "
       "register, writes store it (or the given values)",
-      "README, Testbench reference",
+      "docs/testbench.md",
       {
           {"file", ParamType::string,
            "CSV trace (warp,op,lanes...), relative to the testbench; instead of program.warps",
