@@ -379,7 +379,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
   std::vector<GtkwaveViewFile> view;
   sim_options.stats_interval = options.stats_interval;
-  {
+  try {
     Simulation simulation(o.machine, sim_options);
     if (vcd_file) {
       if (const auto unmatched = scopes->unmatched())
@@ -409,6 +409,9 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
       o.race_count = detector->count();
       o.races = detector->races();
     }
+  } catch (const SimulationError& e) {
+    // What the program did (an address outside memory, a deadlock): located at the program.
+    throw InputError(tb.locate("program"), std::string("the run failed: ") + e.what());
   }
   // Under race_check a divergence is an error: the barriers no longer separate what the
   // program meant them to (the run still ends: a finished warp no longer holds a barrier).

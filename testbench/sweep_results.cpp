@@ -68,6 +68,24 @@ bool ends_torn(const std::filesystem::path& file) {
   return in.get() != '\n';
 }
 
+// "a number", "a list", ...: a JSON value's type as a message names it.
+std::string json_type(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::object:
+      return "an object";
+    case nlohmann::json::value_t::array:
+      return "a list";
+    case nlohmann::json::value_t::string:
+      return "a string";
+    case nlohmann::json::value_t::boolean:
+      return "a boolean";
+    case nlohmann::json::value_t::null:
+      return "null";
+    default:
+      return "a number";
+  }
+}
+
 bool is_string_list(const nlohmann::json& value) {
   return value.is_array() &&
          std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_string(); });
@@ -179,7 +197,7 @@ nlohmann::json brief_record(const nlohmann::json& record, const std::vector<std:
 
 std::string record_problem(const nlohmann::json& record) {
   if (!record.is_object())
-    return std::string("expected a run's record (a JSON object), got ") + record.type_name();
+    return "expected a run's record (a JSON object), got " + json_type(record);
   struct Field {
     const char* key;
     bool (*valid)(const nlohmann::json&);
@@ -208,7 +226,7 @@ std::string record_problem(const nlohmann::json& record) {
              "' (a run's record has index, case, values, set, command, seconds, and stats with "
              "verified or error)";
     if (!field.valid(*value))
-      return std::string("'") + field.key + "' is " + value->type_name() + ", expected " +
+      return std::string("'") + field.key + "' is " + json_type(*value) + ", expected " +
              field.expected;
     return {};
   };

@@ -366,7 +366,7 @@ TEST(BadInputFile, EndlessInputFilesStopAtTheLimitOfALine) {
   }
   const CommandResult plan = mmsim("plan --n 16 --width 4 --permutation /dev/zero");
   EXPECT_EQ(plan.status, 2);
-  EXPECT_EQ(plan.err, "mmsim: plan: " + message + "\n");
+  EXPECT_EQ(plan.err, "mmsim: " + message + "\n");
 }
 
 TEST(BadInputFile, UnknownCommandLineOptionsExitWithTwo) {
