@@ -71,6 +71,7 @@ InputError file_error(const Testbench& tb, const InputError& e) {
 std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
   const ProgramInfo& info = *find_program(tb.program);
   try {
+    if (info.made_bytes) check_input_memory(tb, info.made_bytes(tb.args));
     return info.make(tb.args);
   } catch (const ParamError& e) {
     throw param_error(tb, e);
