@@ -268,7 +268,13 @@ StoredResults read_results(const std::vector<std::filesystem::path>& files,
       const SourceLocation where{name, static_cast<int>(number), 0};
       nlohmann::json record;
       try {
-        record = nlohmann::json::parse(line);
+        record = nlohmann::json::parse(
+            line, [&](int depth, nlohmann::json::parse_event_t, const nlohmann::json&) {
+              if (depth > kMaxRecordDepth)
+                throw InputError(where, "not a run's record: nested more than " +
+                                            std::to_string(kMaxRecordDepth) + " levels deep");
+              return true;
+            });
       } catch (const nlohmann::json::parse_error& e) {
         throw InputError({name, static_cast<int>(number), static_cast<int>(e.byte)},
                          "expected a run's record (a JSON object on one line), got invalid JSON");

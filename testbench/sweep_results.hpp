@@ -24,6 +24,8 @@ nlohmann::json execute_run(const Sweep& sweep, const SweepRun& run);
 // The results files are read within the bounds of every text input (sw/support/text_input.hpp).
 inline constexpr std::uint64_t kMaxResultsBytes = std::uint64_t{1} << 30;
 inline constexpr std::size_t kMaxRecordBytes = std::size_t{16} << 20;
+// A record's statistics nest a few levels; more is not a record (and would cost memory per level).
+inline constexpr int kMaxRecordDepth = 64;
 
 // Checks, before anything runs, that `path` can take the records: a regular file, or a new one
 // in a folder that exists. An existing results file is appended to, never emptied or removed:

@@ -311,6 +311,8 @@ TEST(SweepResults, ACorruptedRecordIsReportedAtItsLine) {
        ":2: not a run's record: 'set' is a list, expected a list of strings"},
       {"{\"case\": ", ":2:10: expected a run's record (a JSON object on one line), got invalid JSON"},
       {"[1, 2]", ":2: not a run's record: expected a run's record (a JSON object), got a list"},
+      {std::string(100, '[') + std::string(100, ']'),
+       ":2: not a run's record: nested more than 64 levels deep"},
   };
   for (const std::string mode : {"--resume", "--collect"}) {
     for (const auto& [line, message] : cases) {
