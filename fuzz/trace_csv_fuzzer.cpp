@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "fuzz/fuzz_input.hpp"
-#include "sw/programs/trace_listing.hpp"
+#include "sw/program/trace_listing.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto file = mmsim::fuzz::write_input("trace.csv", data, size);

@@ -13,7 +13,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
-#include "sw/program/registry.hpp"
+#include "sw/programs/catalogue.hpp"
 #include "sw/support/suggest.hpp"
 #include "testbench/congestion_experiment.hpp"
 #include "testbench/congestion_report.hpp"

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "hw/machine/machine_models.hpp"
+#include "sw/programs/catalogue.hpp"
 
 namespace mmsim {
 namespace {

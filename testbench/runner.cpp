@@ -13,6 +13,7 @@
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
+#include "sw/programs/catalogue.hpp"
 #include "testbench/gtkwave_view.hpp"
 #include "testbench/memory_budget.hpp"
 #include "testbench/pending_file.hpp"

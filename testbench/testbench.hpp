@@ -11,7 +11,7 @@
 
 #include "hw/machine/machine_config.hpp"
 #include "sw/program/input_error.hpp"
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

@@ -3,6 +3,7 @@
 #include "hw/dispatch/dispatch_policy.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
+#include "sw/programs/catalogue.hpp"
 #include "sw/support/suggest.hpp"
 #include "testbench/testbench.hpp"
 #include "testbench/yaml_input.hpp"

@@ -62,19 +62,19 @@ Cycle Dispatcher::step(Cycle t) {
   if (sampler_.next() <= t) sampler_.sample_until(t, memories_, barrier_);
   wakes_.advance(t);
   while (wakes_.due()) resume(wakes_.pop_due(), t);
+  choose_dispatches(t);
   Cycle next = kNever;  // a port that frees up with units ready for it
   for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;
        p = pending_ports_.find_next(p + 1)) {
-    Port& port = ports_[p];
-    if (port.free_at <= t) {
-      const UnitId u = port.policy->choose(t);
-      if (u != kNoUnit) dispatch(port, u, t);
-      if (!port.policy->any_ready()) {
-        pending_ports_.reset(p);
-        continue;
-      }
+    if (ports_[p].chosen != kNoUnit) {
+      dispatch(ports_[p], ports_[p].chosen, t);
+      ports_[p].chosen = kNoUnit;
     }
-    if (port.free_at > t) next = std::min(next, port.free_at);
+    if (!ports_[p].policy->any_ready()) {
+      pending_ports_.reset(p);
+      continue;
+    }
+    if (ports_[p].free_at > t) next = std::min(next, ports_[p].free_at);
   }
   if (!wakes_.empty()) next = std::min(next, wakes_.next_time());
   if (in_window(t)) {
@@ -83,6 +83,23 @@ Cycle Dispatcher::step(Cycle t) {
       if (!port.mmu->idle()) next = std::min(next, t + 1);
   }
   return next;
+}
+
+void Dispatcher::choose_dispatches(Cycle t) {
+  // A policy's choice reads the units' states, which a dispatch changes: no unit is dispatched
+  // until every memory has chosen.
+  const auto choose = [&](std::size_t p) {
+    Port& port = ports_[p];
+    if (port.free_at <= t) port.chosen = port.policy->choose(t);
+  };
+  if (options_.visit_order == MemoryVisitOrder::ascending) {
+    for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;
+         p = pending_ports_.find_next(p + 1))
+      choose(p);
+  } else {
+    for (std::size_t p = ports_.size(); p-- > 0;)
+      if (pending_ports_.test(p)) choose(p);
+  }
 }
 
 void Dispatcher::resume(UnitId u, Cycle t) {
@@ -120,8 +137,9 @@ void Dispatcher::open_barrier(Cycle release) {
   for (const WarpId warp : barrier_.released()) {
     const UnitId u = warp / warps_per_unit_;
     WarpUnit& unit = *units_[u];
-    if (unit.state() != UnitState::barrier) continue;  // another of its warps already did this
-    unit.release_barrier(release);
+    const bool waiting = unit.state() == UnitState::barrier;
+    unit.release_barrier(warp % warps_per_unit_, release);
+    if (!waiting) continue;  // another of its warps released it already
     present_.set(u);
     wakes_.push(release, u);
     if (options_.tracing) unit.update_trace();

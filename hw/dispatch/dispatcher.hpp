@@ -29,6 +29,8 @@
 
 namespace mmsim {
 
+enum class MemoryVisitOrder : std::uint8_t { ascending, descending };
+
 class Dispatcher : public sc_core::sc_module {
  public:
   struct Options {
@@ -39,6 +41,9 @@ class Dispatcher : public sc_core::sc_module {
     Cycle trace_to = kNever;
     std::function<void(Cycle now)> progress;  // called now and then on long runs
     Cycle sample_interval = 0;                // > 0: sample the counters every so many time units
+    // The order in which a step visits the memories. Every memory decides on the state at the
+    // start of the time unit, so the order never changes a run; tests reverse it to show that.
+    MemoryVisitOrder visit_order = MemoryVisitOrder::ascending;
   };
 
   SC_HAS_PROCESS(Dispatcher);
@@ -75,6 +80,7 @@ class Dispatcher : public sc_core::sc_module {
     Mmu* mmu;
     std::unique_ptr<DispatchPolicy> policy;
     Cycle free_at = 0;
+    UnitId chosen = kNoUnit;  // in the current step
     DispatchTrace traced = {};
   };
 
@@ -83,6 +89,10 @@ class Dispatcher : public sc_core::sc_module {
   void resume(UnitId u, Cycle t);
   void open_barriers();
   void open_barrier(Cycle release);
+  // Each memory free at t with units ready for it chooses one (Port::chosen), all from the
+  // state at the start of t; only then are the choices dispatched, in memory order
+  // (docs/semantics.md §7, simultaneity).
+  void choose_dispatches(Cycle t);
   void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);

@@ -28,6 +28,8 @@ struct SimulationOptions {
   Cycle quantum = Dispatcher::Options{}.quantum;
   std::function<void(Cycle now)> progress;
   Cycle stats_interval = 0;  // > 0: the counters every so many time units (RunResult::time_series)
+  // Tests only: the order in which the dispatcher visits the memories, which must not matter.
+  MemoryVisitOrder visit_order = MemoryVisitOrder::ascending;
 };
 
 // What one memory did in a run.

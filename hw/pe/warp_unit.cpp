@@ -74,12 +74,9 @@ MemoryId WarpUnit::memory_of(Space space, const Warp& warp) const {
   return m;
 }
 
-void WarpUnit::release_barrier(Cycle release) {
-  for (std::size_t j = 0; j < phase_.size(); ++j)
-    if (phase_[j] == Phase::barrier) {
-      phase_[j] = Phase::run;
-      times_[j].barrier += release - times_[j].arrived;
-    }
+void WarpUnit::release_barrier(std::size_t j, Cycle release) {
+  phase_[j] = Phase::run;
+  times_[j].barrier += release - times_[j].arrived;
   state_ = UnitState::idle;
 }
 

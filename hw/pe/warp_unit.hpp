@@ -61,8 +61,10 @@ class WarpUnit : public sc_core::sc_module {
   // started) up to its next instruction at time t, and returns the unit's new state. Warps that
   // reach a barrier or their end are reported to the barrier unit.
   UnitState resume(Cycle t, BarrierUnit& barrier);
-  // The warps waiting at the barrier run again at the next resume, at `release`.
-  void release_barrier(Cycle release);
+  // The warp in slot j (0 <= j < s), let through the barrier it waits at, runs again at the
+  // unit's next resume, at `release`. The unit's other warps may wait on at another barrier (a
+  // grid_sync while the block's barrier opens).
+  void release_barrier(std::size_t j, Cycle release);
 
   // ---- the dispatch, as the MMU sees it --------------------------------------------------
   // Lane addresses of the dispatch (s*w of them, kInactive where a lane or warp sends nothing).

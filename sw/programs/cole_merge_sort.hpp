@@ -10,7 +10,7 @@
 // Keys are 32-bit; they travel as items key << 32 | index, so that all are distinct.
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

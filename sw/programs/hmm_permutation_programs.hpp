@@ -7,7 +7,7 @@
 //                             passes through shared memory, planned by exact colourings
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

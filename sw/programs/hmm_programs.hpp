@@ -8,7 +8,7 @@
 //                    naive (bank conflicts)
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

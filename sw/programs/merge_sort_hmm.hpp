@@ -5,7 +5,7 @@
 // each multiprocessor merges its tiles in shared memory (merge_steps.hpp).
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

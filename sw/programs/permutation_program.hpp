@@ -14,7 +14,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "sw/planning/errors.hpp"
 #include "sw/planning/permutation.hpp"
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

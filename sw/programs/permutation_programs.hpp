@@ -7,7 +7,7 @@
 //                             the planner's colourings, for n = w^(2^m)
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

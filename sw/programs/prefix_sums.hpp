@@ -10,7 +10,7 @@
 //                       column-wise prefix sums, Simple-Tree on the w*l column totals; w*l threads
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

@@ -11,7 +11,7 @@
 
 #include "sw/program/input_values.hpp"
 #include "sw/program/powers.hpp"
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 #include "sw/program/warp_program.hpp"
 
 namespace mmsim {
@@ -108,7 +108,7 @@ inline std::string power_of_two_formula(unsigned w, std::string simple, std::str
   return std::has_single_bit(w) ? simple : general;
 }
 
-// The registry entry of a sum or prefix-sum program: the input parameters, then `extra`.
+// The catalogue entry of a sum or prefix-sum program: the input parameters, then `extra`.
 template <class Program>
 ProgramInfo reduction_program_info(std::string name, std::string summary, std::string source,
                                    std::vector<ParamSpec> extra = {}) {

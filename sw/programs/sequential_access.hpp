@@ -3,7 +3,7 @@
 // stride_access:     in round t thread i accesses m[i*s + t] (a warp's cells lie s apart).
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

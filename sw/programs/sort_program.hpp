@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 #include "sw/program/warp_program.hpp"
 #include "sw/programs/sort_input.hpp"
 

@@ -9,7 +9,7 @@
 //                    Simple-Tree
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

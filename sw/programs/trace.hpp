@@ -2,7 +2,7 @@
 // CSV file (params.file). Memory starts as m[i] = i (params.init: address) or zero.
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "sw/program/input_lines.hpp"
-#include "sw/programs/trace_listing.hpp"
+#include "sw/program/trace_listing.hpp"
 #include "sw/support/text_input.hpp"
 
 namespace mmsim {

@@ -6,7 +6,7 @@
 //   transpose_diagonal: b[k][(j+k) mod sqrt(n)] <- a[(j+k) mod sqrt(n)][k]   (a diagonal of both)
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

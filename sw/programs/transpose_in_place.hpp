@@ -10,7 +10,7 @@
 //     the thread with j < k exchange.
 #pragma once
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 
 namespace mmsim {
 

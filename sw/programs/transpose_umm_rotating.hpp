@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "sw/program/registry.hpp"
+#include "sw/program/program_info.hpp"
 #include "sw/programs/rotating_transpose.hpp"
 
 namespace mmsim {

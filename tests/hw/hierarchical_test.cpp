@@ -157,7 +157,7 @@ TEST(Hierarchical, SharedMemoriesAreSeparateAddressSpaces) {
       {grid, read(Space::shared, {0, 1})}};
   const Replayed got = replay(m, program);
   EXPECT_EQ(got.reads[0], (std::vector<Word>{7, 7}));
-  EXPECT_EQ(got.reads[1], (std::vector<Word>{0, 0}));  // SM 1's memory was never written
+  EXPECT_EQ(got.reads[1], (std::vector<Word>{0, 1}));  // SM 1's memory was never written
   EXPECT_EQ(got.memories[1][0], 7);
   EXPECT_EQ(got.memories[2][0], 0);
 }
@@ -327,6 +327,193 @@ TEST(Hierarchical, AnInstructionActsWhenAwaited) {
   EXPECT_EQ(r.block_syncthreads, (std::vector<std::uint64_t>{0, 0}));
   EXPECT_EQ(r.counters.dispatches, 4u);  // one read per warp: the unawaited one issued nothing
   EXPECT_EQ(r.warp_barriers, (std::vector<std::uint64_t>{1, 1, 1, 1}));
+}
+
+}  // namespace
+}  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+// docs/semantics.md §7, simultaneity: in each time unit every memory chooses its dispatch from
+// the state at the start of that time unit, so a warp the global memory dispatches at t is, for
+// its shared memory at t, still ready for the global memory (passed over), and the other way
+// round.
+const std::vector<std::string> kPolicies = {"round_robin", "lowest_ready", "oldest_ready",
+                                            "random", "adversarial"};
+
+// One SM, w = 2, l = l_s = 1: W(0) reads global [0, -], W(1) reads shared [0, -]. Both are
+// dispatched at time 0, each by its memory, and complete at 0: 1 time unit, whichever warp
+// reads which memory, under every policy.
+TEST(HierarchicalSimultaneity, TwoMemoriesDispatchInTheSameTimeUnitBothWaysRound) {
+  for (const std::string& policy : kPolicies) {
+    MachineConfig m = hmm(1, 2, 2, 1, 1);
+    m.dispatch = policy;
+    RefProgram program;
+    program.warps = {{read(Space::global, {0, kInactive})}, {read(Space::shared, {0, kInactive})}};
+    const Replayed one = replay(m, program);
+    EXPECT_EQ(one.result.cycles(), 1u) << policy;
+    EXPECT_EQ(one.result.memories[0].counters.dispatches, 1u) << policy;
+    EXPECT_EQ(one.result.memories[1].counters.dispatches, 1u) << policy;
+    std::swap(program.warps[0], program.warps[1]);
+    EXPECT_EQ(replay(m, program).result.cycles(), 1u) << policy;
+  }
+}
+
+// The hand-checked example of docs/semantics.md §9 on one SM (d = 1, p = 8, w = 4, l = 5,
+// l_s = 1): W(0) reads global m[0..3] (one group: enters at 0, completes at 4), W(1) reads its
+// shared memory at [0, 4, 8, 12] (bank 0 four times: enters at 0..3, completes at 0..3), both
+// from time 0: 5 time units.
+TEST(HierarchicalSimultaneity, TheHandExampleOnOneMultiprocessor) {
+  for (const std::string& policy : kPolicies) {
+    MachineConfig m = hmm(1, 4, 2, 5, 1);
+    m.dispatch = policy;
+    RefProgram program;
+    program.warps = {{read(Space::global, {0, 1, 2, 3})}, {read(Space::shared, {0, 4, 8, 12})}};
+    const Replayed got = replay(m, program);
+    EXPECT_EQ(got.result.cycles(), 5u) << policy;
+    EXPECT_EQ(got.result.memories[1].counters.cycles(), 4u) << policy;  // last shared completion 3
+  }
+}
+
+// A long global request does not hold up the shared memory in the time unit it is dispatched:
+// w = 4, l = 500, l_s = 1, round robin. W(0) reads global memory at 0 (completes at 499);
+// W(1), W(2), W(3) each read shared [0, 4, 1, 2] (bank 0 twice: k = 2): at 0 the shared turn
+// passes over W(0), ready for the global memory at the start of time 0, and W(1) goes; W(2)
+// goes at 2 and W(3) at 4 (the turn comes back to W(0), which then holds it, waiting for its
+// request, with no one left to wait). They complete at 1, 3 and 5: 500 time units, the global
+// request alone. (When the global memory went first, W(0) held the shared turn from time 0 and
+// the shared reads waited for its completion: 506.)
+TEST(HierarchicalSimultaneity, AGlobalRequestDispatchedAtTheSameTimeDoesNotHoldTheSharedTurn) {
+  MachineConfig m = hmm(1, 4, 4, 500, 1);
+  RefProgram program;
+  program.warps = {{read(Space::global, {0, 1, 2, 3})}};
+  for (int i = 0; i < 3; ++i) program.warps.push_back({read(Space::shared, {0, 4, 1, 2})});
+  const Replayed got = replay(m, program);
+  EXPECT_EQ(got.result.cycles(), 500u);
+  EXPECT_EQ(got.result.memories[1].counters.stages, 6u);
+  EXPECT_EQ(got.result.memories[1].counters.cycles(), 6u);  // last shared completion at 5
+}
+
+// Shapes of hierarchical machines for the metamorphic tests: shared model and super warps too.
+struct VisitShape {
+  unsigned width, blocks, block_warps, global_width, latency, shared_latency, super_warp;
+  std::string shared_model;
+};
+
+// The order in which the dispatcher visits the memories never changes a run: visiting them in
+// reverse gives the same cycles, counters, barrier steps, memories, values read and per-warp
+// times on random programs, under every policy.
+TEST(HierarchicalSimultaneity, VisitingTheMemoriesInReverseChangesNothing) {
+  const std::vector<VisitShape> shapes = {
+      {4, 2, 2, 4, 5, 1, 1, "dmm"}, {4, 3, 1, 2, 3, 2, 1, "dmm"}, {2, 1, 3, 4, 1, 1, 1, "dmm"},
+      {8, 2, 2, 8, 9, 3, 1, "dmm"}, {4, 1, 4, 4, 4, 1, 1, "pram"}, {4, 2, 4, 4, 3, 2, 2, "sdmm"},
+      {2, 2, 4, 2, 7, 1, 2, "rsdmm"}};
+  for (const std::string& policy : kPolicies) {
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+      for (const VisitShape& s : shapes) {
+        std::mt19937_64 rng(seed * 6151 + s.width * 17 + s.blocks);
+        const std::uint64_t global_words = std::uint64_t{s.width} * 6;
+        const std::uint64_t shared_words = std::uint64_t{s.width} * 3;
+        const unsigned warps = s.blocks * s.block_warps;
+        RefProgram program = random_hmm_program(rng, s.width, warps, global_words, shared_words);
+        // The warps of a super warp send each dispatch to one memory: super warps take turns
+        // at reading global and shared memory only.
+        if (s.super_warp > 1)
+          for (std::size_t v = 0; v < program.warps.size(); ++v)
+            for (RefInstruction& in : program.warps[v]) {
+              in.space = v / s.super_warp % 2 ? Space::shared : Space::global;
+              for (Address& a : in.addresses)
+                if (a != kInactive) a %= shared_words;
+            }
+        MachineConfig m = hmm(s.blocks, s.width, warps, s.latency, s.shared_latency);
+        m.global_width = s.global_width;
+        m.shared.model = s.shared_model;
+        m.super_warp = s.super_warp;
+        m.dispatch = policy;
+        m.seed = seed;
+        m.barrier_latency = seed % 3;
+        m.kernel_latency = seed % 4;
+        m.compute_latency = seed % 5 == 0 ? 2 : 0;
+        m.memory_words = global_words;
+        m.shared.words = shared_words;
+        const std::string where = policy + " w=" + std::to_string(s.width) + " d=" +
+                                  std::to_string(s.blocks) + " " + s.shared_model +
+                                  " seed=" + std::to_string(seed);
+        SCOPED_TRACE(where);
+        SimulationOptions reversed;
+        reversed.visit_order = MemoryVisitOrder::descending;
+        const Replayed a = replay(m, program);
+        const Replayed b = replay(m, program, reversed);
+        ASSERT_EQ(b.result.cycles(), a.result.cycles()) << where;
+        for (std::size_t mem = 0; mem < a.result.memories.size(); ++mem) {
+          const MemoryCounters& x = a.result.memories[mem].counters;
+          const MemoryCounters& y = b.result.memories[mem].counters;
+          ASSERT_EQ(y.dispatches, x.dispatches) << where;
+          ASSERT_EQ(y.stages, x.stages) << where;
+          ASSERT_EQ(y.busy, x.busy) << where;
+          ASSERT_EQ(y.cycles(), x.cycles()) << where;
+        }
+        ASSERT_EQ(b.result.block_syncthreads, a.result.block_syncthreads) << where;
+        ASSERT_EQ(b.result.grid_syncs, a.result.grid_syncs) << where;
+        ASSERT_EQ(b.memories, a.memories) << where;
+        ASSERT_EQ(b.reads, a.reads) << where;
+        for (std::size_t v = 0; v < a.result.warp_times.size(); ++v) {
+          ASSERT_EQ(b.result.warp_times[v].turn, a.result.warp_times[v].turn) << where;
+          ASSERT_EQ(b.result.warp_times[v].finish, a.result.warp_times[v].finish) << where;
+        }
+      }
+    }
+  }
+}
+
+// An hmm with one multiprocessor whose programs use only shared memory is the dmm with
+// latency l_s, cycle for cycle, under every policy.
+TEST(HierarchicalSimultaneity, OneMultiprocessorUsingSharedMemoryOnlyIsTheDmm) {
+  for (const std::string& policy : kPolicies) {
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+      std::mt19937_64 rng(seed * 15485863);
+      const unsigned w = seed % 2 ? 4 : 8;
+      const unsigned warps = 1 + seed % 5;
+      RefProgram flat = random_hmm_program(rng, w, warps, std::uint64_t{w} * 4, std::uint64_t{w} * 4);
+      for (auto& warp : flat.warps)
+        for (RefInstruction& in : warp) {
+          in.space = Space::global;
+          if (in.kind == RefInstruction::grid_sync) in.kind = RefInstruction::sync;
+        }
+      RefProgram shared = flat;
+      for (auto& warp : shared.warps)
+        for (RefInstruction& in : warp) in.space = Space::shared;
+      MachineConfig dmm;
+      dmm.model = "dmm";
+      dmm.width = w;
+      dmm.latency = 1 + seed % 6;
+      dmm.threads = std::uint64_t{w} * warps;
+      dmm.dispatch = policy;
+      dmm.seed = seed;
+      dmm.barrier_latency = seed % 3;
+      dmm.compute_latency = seed % 4 == 0 ? 2 : 0;
+      dmm.memory_words = std::uint64_t{w} * 4;
+      MachineConfig h = dmm;
+      h.model = "hmm";
+      h.latency = 9;  // the global memory's: unused
+      h.memory_words = 1;
+      h.shared.latency = dmm.latency;
+      // The random policy of memory m draws from the stream of machine.seed + m
+      // (docs/semantics.md §4): SM 0's shared memory is memory 1, the dmm's memory 0.
+      h.seed = dmm.seed - 1;
+      h.shared.words = dmm.memory_words;
+      const Replayed a = replay(dmm, flat);
+      const Replayed b = replay(h, shared);
+      const std::string where = policy + " seed=" + std::to_string(seed);
+      ASSERT_EQ(b.result.cycles(), a.result.cycles()) << where;
+      ASSERT_EQ(b.result.memories[1].counters.stages, a.result.counters.stages) << where;
+      ASSERT_EQ(b.result.memories[1].counters.dispatches, a.result.counters.dispatches) << where;
+      ASSERT_EQ(b.result.syncthreads, a.result.syncthreads) << where;
+      ASSERT_EQ(b.memories[1], a.memories[0]) << where;
+      ASSERT_EQ(b.reads, a.reads) << where;
+    }
+  }
 }
 
 }  // namespace

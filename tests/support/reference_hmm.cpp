@@ -25,9 +25,11 @@ RefHmmResult run_reference_hmm(const RefHmmConfig& c, const RefProgram& program)
   const std::size_t memories = 1 + c.blocks;
   RefHmmResult result;
   result.memories.resize(memories);
-  result.memories[0].resize(c.global_words);
-  for (std::size_t a = 0; a < c.global_words; ++a) result.memories[0][a] = static_cast<Word>(a);
-  for (std::size_t m = 1; m < memories; ++m) result.memories[m].assign(c.shared_words, 0);
+  for (std::size_t m = 0; m < memories; ++m) {
+    result.memories[m].resize(m == 0 ? c.global_words : c.shared_words);
+    for (std::size_t a = 0; a < result.memories[m].size(); ++a)
+      result.memories[m][a] = static_cast<Word>(a);
+  }
   result.dispatches.assign(memories, 0);
   result.stages.assign(memories, 0);
   result.block_syncthreads.assign(c.blocks, 0);
@@ -130,6 +132,8 @@ RefHmmResult run_reference_hmm(const RefHmmConfig& c, const RefProgram& program)
     const auto present = [&](std::size_t v) { return !done[v] && !at_sync[v] && !at_grid[v]; };
     const auto ready = [&](std::size_t v) { return free_at[v] <= t && pending[v]; };
     const auto target = [&](std::size_t v) { return memory_of(v, program.warps[v][pc[v]]); };
+    // Every memory chooses from the state at the start of t; the choices act afterwards.
+    std::vector<std::size_t> chosen_by(memories, n);
     for (std::size_t m = 0; m < memories; ++m) {
       if (mmu_free[m] > t) continue;
       const std::size_t first = m == 0 ? 0 : (m - 1) * per_block;
@@ -161,9 +165,13 @@ RefHmmResult run_reference_hmm(const RefHmmConfig& c, const RefProgram& program)
       } else {
         throw std::runtime_error("reference hmm: unknown policy " + c.dispatch);
       }
-      if (chosen == n) continue;
-
-      const std::size_t v = chosen;
+      chosen_by[m] = chosen;
+    }
+    for (std::size_t m = 0; m < memories; ++m) {
+      if (chosen_by[m] == n) continue;
+      const std::size_t v = chosen_by[m];
+      const std::size_t first = m == 0 ? 0 : (m - 1) * per_block;
+      const std::size_t count = m == 0 ? n : per_block;
       const RefInstruction& in = program.warps[v][pc[v]];
       ++pc[v];
       pending[v] = false;

@@ -2,7 +2,8 @@
 // (docs/semantics.md §7), time stepped cycle by cycle: d streaming multiprocessors with a shared
 // memory each (dmm: banked by w, or pram: one stage per dispatch; latency l_s) over one global
 // memory (a UMM of width w_g, latency l); every memory has its own dispatch turn over the warps
-// that reach it; syncthreads per block (a grid_sync counts as arrived there too), grid_sync over
+// that reach it, and in each time unit every memory chooses from the state at the start of that
+// time unit before any choice acts; syncthreads per block (a grid_sync counts as arrived there too), grid_sync over
 // the machine. Single warps (s = 1).
 #pragma once
 
@@ -38,7 +39,7 @@ struct RefHmmResult {
   std::vector<std::vector<Word>> reads;     // per warp, lanes in order
 };
 
-// Global memory starts as m[i] = i, shared memories as zero.
+// Every memory starts as m[i] = i.
 RefHmmResult run_reference_hmm(const RefHmmConfig& config, const RefProgram& program);
 
 }  // namespace mmsim::test

@@ -56,12 +56,14 @@ struct Replayed {
   std::vector<std::vector<Word>> reads;
 };
 
-// Memory starts as m[i] = i, as in the reference machine.
+// Every memory starts as m[i] = i, as in the reference machines.
 inline Replayed replay(const MachineConfig& config, const RefProgram& program,
                        const SimulationOptions& options = {}) {
   Simulation simulation(config, options);
-  for (Address a = 0; a < config.memory_words; ++a)
-    simulation.memory().poke(a, static_cast<Word>(a));
+  for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m) {
+    Mmu& memory = simulation.memory(m);
+    for (Address a = 0; a < memory.words(); ++a) memory.poke(a, static_cast<Word>(a));
+  }
   ReplayKernel kernel(program);
   Replayed out;
   out.result = simulation.run(kernel);

@@ -5,7 +5,7 @@
 #include "hw/machine/simulation.hpp"
 #include "support/testbench_text.hpp"
 #include "sw/program/data_pattern.hpp"
-#include "sw/program/registry.hpp"
+#include "sw/programs/catalogue.hpp"
 
 namespace mmsim::test {
 namespace {

@@ -1,4 +1,4 @@
-#include "sw/program/registry.hpp"
+#include "sw/programs/catalogue.hpp"
 
 #include "sw/programs/hmm_permutation_programs.hpp"
 #include "sw/programs/hmm_programs.hpp"

@@ -1,4 +1,5 @@
-// The built-in programs, by name.
+// What the catalogue knows of a program: its name, summary, source, parameters and how to make
+// it (the built-in programs' catalogue is sw/programs/catalogue.hpp).
 #pragma once
 
 #include <filesystem>
@@ -6,12 +7,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "sw/program/params.hpp"
+#include "sw/program/trace_listing.hpp"
 #include "sw/program/warp_program.hpp"
-#include "sw/programs/trace_listing.hpp"
 
 namespace mmsim {
 
@@ -33,8 +33,5 @@ struct ProgramInfo {
   // grows with the input (programs make their data in WarpProgram::prepare).
   std::function<std::uint64_t(const ProgramArgs&)> made_bytes = nullptr;
 };
-
-const std::vector<ProgramInfo>& programs();
-const ProgramInfo* find_program(std::string_view name);
 
 }  // namespace mmsim
