@@ -11,7 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sw/program/registry.hpp"
+#include "sw/programs/catalogue.hpp"
 #include "testbench/integer_list.hpp"
 #include "testbench/output_folder.hpp"
 #include "testbench/pending_file.hpp"
