@@ -144,8 +144,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (line.words[w] == "--set") overrides.push_back(line.words[++w]);
     if (overrides != job.overrides) std::abort();
   }
-  if (execs != 1 || sbatch != 5 + !job.partition.empty() + !job.time.empty() +
-                                  job.sbatch_options.size())
+  if (execs != 1 ||
+      sbatch != 5 + !job.partition.empty() + !job.time.empty() + job.sbatch_options.size())
     std::abort();
   return 0;
 }

@@ -220,8 +220,8 @@ MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bo
                       count_text(m.shared.words)),
           8 * shared_cells, "machine.shared.memory");
   // Each memory's pipeline is a ring of the dispatches in flight, l + 2 of them.
-  e.add(fmt::format("the pipeline (l = {})", count_text(m.latency)),
-        MmuPipeline::bytes(m.latency), "machine.latency");
+  e.add(fmt::format("the pipeline (l = {})", count_text(m.latency)), MmuPipeline::bytes(m.latency),
+        "machine.latency");
   if (shared_cells > 0)
     e.add(fmt::format("{} shared pipelines (l_s = {})", m.multiprocessors,
                       count_text(m.shared.latency)),

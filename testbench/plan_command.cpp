@@ -52,8 +52,8 @@ auto for_option(const std::string& option, F&& f) {
   } catch (const planning::PlanningError& e) {
     if (!e.file().empty() && e.line() > 0)
       throw InputError({e.file(), static_cast<int>(e.line()), 0}, e.message());
-    throw InputError({option, 0, 0}, e.file().empty() ? e.message()
-                                                      : e.file() + ": " + e.message());
+    throw InputError({option, 0, 0},
+                     e.file().empty() ? e.message() : e.file() + ": " + e.message());
   }
 }
 

@@ -61,7 +61,7 @@ class StopSignals {
   }
 
  private:
-  struct sigaction previous_[std::size(kStopSignals)] {};
+  struct sigaction previous_[std::size(kStopSignals)]{};
 };
 
 // How long children have to remove their unfinished outputs after SIGTERM before SIGKILL.
@@ -204,9 +204,9 @@ std::string ProcessPool::Finished::failure() const {
 ProcessPool::ProcessPool(unsigned workers) : workers_(workers == 0 ? 1 : workers) {}
 
 int ProcessPool::run(const std::vector<std::size_t>& jobs,
-                      const std::function<std::string(std::size_t)>& work,
-                      const std::function<void(const Finished&)>& done,
-                      const std::function<void()>& tick) {
+                     const std::function<std::string(std::size_t)>& work,
+                     const std::function<void(const Finished&)>& done,
+                     const std::function<void()>& tick) {
   const StopSignals signals;
   std::vector<Child> running;
   std::size_t next = 0;

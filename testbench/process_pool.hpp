@@ -32,9 +32,8 @@ class ProcessPool {
   // children still running are ended (SIGTERM, so that they remove their unfinished outputs;
   // SIGKILL after some seconds), and run() returns the signal. If done() throws, the children
   // are ended and the exception passes on.
-  int run(const std::vector<std::size_t>& jobs,
-           const std::function<std::string(std::size_t)>& work,
-           const std::function<void(const Finished&)>& done, const std::function<void()>& tick);
+  int run(const std::vector<std::size_t>& jobs, const std::function<std::string(std::size_t)>& work,
+          const std::function<void(const Finished&)>& done, const std::function<void()>& tick);
 
  private:
   unsigned workers_;

@@ -43,7 +43,7 @@ struct DirectoryEntry {
 void empty_folder(const char* path) {
   const int folder = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (folder < 0) return;
-  alignas(8) static char buffer[8192];  // the handler runs once: the signals are blocked in it
+  alignas(8) static char buffer[8192];     // the handler runs once: the signals are blocked in it
   for (int pass = 0; pass < 64; ++pass) {  // entries unlinked while listed may be skipped
     ::lseek(folder, 0, SEEK_SET);
     bool removed = false;

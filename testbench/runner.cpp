@@ -338,8 +338,8 @@ RunOutcome preview_testbench(const Testbench& tb) {
 
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   const std::string& named_by = options.outputs_option;
-  const WaveformPlan wave = plan_waveform(tb, options.vcd, named_by.empty() ? "--vcd" : named_by,
-                                          options.vcd_options);
+  const WaveformPlan wave =
+      plan_waveform(tb, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
   const NamedFile& vcd = wave.file;
   NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats,
                                 named_by.empty() ? "--stats" : named_by);

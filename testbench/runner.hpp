@@ -23,12 +23,12 @@ struct RunOptions {
   WaveformOptions vcd_options;  // override the other keys of outputs.vcd
   std::string stats;            // overrides outputs.stats; kStandardOutput: one line on stdout
   std::string resolved;         // writes the resolved testbench (YAML) to this file
-  // The option that named vcd, stats and resolved (messages): "--out-dir" for its folder's
-  // files; empty: --vcd and --stats themselves.
-  std::string outputs_option;
   bool progress = false;        // a progress line on stderr for long runs
   Cycle stats_interval = 0;     // > 0: the counters every so many time units (time_series)
   std::string command;          // recorded in the statistics; "" = this process's command line
+  // The option that named vcd, stats and resolved (messages): "--out-dir" for its folder's
+  // files; empty: --vcd and --stats themselves.
+  std::string outputs_option;
 };
 
 struct Expectation {

@@ -195,9 +195,9 @@ class SweepSession {
     else if (!command_.collect)
       written_results = options_.results;
     for (const std::filesystem::path& file : results_files(options_.results))
-      if (file != written_results) inputs.push_back({file.string(), results_where, "a results file"});
-    if (written_results)
-      outputs.push_back(option_output(written_results->string(), "--results"));
+      if (file != written_results)
+        inputs.push_back({file.string(), results_where, "a results file"});
+    if (written_results) outputs.push_back(option_output(written_results->string(), "--results"));
     const bool submits = command_.slurm || !command_.emit_slurm.empty();
     std::filesystem::path folder;
     if (submits) {
@@ -210,15 +210,15 @@ class SweepSession {
       outputs.push_back(option_output((folder / "job.sh").string(), job_folder_option_));
     }
     check_distinct_files(inputs, outputs);
-    tables_ = std::make_unique<OutputFiles>(
-        std::vector<NamedFile>(outputs.begin(), outputs.begin() + 3));
+    tables_ =
+        std::make_unique<OutputFiles>(std::vector<NamedFile>(outputs.begin(), outputs.begin() + 3));
     if (written_results)
       check_results_file(*written_results, command_.resume || options_.tasks, results_where);
     if (submits) {
       folder_.emplace(folder, job_folder_option_);
-      script_ = std::make_unique<PendingFile>(folder / "job.sh",
-                                              SourceLocation{job_folder_option_, 0, 0},
-                                              OutputKind{.devices = false, .executable = true});
+      script_ =
+          std::make_unique<PendingFile>(folder / "job.sh", SourceLocation{job_folder_option_, 0, 0},
+                                        OutputKind{.devices = false, .executable = true});
     }
   }
 
@@ -345,8 +345,8 @@ class SweepSession {
       return 0;
     }
     const std::string id = submit_slurm_job(script);
-    std::cerr << "mmsim: submitted SLURM job " << id << " (" << job_->tasks
-              << " tasks; output in " << job_->folder.string() << ")\n";
+    std::cerr << "mmsim: submitted SLURM job " << id << " (" << job_->tasks << " tasks; output in "
+              << job_->folder.string() << ")\n";
     if (!command_.wait) {
       std::cerr << "mmsim: when it is done: " << collect << "\n";
       return 0;

@@ -114,8 +114,7 @@ nlohmann::json execute_run(const Sweep& sweep, const SweepRun& run) {
   return record;
 }
 
-void check_results_file(const std::filesystem::path& path, bool keep,
-                        const SourceLocation& where) {
+void check_results_file(const std::filesystem::path& path, bool keep, const SourceLocation& where) {
   const auto refuse = [&](const std::filesystem::path& file, const std::string& why) {
     throw InputError(where, "cannot write " + file.string() + ": " + why);
   };
@@ -133,10 +132,11 @@ void check_results_file(const std::filesystem::path& path, bool keep,
   if (keep) return;
   for (const std::filesystem::path& file : results_files(path))
     if (std::filesystem::exists(std::filesystem::symlink_status(file)))
-      refuse(file, std::string(file == path ? "it holds the results of an earlier sweep"
-                                            : "it holds a SLURM task's results of an earlier sweep") +
-                       " (kept, never emptied): --resume goes on from them, --collect makes the "
-                       "table from them; remove it to start afresh");
+      refuse(file,
+             std::string(file == path ? "it holds the results of an earlier sweep"
+                                      : "it holds a SLURM task's results of an earlier sweep") +
+                 " (kept, never emptied): --resume goes on from them, --collect makes the "
+                 "table from them; remove it to start afresh");
 }
 
 ResultsLog::ResultsLog(const std::filesystem::path& path, bool keep, const SourceLocation& where)
@@ -212,8 +212,8 @@ std::string record_problem(const nlohmann::json& record) {
       {"command", [](const nlohmann::json& v) { return v.is_string(); }, "a string"},
       {"seconds", [](const nlohmann::json& v) { return v.is_number(); }, "a number"},
   };
-  static constexpr Field kError = {
-      "error", [](const nlohmann::json& v) { return v.is_string(); }, "a string"};
+  static constexpr Field kError = {"error", [](const nlohmann::json& v) { return v.is_string(); },
+                                   "a string"};
   static constexpr Field kOutcome[] = {
       {"stats", [](const nlohmann::json& v) { return v.is_object(); }, "an object"},
       {"verified", [](const nlohmann::json& v) { return v.is_boolean() || v.is_null(); },
@@ -256,9 +256,9 @@ StoredResults read_results(const std::vector<std::filesystem::path>& files,
     std::error_code error;
     const std::uintmax_t size = std::filesystem::file_size(file, error);
     if (!error && size > kMaxResultsBytes)
-      throw InputError({"--results", 0, 0},
-                       "cannot read " + name + ": it holds more than " + format_bytes(kMaxResultsBytes) +
-                           " (the limit of a results file)");
+      throw InputError({"--results", 0, 0}, "cannot read " + name + ": it holds more than " +
+                                                format_bytes(kMaxResultsBytes) +
+                                                " (the limit of a results file)");
     const bool torn_end = ends_torn(file);
     LineReader lines(in, {.line_bytes = kMaxRecordBytes, .total_bytes = kMaxResultsBytes});
     // Each line is checked once the next is read: only the last may be torn.

@@ -4,8 +4,8 @@
 #include <charconv>
 #include <fstream>
 #include <functional>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -191,8 +191,8 @@ std::int64_t yaml_integer(const YAML::Node& node, const SourceLocation& where,
       range = "an integer >= " + std::to_string(min);
     else
       range = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
-    return InputError(where, what + ": expected " + range + beyond + ", got " +
-                                 yaml_describe(node));
+    return InputError(where,
+                      what + ": expected " + range + beyond + ", got " + yaml_describe(node));
   };
   const std::string too_large = " (at most 2^63 - 1 = 9223372036854775807)";
   const std::string too_small = " (at least -2^63 = -9223372036854775808)";

@@ -55,7 +55,6 @@ class YamlInput {
   SourceLocation where(const YAML::Node& node, const std::string& path) const;
 
  private:
-
   std::filesystem::path file_;
   std::string kind_;
   YAML::Node root_;

@@ -73,8 +73,8 @@ InputValues::InputValues(const ParamValues& params, const std::filesystem::path&
   const std::string& file = params.string("file");
   if (!file.empty()) {
     file_ = base_dir / file;
-    for_each_input_value(file_, std::numeric_limits<Word>::min(),
-                         std::numeric_limits<Word>::max(), [&](Word) { ++count_; });
+    for_each_input_value(file_, std::numeric_limits<Word>::min(), std::numeric_limits<Word>::max(),
+                         [&](Word) { ++count_; });
     if (count_ == 0) throw ParamError("file", file + " holds no numbers");
     if (n != 0 && static_cast<std::uint64_t>(n) != count_)
       throw ParamError("n", "n = " + std::to_string(n) + " but " + file + " holds " +

@@ -64,7 +64,8 @@ std::ifstream open_schedule(const std::filesystem::path& file) {
   try {
     return open_text_file(file);
   } catch (const TextInputError& e) {
-    throw ParamError("schedule", "cannot open the schedule file " + file.string() + ": " + e.what());
+    throw ParamError("schedule",
+                     "cannot open the schedule file " + file.string() + ": " + e.what());
   }
 }
 

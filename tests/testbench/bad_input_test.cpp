@@ -278,7 +278,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "invalid character (byte 0x00): YAML is printable text"},
         BadCase{"ControlCharacter", edit("name: good", "name: go\x01od"), ":1:9",
                 "invalid character (byte 0x01): YAML is printable text"},
-        BadCase{"ControlCharacterInSet", kGood, "--set name=a\x01" "b",
+        BadCase{"ControlCharacterInSet", kGood,
+                "--set name=a\x01"
+                "b",
                 "invalid character (byte 0x01): YAML is printable text",
                 "--set \"$(printf 'name=a\\001b')\""},
         // Text after a quoted value is an error, on the command line as in a file.
@@ -373,9 +375,8 @@ TEST(BadInputFile, AFileMessageNamesItsKeyOrOption) {
   }
   // --out-dir's files are named by --out-dir, not by --stats or --vcd.
   std::filesystem::create_directories(dir / "od" / "stats.json");
-  const CommandResult r =
-      mmsim("run " + std::string(MMSIM_SOURCE_DIR) + "/configs/dmm_fig4.yaml --out-dir " +
-            shell_word(dir / "od"));
+  const CommandResult r = mmsim("run " + std::string(MMSIM_SOURCE_DIR) +
+                                "/configs/dmm_fig4.yaml --out-dir " + shell_word(dir / "od"));
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "mmsim: --out-dir: cannot write " + (dir / "od" / "stats.json").string() +
                        ": it is a folder\n");

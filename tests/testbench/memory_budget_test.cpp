@@ -80,8 +80,8 @@ TEST(MemoryBudget, TheRunEstimateAddsItsParts) {
   EXPECT_EQ(e.parts[3].what, "the program's data");
   EXPECT_EQ(e.parts[3].bytes, 5000u);
   EXPECT_EQ(e.parts[4].what, "mmsim itself");
-  EXPECT_EQ(e.total(), 8u * 1024 + MmuPipeline::bytes(8) + 32 * (1024 + 32 * 64) + 5000 +
-                           (16u << 20));
+  EXPECT_EQ(e.total(),
+            8u * 1024 + MmuPipeline::bytes(8) + 32 * (1024 + 32 * 64) + 5000 + (16u << 20));
   EXPECT_EQ(e.largest()->key, "machine.threads");
   // The race detector: 12 bytes per cell and two 32-byte records of accesses.
   m.memory_words = 4000;  // 125 rows
@@ -221,9 +221,9 @@ TEST(MemoryBudget, EveryProgramsInputIsCountedBeforeItIsMade) {
       {"hmm_convolution.yaml", "--set program.params.n=2^30"},
   };
   for (const auto& [config, options] : runs) {
-    const CommandResult r = run_command("MMSIM_MEMORY_LIMIT=2^20 '" + std::string(MMSIM_BINARY) +
-                                        "' run " + kConfigs + config + " " + options +
-                                        " --set expect={} --set machine.race_check=false");
+    const CommandResult r =
+        run_command("MMSIM_MEMORY_LIMIT=2^20 '" + std::string(MMSIM_BINARY) + "' run " + kConfigs +
+                    config + " " + options + " --set expect={} --set machine.race_check=false");
     EXPECT_EQ(r.status, 2) << config << r.err;
     EXPECT_NE(r.err.find(": this run needs about "), std::string::npos) << config << r.err;
     EXPECT_NE(r.err.find(" + the program's data "), std::string::npos) << config << r.err;
@@ -268,14 +268,13 @@ TEST(MemoryBudget, ATraceFileIsCountedBeforeItIsRead) {
   const auto bench = dir.write("t.yaml",
                                "machine: {model: dmm, width: 4, latency: 3, threads: 4}\n"
                                "program: {name: trace, params: {file: t.csv}}\n");
-  const CommandResult refused = run_command("MMSIM_MEMORY_LIMIT=17000000 '" +
-                                            std::string(MMSIM_BINARY) + "' run " +
-                                            shell_word(bench));
+  const CommandResult refused = run_command(
+      "MMSIM_MEMORY_LIMIT=17000000 '" + std::string(MMSIM_BINARY) + "' run " + shell_word(bench));
   EXPECT_EQ(refused.status, 2);
-  EXPECT_EQ(refused.err.rfind("mmsim: " + bench.string() +
-                                  ":2:39: program.params.file: this run needs about ",
-                              0),
-            0u)
+  EXPECT_EQ(
+      refused.err.rfind(
+          "mmsim: " + bench.string() + ":2:39: program.params.file: this run needs about ", 0),
+      0u)
       << refused.err;
   EXPECT_NE(refused.err.find("(the program's input "), std::string::npos) << refused.err;
   const CommandResult fits = run_command("MMSIM_MEMORY_LIMIT=2^26 '" + std::string(MMSIM_BINARY) +
@@ -298,9 +297,9 @@ TEST(MemoryBudget, TheAddressSpaceLimitIsHonoured) {
   const CommandResult r = run_command("ulimit -v 4000000; '" + std::string(MMSIM_BINARY) +
                                       "' run " + shell_word(bench));
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("mmsim: " + bench.string() + ":1:10: machine: this run needs about 8.0 GiB",
-                        0),
-            0u)
+  EXPECT_EQ(
+      r.err.rfind("mmsim: " + bench.string() + ":1:10: machine: this run needs about 8.0 GiB", 0),
+      0u)
       << r.err;
   EXPECT_NE(r.err.find("are available (the address-space limit (ulimit -v) less what mmsim "
                        "maps)\n"),

@@ -291,11 +291,11 @@ TEST(OutputFaults, AFailedWriteToStandardOutputIsAnError) {
   const auto sweep = dir.write("s.yaml", "testbench: base.yaml\n");
   for (const std::string& command : std::vector<std::string>{
            "list", "list programs", "run " + kFig4, "plan --n 16 --width 4",
-        "congestion --width 4 --super-warp 1 --array 16 --rounds 100",
-        "sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl")}) {
+           "congestion --width 4 --super-warp 1 --array 16 --rounds 100",
+           "sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl")}) {
     std::filesystem::remove(dir / "r.jsonl");
-    const CommandResult r = run_command("{ '" + std::string(MMSIM_BINARY) + "' " + command +
-                                        " > " + shell_word(*full) + "; }");
+    const CommandResult r = run_command("{ '" + std::string(MMSIM_BINARY) + "' " + command + " > " +
+                                        shell_word(*full) + "; }");
     EXPECT_EQ(r.status, 2) << command;
     const std::string message = "mmsim: cannot write to standard output: No space left on device\n";
     ASSERT_GE(r.err.size(), message.size()) << command;

@@ -68,14 +68,14 @@ TEST(Signals, AnInterruptedSweepEndsItsWorkersAndLeavesNoPartialFile) {
     dir.write("base.yaml",
               "machine: {model: dmm, width: 4, latency: 3, threads: 16}\n"
               "program: {name: contiguous_access, params: {n: 64}}\n");
-    const auto sweep = dir.write("s.yaml", "testbench: base.yaml\n"
-                                           "grid: {outputs.stats: [" +
-                                               (dir / "a.json").string() + ", " +
-                                               (dir / "b.json").string() +
-                                               "], program.params.n: [2^24]}\n");
-    const pid_t child = start_mmsim({"sweep", sweep.string(), "--results",
-                                     (dir / "r.jsonl").string(), "--jobs", "2"},
-                                    tmp / "log", tmp.path());
+    const auto sweep = dir.write("s.yaml",
+                                 "testbench: base.yaml\n"
+                                 "grid: {outputs.stats: [" +
+                                     (dir / "a.json").string() + ", " + (dir / "b.json").string() +
+                                     "], program.params.n: [2^24]}\n");
+    const pid_t child = start_mmsim(
+        {"sweep", sweep.string(), "--results", (dir / "r.jsonl").string(), "--jobs", "2"},
+        tmp / "log", tmp.path());
     EXPECT_TRUE(wait_for([&] { return writing(dir.path()); })) << read_file(tmp / "log");
     ::kill(child, signal);
     int raw = 0;
@@ -98,9 +98,9 @@ TEST(Signals, AnInterruptedCompactWaveformLeavesNoConverterAndNoFolder) {
     TempDir tmp;
     TempDir logs;
     const std::string config = std::string(MMSIM_SOURCE_DIR) + "/configs/contiguous_dmm.yaml";
-    const pid_t child = start_mmsim({"run", config, "--set", "program.params.n=2^22", "--vcd",
-                                     (dir / "w.fst").string()},
-                                    logs / "log", tmp.path());
+    const pid_t child = start_mmsim(
+        {"run", config, "--set", "program.params.n=2^22", "--vcd", (dir / "w.fst").string()},
+        logs / "log", tmp.path());
     // Once the converter has written into its folder.
     EXPECT_TRUE(wait_for([&] {
       for (const auto& entry : fs::recursive_directory_iterator(tmp.path()))

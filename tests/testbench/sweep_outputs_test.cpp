@@ -42,10 +42,9 @@ std::string sh_word(const std::string& word) {
 std::map<std::string, std::string> contents(const fs::path& folder) {
   std::map<std::string, std::string> out;
   for (const auto& entry : fs::directory_iterator(folder))
-    out[entry.path().filename().string()] =
-        entry.is_regular_file() ? read_file(entry.path())
-        : entry.is_directory()  ? "<folder>"
-                                : "<other>";
+    out[entry.path().filename().string()] = entry.is_regular_file() ? read_file(entry.path())
+                                            : entry.is_directory()  ? "<folder>"
+                                                                    : "<other>";
   return out;
 }
 
@@ -55,15 +54,14 @@ TEST(SweepOutputs, AnOutputThatNamesAnInputOrAnotherOutputIsRefusedBeforeAnyRun)
   const fs::path& base = f.base;
   const fs::path x = f.dir / "x.csv";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--results " + shell_word(sw),
-       "--results: cannot write " + sw.string() + ": it is also the sweep file (" + sw.string() +
-           ")"},
-      {"--results " + shell_word(base),
-       "--results: cannot write " + base.string() + ": it is also the sweep's testbench (" +
-           base.string() + ")"},
+      {"--results " + shell_word(sw), "--results: cannot write " + sw.string() +
+                                          ": it is also the sweep file (" + sw.string() + ")"},
+      {"--results " + shell_word(base), "--results: cannot write " + base.string() +
+                                            ": it is also the sweep's testbench (" + base.string() +
+                                            ")"},
       {"--csv " + shell_word(x) + " --results " + shell_word(x),
-       "--results: cannot write " + x.string() + ": it is also the output of --csv (" +
-           x.string() + ")"},
+       "--results: cannot write " + x.string() + ": it is also the output of --csv (" + x.string() +
+           ")"},
       {"--results " + shell_word(f.dir / "r.jsonl") + " --csv " + shell_word(base),
        "--csv: cannot write " + base.string() + ": it is also the sweep's testbench (" +
            base.string() + ")"},
@@ -119,9 +117,9 @@ TEST(SweepOutputs, AJobArrayNeverRemovesWhatTheResultsOptionNames) {
     const auto before = contents(f.dir.path());
     for (const auto& [name, why] : cases) {
       const fs::path results = f.dir / name;
-      const CommandResult r = run_command("cd " + shell_word(f.dir.path()) + " && '" +
-                                          MMSIM_BINARY + "' " + f.command() + " " + submit +
-                                          " --results " + shell_word(results));
+      const CommandResult r =
+          run_command("cd " + shell_word(f.dir.path()) + " && '" + MMSIM_BINARY + "' " +
+                      f.command() + " " + submit + " --results " + shell_word(results));
       EXPECT_EQ(r.status, 2) << submit << " " << name;
       EXPECT_EQ(r.err, "mmsim: --results: cannot write " + results.string() + ": " + why + "\n")
           << submit;
@@ -213,9 +211,8 @@ TEST(SweepOutputs, TheJobScriptIsWrittenLikeEveryOutput) {
 // word; SLURM's own time formats all pass.
 TEST(SweepOutputs, EveryValueWrittenIntoTheJobScriptIsCheckedOrQuoted) {
   SweepFolder f;
-  const std::string base =
-      f.command() + " --results " + shell_word(f.dir / "r.jsonl") + " --emit-slurm " +
-      shell_word(f.dir / "job");
+  const std::string base = f.command() + " --results " + shell_word(f.dir / "r.jsonl") +
+                           " --emit-slurm " + shell_word(f.dir / "job");
   const std::vector<std::pair<std::string, std::string>> refused = {
       {"--time " + sh_word("1:00\ntouch X"),
        "--time: expected a SLURM time limit: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or "
@@ -233,12 +230,13 @@ TEST(SweepOutputs, EveryValueWrittenIntoTheJobScriptIsCheckedOrQuoted) {
        "--sbatch: expected one sbatch option such as --mem=4G (one word: no blanks, quotes, "
        "backslashes or control characters), got '--comment=two words'"},
       {"--sbatch=--account=a/b", "--sbatch: expected an account name in '--account=a/b'"},
-      {"--sbatch=-t1:x", "--sbatch: expected a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, ...) "
-                         "in '-t1:x'"},
+      {"--sbatch=-t1:x",
+       "--sbatch: expected a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, ...) "
+       "in '-t1:x'"},
   };
   for (const auto& [option, message] : refused) {
-    const CommandResult r = run_command("'" + std::string(MMSIM_BINARY) + "' " + base + " " +
-                                        option);
+    const CommandResult r =
+        run_command("'" + std::string(MMSIM_BINARY) + "' " + base + " " + option);
     EXPECT_EQ(r.status, 2) << option;
     EXPECT_EQ(r.err, "mmsim: " + message + "\n") << option;
     EXPECT_FALSE(fs::exists(f.dir / "job")) << option;
@@ -259,17 +257,17 @@ TEST(SweepOutputs, ASetValueIsOneWordOfTheJobScript) {
   SweepFolder f;
   const std::string value = "description=it's\ntouch " + (f.dir / "X").string();
   const fs::path results = f.dir / "r.jsonl";
-  const CommandResult r = mmsim(f.command() + " --results " + shell_word(results) +
-                                " --emit-slurm " + shell_word(f.dir / "job") +
-                                " --array-size 1 --set " + sh_word(value));
+  const CommandResult r =
+      mmsim(f.command() + " --results " + shell_word(results) + " --emit-slurm " +
+            shell_word(f.dir / "job") + " --array-size 1 --set " + sh_word(value));
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string script = read_file(f.dir / "job" / "job.sh");
-  EXPECT_NE(script.find(" --set 'description=it'\\''s\ntouch " + (f.dir / "X").string() +
-                        "' --results "),
-            std::string::npos)
+  EXPECT_NE(
+      script.find(" --set 'description=it'\\''s\ntouch " + (f.dir / "X").string() + "' --results "),
+      std::string::npos)
       << script;
-  const CommandResult task = run_command("SLURM_ARRAY_TASK_ID=0 sh " +
-                                         shell_word(f.dir / "job" / "job.sh"));
+  const CommandResult task =
+      run_command("SLURM_ARRAY_TASK_ID=0 sh " + shell_word(f.dir / "job" / "job.sh"));
   EXPECT_EQ(task.status, 0) << task.err;
   EXPECT_FALSE(fs::exists(f.dir / "X"));
   const std::string records = read_file(f.dir / "r.task-0.jsonl");
@@ -309,7 +307,8 @@ TEST(SweepResults, ACorruptedRecordIsReportedAtItsLine) {
        ":2: not a run's record: 'stats' is a number, expected an object"},
       {changed([](auto& r) { r["set"] = {1}; }),
        ":2: not a run's record: 'set' is a list, expected a list of strings"},
-      {"{\"case\": ", ":2:10: expected a run's record (a JSON object on one line), got invalid JSON"},
+      {"{\"case\": ",
+       ":2:10: expected a run's record (a JSON object on one line), got invalid JSON"},
       {"[1, 2]", ":2: not a run's record: expected a run's record (a JSON object), got a list"},
       {std::string(100, '[') + std::string(100, ']'),
        ":2: not a run's record: nested more than 64 levels deep"},
@@ -318,8 +317,8 @@ TEST(SweepResults, ACorruptedRecordIsReportedAtItsLine) {
     for (const auto& [line, message] : cases) {
       std::ofstream(results) << first << "\n" << line << "\n" << first << "\n";
       const std::string before = read_file(results);
-      const CommandResult r = mmsim(f.command() + " --results " + shell_word(results) + " " +
-                                    mode + " --csv " + shell_word(f.dir / "t.csv"));
+      const CommandResult r = mmsim(f.command() + " --results " + shell_word(results) + " " + mode +
+                                    " --csv " + shell_word(f.dir / "t.csv"));
       EXPECT_EQ(r.status, 2) << mode << " " << line;
       EXPECT_EQ(r.err, "mmsim: " + results.string() + message + "\n") << mode;
       EXPECT_EQ(r.out, "");
