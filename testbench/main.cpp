@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
       "sweep", "run a testbench over cases and values on all cores, or as a SLURM job array");
   sweep_app->footer(
       "Exit status: 0 every run verified (or had nothing to verify), 1 a run failed its checks, "
-      "2 invalid input or an output that cannot be written, 130 interrupted.");
+      "2 invalid input or an output that cannot be written, 130 interrupted (129 by SIGHUP).");
   sweep_app->add_option("sweep", sweep.sweep, "sweep YAML file")->required();
   sweep_app->add_option("--set", sweep.overrides, "override a value in every run: key.path=value")
       ->allow_extra_args(false)
