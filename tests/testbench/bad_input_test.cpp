@@ -320,9 +320,11 @@ TEST(BadInputFile, AnAliasBombIsRefused) {
   TempDir dir;
   std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int level = 1; level < 10; ++level) {
+    // Appended piece by piece: GCC 12 warns (-Wrestrict) on "a" + std::to_string(...).
     const std::string previous = "*a" + std::to_string(level - 1);
-    bomb += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [" + previous;
-    for (int i = 1; i < 10; ++i) bomb += ", " + previous;
+    const std::string name = std::to_string(level);
+    bomb.append("a").append(name).append(": &a").append(name).append(" [").append(previous);
+    for (int i = 1; i < 10; ++i) bomb.append(", ").append(previous);
     bomb += "]\n";
   }
   const auto file = dir.write("t.yaml", bomb + kGood);
