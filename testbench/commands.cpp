@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -18,6 +19,7 @@
 #include "testbench/congestion_experiment.hpp"
 #include "testbench/congestion_report.hpp"
 #include "testbench/integer_list.hpp"
+#include "testbench/output_folder.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/report.hpp"
 #include "testbench/runner.hpp"
@@ -44,33 +46,6 @@ std::vector<std::string> policy_names(const std::vector<std::string>& given) {
   return given;
 }
 
-// The folder of --out-dir: made when it is missing (its parent must exist), and removed again
-// when the command fails before anything was written into it.
-class OutputFolder {
- public:
-  OutputFolder(std::filesystem::path path, const std::string& option) : path_(std::move(path)) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path_, error)) return;
-    if (std::filesystem::exists(std::filesystem::symlink_status(path_, error)))
-      throw InputError({option, 0, 0}, path_.string() + " exists and is not a folder");
-    if (!std::filesystem::create_directory(path_, error))
-      throw InputError({option, 0, 0},
-                       "cannot make the folder " + path_.string() + ": " + error.message());
-    made_ = true;
-  }
-  OutputFolder(const OutputFolder&) = delete;
-  OutputFolder& operator=(const OutputFolder&) = delete;
-  ~OutputFolder() {
-    std::error_code error;
-    if (made_ && std::filesystem::is_empty(path_, error)) std::filesystem::remove(path_, error);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-  bool made_ = false;
-};
-
 // The run's options; with --out-dir its outputs go into `folder` under fixed names, a waveform
 // only when the testbench asks for one.
 RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFolder* folder) {
@@ -83,6 +58,7 @@ RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFol
   if (folder) {
     options.stats = (folder->path() / "stats.json").string();
     options.resolved = (folder->path() / "testbench.yaml").string();
+    options.outputs_option = "--out-dir";
     if (!tb.vcd.file.empty()) options.vcd = (folder->path() / "trace.vcd").string();
     tb.vcd.file.clear();
     tb.stats.clear();

@@ -22,7 +22,7 @@ nlohmann::ordered_json rsu_json(const BankMapping& mapping, std::uint64_t seed);
 // testbench's `memory`, the statistics' `memory_words`), address map and random shift unit.
 nlohmann::ordered_json shared_memory_json(const MachineConfig& m, const std::string& words_key);
 
-// `machine`: the machine as resolved for the run. Keys in the order of the README's reference.
+// `machine`: the machine as resolved for the run. Keys in the order of docs/testbench.md.
 nlohmann::ordered_json resolved_testbench(const Testbench& testbench, const MachineConfig& machine);
 
 // A testbench (or any JSON value) as YAML, keys in their order: mappings in block style, lists of

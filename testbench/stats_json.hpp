@@ -1,4 +1,4 @@
-// The statistics JSON of README "Statistics JSON" (keys may grow, never change).
+// The statistics JSON of docs/statistics.md (keys may grow, never change).
 #pragma once
 
 #include <string>

@@ -74,7 +74,7 @@ void check_sweep(const Sweep& sweep, const SweepPlan& plan) {
     const std::string nearest = nearest_name(column.path, paths);
     throw InputError(column.where,
                      "columns: no run reports '" + column.path + "'" +
-                         (nearest.empty() ? " (a path into the statistics JSON, README.md)"
+                         (nearest.empty() ? " (a path into the statistics JSON, docs/statistics.md)"
                                           : " (did you mean '" + nearest + "'?)"));
   }
 }

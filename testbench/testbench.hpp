@@ -1,5 +1,5 @@
 // A testbench: the machine, the program, the outputs and the expected figures, as loaded and
-// checked from YAML (the format is in README.md, "Testbench reference").
+// checked from YAML (the format is in docs/testbench.md).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 
 namespace mmsim {
 
-// outputs.vcd: a file name, or a mapping {file, from, to, scopes, limit} (README, "Waveforms").
+// outputs.vcd: a file name, or a mapping {file, from, to, scopes, limit} (docs/waveforms.md).
 struct WaveformRequest {
   std::string file;  // "" = none
   std::optional<std::uint64_t> from;

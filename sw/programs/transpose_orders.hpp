@@ -13,8 +13,8 @@ enum class CrossAccess { column, diagonal };
 
 // `dmm` is the DMM's order, which each algorithm's own paper states. The others: SDMM Nakano and
 // Matsumae 2013, Theorem 3; RSDMM their Theorem 8; UMM a column or a diagonal crosses
-// min(w, sqrt(n)) address groups per warp (README: "Transposes on the UMM"); BPRAM and PRAM
-// Nakano 2012, section IV.
+// min(w, sqrt(n)) address groups per warp (docs/programs.md, "Bounds on every model"); BPRAM
+// and PRAM Nakano 2012, section IV.
 OrdersByColumn transpose_orders(const MachineConfig& m, std::uint64_t n, std::uint64_t side,
                                 CrossAccess access, TimeOrder dmm);
 

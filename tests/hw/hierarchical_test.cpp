@@ -1,4 +1,4 @@
-// The hierarchical machine (README "The hierarchical machine"): d streaming multiprocessors with
+// The hierarchical machine (docs/semantics.md, section 7): d streaming multiprocessors with
 // a shared memory each over one global memory; every memory with its own pipeline and turn;
 // syncthreads per block, grid_sync over the machine.
 #include <gtest/gtest.h>

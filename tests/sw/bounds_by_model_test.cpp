@@ -1,9 +1,10 @@
 // Every program's bounds on every machine model, one test per (program, model): the report
-// shows exactly these keys, each with the formula the papers give for that model (or the README
-// derives where they give none) and its value for the row's machine, and the run keeps to them
-// (lower <= measured, exact == measured, measured <= upper). The machine: w = 4, l = 6 (1 on the
-// BPRAM and the PRAM, which fix it), p = 32 (the programs of Nakano 2012 (asynchronous): their own
-// thread count), s = 2 on the SDMM and the RSDMM (1 for the one-warp programs), round robin.
+// shows exactly these keys, each with the formula the papers give for that model (or
+// docs/programs.md derives where they give none) and its value for the row's machine, and the
+// run keeps to them (lower <= measured, exact == measured, measured <= upper). The machine:
+// w = 4, l = 6 (1 on the BPRAM and the PRAM, which fix it), p = 32 (the programs of Nakano 2012
+// (asynchronous): their own thread count), s = 2 on the SDMM and the RSDMM (1 for the one-warp
+// programs), round robin.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,6 +1,6 @@
-// Inputs the fuzz targets of fuzz/ found mishandled (README, "Testing"), each kept as a test of
-// what mmsim does with it now. The reproducers themselves are in fuzz/regressions/TARGET/,
-// where scripts/fuzz replays them too.
+// Inputs the fuzz targets of fuzz/ found mishandled (docs/testing.md, "Fuzzing"), each kept as a
+// test of what mmsim does with it now. The reproducers themselves are in
+// fuzz/regressions/TARGET/, where scripts/fuzz replays them too.
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -224,17 +224,20 @@ TEST(OutDir, FilesOfParametersBecomeAbsolutePaths) {
 
 TEST(OutDir, IsMadeOnlyForARunAndIsLeftAloneOnErrors) {
   TempDir dir;
-  // A missing parent folder, an invalid testbench, --stats with --out-dir: exit 2, no folder.
-  const CommandResult missing =
-      mmsim("run " + kConfigs + "dmm_fig4.yaml --out-dir " + shell_word(dir / "no" / "run"));
-  EXPECT_EQ(missing.status, 2);
-  EXPECT_NE(
-      missing.err.find("mmsim: --out-dir: cannot make the folder " + (dir / "no" / "run").string()),
-      std::string::npos)
-      << missing.err;
+  // A parent that is a file, an invalid testbench (its missing parents too), --stats with
+  // --out-dir: exit 2, no folder.
+  dir.write("file", "");
+  const CommandResult blocked =
+      mmsim("run " + kConfigs + "dmm_fig4.yaml --out-dir " + shell_word(dir / "file" / "run"));
+  EXPECT_EQ(blocked.status, 2);
+  EXPECT_NE(blocked.err.find("mmsim: --out-dir: cannot make the folder " +
+                             (dir / "file" / "run").string()),
+            std::string::npos)
+      << blocked.err;
+  std::filesystem::remove(dir / "file");
   const CommandResult invalid =
       mmsim("run " + kConfigs + "dmm_fig4.yaml --set machine.width=0 --out-dir " +
-            shell_word(dir / "run"));
+            shell_word(dir / "no" / "run"));
   EXPECT_EQ(invalid.status, 2);
   const CommandResult failing =
       mmsim("run " + kConfigs + "contiguous_dmm.yaml --set program.params.n=1000 " + "--out-dir " +
@@ -252,6 +255,17 @@ TEST(OutDir, IsMadeOnlyForARunAndIsLeftAloneOnErrors) {
             0);
   EXPECT_EQ(TempDir::names_of(dir / "run"), (std::vector<std::string>{"random", "round_robin"}));
   EXPECT_EQ(json::parse(read_file(dir / "run" / "random" / "stats.json"))["dispatch"], "random");
+}
+
+// The folder's missing parents are made too (the tour's --out-dir runs/fig4-l5 in a fresh clone).
+TEST(OutDir, MakesMissingParents) {
+  TempDir dir;
+  ASSERT_EQ(mmsim("run " + kConfigs + "dmm_fig4.yaml --out-dir " +
+                  shell_word(dir / "runs" / "fig4" / "a"))
+                .status,
+            0);
+  EXPECT_EQ(TempDir::names_of(dir / "runs" / "fig4" / "a"),
+            (std::vector<std::string>{"stats.json", "testbench.yaml"}));
 }
 
 TEST(Provenance, PlanStatisticsAndSweepResultsRecordIt) {
