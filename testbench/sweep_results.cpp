@@ -278,6 +278,9 @@ StoredResults read_results(const std::vector<std::filesystem::path>& files,
       } catch (const nlohmann::json::parse_error& e) {
         throw InputError({name, static_cast<int>(number), static_cast<int>(e.byte)},
                          "expected a run's record (a JSON object on one line), got invalid JSON");
+      } catch (const nlohmann::json::out_of_range&) {
+        // nlohmann reports a number beyond a double (1e3080) apart from syntax errors.
+        throw InputError(where, "not a run's record: a number too large for a double");
       }
       if (const std::string why = record_problem(record); !why.empty())
         throw InputError(where, "not a run's record: " + why);

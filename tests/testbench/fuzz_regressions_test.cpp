@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include "testbench/runner.hpp"
 #include "testbench/stats_json.hpp"
 #include "testbench/sweep_expression.hpp"
+#include "testbench/sweep_results.hpp"
 #include "testbench/testbench.hpp"
 
 namespace mmsim::test {
@@ -77,6 +79,20 @@ TEST(FuzzRegressions, APreviewOfTheHierarchicalMachineMeasuresNoGlobalStagesYet)
     }
   EXPECT_TRUE(global) << "hmm_sum no longer has a bound on the global stages";
   EXPECT_EQ(stats_json(preview).at("cycles"), 0);
+}
+
+// fuzz/regressions/results/number_overflow: a record whose index is 1e3080, beyond a double;
+// nlohmann reports it as out_of_range, not as a parse error, and it escaped read_results.
+TEST(FuzzRegressions, ANumberBeyondADoubleInAResultsFileIsAnErrorAtItsLine) {
+  const std::filesystem::path file =
+      std::string(MMSIM_SOURCE_DIR) + "/fuzz/regressions/results/number_overflow";
+  try {
+    read_results({file}, {"cycles"});
+    FAIL() << "read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.describe(),
+              file.string() + ":1: not a run's record: a number too large for a double");
+  }
 }
 
 }  // namespace
