@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hw/support/types.hpp"
 #include "sw/planning/dmm_plan.hpp"
 #include "sw/planning/errors.hpp"
 #include "sw/planning/permutation.hpp"
 #include "sw/planning/schedule_file.hpp"
 #include "sw/planning/umm_plan.hpp"
-#include "hw/support/types.hpp"
 #include "sw/support/integer_sqrt.hpp"
 #include "testbench/cli/subcommands.hpp"
 #include "testbench/input/memory_budget.hpp"

@@ -10,7 +10,8 @@ OutputFolder::OutputFolder(std::filesystem::path path, const std::string& option
   if (std::filesystem::is_directory(path_, error)) return;
   std::filesystem::path missing = path_.lexically_normal();
   if (!missing.has_filename()) missing = missing.parent_path();  // "runs/a/" is "runs/a"
-  for (; !missing.empty() && !std::filesystem::exists(std::filesystem::symlink_status(missing, error));
+  for (; !missing.empty() &&
+         !std::filesystem::exists(std::filesystem::symlink_status(missing, error));
        missing = missing.parent_path())
     made_.push_back(missing);
   if (made_.empty())

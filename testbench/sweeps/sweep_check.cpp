@@ -4,9 +4,9 @@
 
 #include "hw/support/errors.hpp"
 #include "sw/support/suggest.hpp"
+#include "testbench/input/yaml_input.hpp"
 #include "testbench/run/runner.hpp"
 #include "testbench/run/stats_json.hpp"
-#include "testbench/input/yaml_input.hpp"
 
 namespace mmsim {
 namespace {

@@ -14,9 +14,9 @@
 #include "hw/support/errors.hpp"
 #include "sw/support/text_input.hpp"
 #include "testbench/input/memory_budget.hpp"
+#include "testbench/input/testbench.hpp"
 #include "testbench/run/runner.hpp"
 #include "testbench/run/stats_json.hpp"
-#include "testbench/input/testbench.hpp"
 
 namespace mmsim {
 namespace {

@@ -10,7 +10,7 @@
 namespace mmsim {
 
 struct SweepRequest {
-  std::string sweep;  // the sweep file
+  std::string sweep;                   // the sweep file
   std::vector<std::string> overrides;  // --set, applied to every run
   std::string markdown;
   std::string csv;

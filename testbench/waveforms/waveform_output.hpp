@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "testbench/waveforms/gtkwave_view.hpp"
-#include "testbench/outputs/pending_file.hpp"
 #include "testbench/input/testbench.hpp"
+#include "testbench/outputs/pending_file.hpp"
+#include "testbench/waveforms/gtkwave_view.hpp"
 #include "testbench/waveforms/vcd_window.hpp"
 #include "testbench/waveforms/waveform_converter.hpp"
 
