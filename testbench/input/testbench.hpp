@@ -56,9 +56,6 @@ struct Testbench {
   SourceLocation locate(const std::string& key) const;
 };
 
-// The figures an `expect:` section may name.
-const std::vector<std::string>& expectable_figures();
-
 // Loads and checks a testbench; `overrides` are "key.path=value" assignments (--set). Throws
 // InputError for anything that is not a valid testbench.
 Testbench load_testbench(const std::filesystem::path& file,

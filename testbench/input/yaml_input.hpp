@@ -67,6 +67,7 @@ class YamlSection {
   // `path`: dotted path of the mapping ("" for the whole testbench).
   YamlSection(const YamlInput& input, YAML::Node node, std::string path);
 
+  const YamlInput& input() const { return *input_; }
   const std::string& path() const { return path_; }
   std::string name() const;  // for messages: the path, or the input's kind
   std::string child(const std::string& key) const;

@@ -14,15 +14,8 @@
 
 namespace mmsim {
 
-// The random shift unit of a bank mapping: {shifts} when given, else {seed} (its own, or the
-// machine's `seed`).
-nlohmann::ordered_json rsu_json(const BankMapping& mapping, std::uint64_t seed);
-
-// The hierarchical machine's shared memory: model, latency, its size under `words_key` (the
-// testbench's `memory`, the statistics' `memory_words`), address map and random shift unit.
-nlohmann::ordered_json shared_memory_json(const MachineConfig& m, const std::string& words_key);
-
-// `machine`: the machine as resolved for the run. Keys in the order of docs/testbench.md.
+// `machine`: the machine as resolved for the run. Its keys, and their order, are the table's
+// (testbench/input/testbench_schema.hpp).
 nlohmann::ordered_json resolved_testbench(const Testbench& testbench, const MachineConfig& machine);
 
 // A testbench (or any JSON value) as YAML, keys in their order: mappings in block style, lists of

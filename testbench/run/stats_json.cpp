@@ -1,7 +1,6 @@
 #include "testbench/run/stats_json.hpp"
 
 #include "hw/machine/machine_models.hpp"
-#include "testbench/run/resolved_testbench.hpp"
 
 namespace mmsim {
 
@@ -161,7 +160,9 @@ nlohmann::json stats_json(const RunOutcome& o) {
   json figures = json::object();
   for (const ProgramFigure& f : o.figures) figures[f.key] = f.value;
   stats["program_figures"] = figures;
-  if (address_map_of(m).shift_table) stats["rsu"] = json(rsu_json(m.mapping, m.seed));
+  // The random shift unit and the shared memories as the testbench as it ran says them.
+  const nlohmann::ordered_json& machine = o.resolved.at("machine");
+  if (machine.contains("rsu")) stats["rsu"] = json(machine.at("rsu"));
   stats["memories"] = memories_json(o.result);
   stats["stage_histogram"] = histogram(c.stage_histogram);
   stats["bank_requests"] = o.result.spread.banks;
@@ -176,7 +177,10 @@ nlohmann::json stats_json(const RunOutcome& o) {
     stats["global_width"] = m.global_words_per_group();
     stats["kernel_latency"] = m.kernel_latency;
     stats["block_syncthreads"] = o.result.block_syncthreads;
-    stats["shared"] = json(shared_memory_json(m, "memory_words"));
+    json shared;
+    for (const auto& [key, value] : machine.at("shared").items())
+      shared[key == "memory" ? "memory_words" : key] = value;
+    stats["shared"] = shared;
   }
   stats["warnings"] = o.warnings;
   stats["errors"] = o.errors;
