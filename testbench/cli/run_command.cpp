@@ -72,6 +72,11 @@ RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFol
   return options;
 }
 
+// What loading left out (--set of another program), on standard error before the run.
+void say_notes(const Testbench& tb) {
+  for (const std::string& note : tb.notes) std::cerr << "mmsim: note: " << note << "\n";
+}
+
 // The report goes to standard error when the statistics take standard output.
 std::ostream& report_stream(const std::vector<RunOutcome>& outcomes) {
   const bool taken = std::any_of(outcomes.begin(), outcomes.end(), [](const RunOutcome& o) {
@@ -88,7 +93,8 @@ int run_policies(const RunCommand& command) {
   for (const std::string& policy : names) {
     std::vector<std::string> overrides = command.overrides;
     overrides.push_back("machine.dispatch=" + policy);
-    Testbench tb = load_testbench(command.testbench, overrides);
+    Testbench tb = load_testbench(command.testbench, overrides, ProgramSwitch::drops);
+    if (policy == names.front()) say_notes(tb);
     tb.vcd.file = for_policy(tb.vcd.file, policy);
     tb.stats = for_policy(tb.stats, policy);
     std::optional<OutputFolder> folder;  // one folder per run: DIR/<policy>
@@ -111,7 +117,8 @@ int run_policies(const RunCommand& command) {
 int run_command(const RunCommand& command) {
   try {
     if (!command.policies.empty()) return run_policies(command);
-    Testbench tb = load_testbench(command.testbench, command.overrides);
+    Testbench tb = load_testbench(command.testbench, command.overrides, ProgramSwitch::drops);
+    say_notes(tb);
     std::optional<OutputFolder> folder;
     if (!command.out_dir.empty()) folder.emplace(command.out_dir, "--out-dir");
     const RunOutcome outcome =

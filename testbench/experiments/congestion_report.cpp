@@ -1,4 +1,5 @@
 #include "testbench/experiments/congestion_report.hpp"
+#include "hw/support/counted.hpp"
 
 #include <bit>
 #include <cmath>
@@ -43,10 +44,10 @@ std::string format_congestion_table(const CongestionSpec& spec,
   std::map<std::tuple<std::uint64_t, unsigned, unsigned>, const CongestionCell*> at;
   for (const CongestionCell& c : cells) at[{c.array, c.super_warp, c.width}] = &c;
   std::string out = fmt::format(
-      "congestion ratio E[Y]/s: {} rounds per cell, seed {}, address map {}\n"
+      "congestion ratio E[Y]/s: {} per cell, seed {}, address map {}\n"
       "(Y: the most distinct addresses sent to one bank by the s*w threads of a super warp,\n"
       " each reading a uniformly random address of an array of n words; * marks s = log w)\n",
-      spec.rounds, spec.seed, spec.map);
+      counted(spec.rounds, "round"), spec.seed, spec.map);
   for (const std::uint64_t n : spec.arrays) {
     out += "\n";
     out +=

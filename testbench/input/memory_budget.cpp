@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/support/counted.hpp"
 #include "sw/planning/dmm_plan.hpp"
 #include "sw/planning/umm_plan.hpp"
 #include "testbench/input/integer_list.hpp"
@@ -40,6 +41,12 @@ constexpr std::uint64_t kRaceAccessesPerWord = 2;
 std::string count_text(std::uint64_t n) {
   if (n >= 1024 && std::has_single_bit(n)) return fmt::format("2^{}", std::countr_zero(n));
   return std::to_string(n);
+}
+
+// count_text with its noun, singular for one: "2^20 words", "1 word".
+std::string count_of(std::uint64_t n, std::string_view noun, std::string_view plural = {}) {
+  const std::string with_noun = counted(n, noun, plural);
+  return count_text(n) + with_noun.substr(with_noun.find(' '));
 }
 
 // The first number after `key` in a "key value [kB]" file such as /proc/meminfo.
@@ -208,7 +215,7 @@ MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bo
   MemoryEstimate e;
   // The cells fill whole rows of w banks.
   const std::uint64_t cells = m.rows() * m.width;
-  e.add(fmt::format("memory: {} words of 8 bytes", count_text(m.memory_words)), 8 * cells,
+  e.add(fmt::format("memory: {} of 8 bytes", count_of(m.memory_words, "word")), 8 * cells,
         "machine.memory");
   // The hierarchical machine: a shared memory per streaming multiprocessor, in rows of w banks.
   const std::uint64_t shared_cells =
@@ -216,19 +223,19 @@ MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bo
           ? std::uint64_t{m.multiprocessors} * ((m.shared.words + m.width - 1) / m.width * m.width)
           : 0;
   if (shared_cells > 0)
-    e.add(fmt::format("{} shared memories of {} words", m.multiprocessors,
-                      count_text(m.shared.words)),
+    e.add(fmt::format("{} of {}", counted(m.multiprocessors, "shared memory", "shared memories"),
+                      count_of(m.shared.words, "word")),
           8 * shared_cells, "machine.shared.memory");
   // Each memory's pipeline is a ring of the dispatches in flight, l + 2 of them.
   e.add(fmt::format("the pipeline (l = {})", count_text(m.latency)), MmuPipeline::bytes(m.latency),
         "machine.latency");
   if (shared_cells > 0)
-    e.add(fmt::format("{} shared pipelines (l_s = {})", m.multiprocessors,
+    e.add(fmt::format("{} (l_s = {})", counted(m.multiprocessors, "shared pipeline"),
                       count_text(m.shared.latency)),
           std::uint64_t{m.multiprocessors} * MmuPipeline::bytes(m.shared.latency),
           "machine.shared.latency");
   const std::uint64_t warps = m.warps();
-  e.add(fmt::format("{} warps of {} lanes", count_text(warps), m.width),
+  e.add(fmt::format("{} of {}", count_of(warps, "warp"), counted(m.width, "lane")),
         warps * (kPerWarp + m.width * (kPerLane + 8 * m.local_words)), "machine.threads");
   if (race_check)
     e.add("the race detector",
@@ -243,7 +250,7 @@ MemoryEstimate plan_memory(std::uint64_t n, std::uint64_t w, const std::string& 
                            const planning::PermutationSpec& spec,
                            planning::ColoringAlgorithm algorithm) {
   MemoryEstimate e;
-  e.add(fmt::format("the permutation of {} elements", count_text(n)),
+  e.add(fmt::format("the permutation of {}", count_of(n, "element")),
         planning::permutation_bytes(spec, n));
   if (machine == "umm")
     e.add("the UMM plan and its check", planning::umm_plan_bytes(n, w, algorithm));

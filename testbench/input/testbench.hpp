@@ -54,11 +54,25 @@ struct Testbench {
   // after loading.
   std::map<std::string, SourceLocation> where;
   SourceLocation locate(const std::string& key) const;
+
+  // The overrides that changed the machine or the program: the file's description may no longer
+  // fit what runs (the report says so).
+  std::vector<std::string> changed_by;
+  // What loading left out of the file, for the command to say (ProgramSwitch::drops).
+  std::vector<std::string> notes;
+};
+
+// What overrides that name another program than the file's do with the file's program.params,
+// program.warps and expect, which were written for the file's own program.
+enum class ProgramSwitch {
+  keeps,  // they stay (a sweep: its cases set only what differs from its base testbench)
+  drops,  // they are left out, with a note, unless overrides set them too (mmsim run --set)
 };
 
 // Loads and checks a testbench; `overrides` are "key.path=value" assignments (--set). Throws
 // InputError for anything that is not a valid testbench.
 Testbench load_testbench(const std::filesystem::path& file,
-                         const std::vector<std::string>& overrides = {});
+                         const std::vector<std::string>& overrides = {},
+                         ProgramSwitch program_switch = ProgramSwitch::keeps);
 
 }  // namespace mmsim

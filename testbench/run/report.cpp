@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "hw/machine/machine_models.hpp"
+#include "hw/support/counted.hpp"
 
 namespace mmsim {
 namespace {
@@ -84,13 +85,13 @@ void statistics_lines(const RunOutcome& o, const std::function<void(const std::s
     barrier += t.barrier;
     total += t.finish;
   }
-  line(fmt::format(
-      "  warp time    turn {}, memory {}, compute {}, barrier {} of {} time units ({} warps)",
-      percent(turn, total), percent(memory, total), percent(compute, total),
-      percent(barrier, total), total, r.warp_times.size()));
+  line(
+      fmt::format("  warp time    turn {}, memory {}, compute {}, barrier {} of {} time units ({})",
+                  percent(turn, total), percent(memory, total), percent(compute, total),
+                  percent(barrier, total), total, counted(r.warp_times.size(), "warp")));
   if (!r.time_series.empty())
-    line(fmt::format("  time series  {} samples, every {} time units (time_series)",
-                     r.time_series.cycle.size(), r.time_series.interval));
+    line(fmt::format("  time series  {}, every {} time units (time_series)",
+                     counted(r.time_series.cycle.size(), "sample"), r.time_series.interval));
 }
 
 std::string describe(const RaceDetector::Access& a) {
@@ -119,7 +120,7 @@ std::string failure(const RunOutcome& o) {
   std::vector<std::string> why;
   if (o.mismatches > 0) why.push_back(o.first_mismatch);
   if (o.race_count > 0)
-    why.push_back(fmt::format("{} races, the first: {}", o.race_count,
+    why.push_back(fmt::format("{}, the first: {}", counted(o.race_count, "race"),
                               format_race(o.races.front(), o.result)));
   why.insert(why.end(), o.errors.begin(), o.errors.end());
   for (const Expectation& e : o.expectations)
@@ -158,25 +159,30 @@ std::string format_report(const RunOutcome& o) {
   std::string out;
   auto line = [&out](const std::string& text) { out += text + "\n"; };
 
-  line(o.description.empty() ? o.name : o.name + " - " + o.description);
+  // The file's description, which --set of the machine or the program may have made wrong.
+  std::string title = o.description.empty() ? o.name : o.name + " - " + o.description;
+  if (!o.description.empty() && !o.changed_by.empty())
+    title += fmt::format("  (as the file describes it; run with --set {})",
+                         fmt::join(o.changed_by, " --set "));
+  line(title);
   line(fmt::format("  testbench    {}", o.file));
   const bool hierarchical = machine_model(m).hierarchical;
   std::string machine = fmt::format("{}  w={}  l={}  p={}", m.model, m.width, m.latency, m.threads);
   if (hierarchical)
     machine += fmt::format("  d={}  w_g={}", m.multiprocessors, m.global_words_per_group());
   if (m.super_warp > 1) machine += fmt::format("  s={}", m.super_warp);
-  machine += fmt::format("  ({} warps)  dispatch {}", m.warps(), m.dispatch);
+  machine += fmt::format("  ({})  dispatch {}", counted(m.warps(), "warp"), m.dispatch);
   if (m.barrier_latency) machine += fmt::format("  barrier latency {}", m.barrier_latency);
   if (m.kernel_latency) machine += fmt::format("  kernel latency {}", m.kernel_latency);
   if (m.compute_latency) machine += fmt::format("  compute latency {}", m.compute_latency);
   line("  machine      " + machine);
   if (hierarchical)
-    line(fmt::format("  shared       {}  l_s={}  {} words per SM{}", m.shared.model,
-                     m.shared.latency, m.shared.words,
+    line(fmt::format("  shared       {}  l_s={}  {} per SM{}", m.shared.model, m.shared.latency,
+                     counted(m.shared.words, "word"),
                      address_map_line(shared_address_map(m), m.shared.mapping, m.seed)));
   else if (const AddressMapInfo& map = address_map_of(m); !map.identity)
     line("  address map" + address_map_line(map, m.mapping, m.seed));
-  line(fmt::format("  program      {}  (memory {} words)", o.program, m.memory_words));
+  line(fmt::format("  program      {}  (memory {})", o.program, counted(m.memory_words, "word")));
   line("");
   line(fmt::format("  cycles       {}", r.cycles()));
   line(fmt::format("  dispatches   {}", r.counters.dispatches));
@@ -219,10 +225,10 @@ std::string format_report(const RunOutcome& o) {
 
   line("");
   if (o.program_checked)
-    line(o.mismatches == 0
-             ? fmt::format("  data         {} elements checked, all correct", o.elements_checked)
-             : fmt::format("  data         {} of {} elements wrong; first: {}", o.mismatches,
-                           o.elements_checked, o.first_mismatch));
+    line(o.mismatches == 0 ? fmt::format("  data         {} checked, all correct",
+                                         counted(o.elements_checked, "element"))
+                           : fmt::format("  data         {} of {} elements wrong; first: {}",
+                                         o.mismatches, o.elements_checked, o.first_mismatch));
   for (const Expectation& e : o.expectations)
     line(fmt::format("  expect       {} = {}: {} ({})", e.figure, e.expected,
                      e.met() ? "met" : "NOT met", e.measured));
@@ -231,9 +237,9 @@ std::string format_report(const RunOutcome& o) {
       line("  races        none (race_check)");
     } else {
       line(fmt::format(
-          "  races        {} pairs of accesses to one address by two warps, one a "
+          "  races        {} of accesses to one address by two warps, one a "
           "write at least, with no barrier between{}",
-          o.race_count,
+          counted(o.race_count, "pair"),
           o.race_count > kShownRaces ? fmt::format("; the first {}:", kShownRaces) : ":"));
       for (std::size_t i = 0; i < o.races.size() && i < kShownRaces; ++i)
         line("    " + format_race(o.races[i], o.result));

@@ -32,6 +32,7 @@ struct Expectation {
 struct RunOutcome {
   std::string name;
   std::string description;
+  std::vector<std::string> changed_by;  // overrides of the machine or the program (--set)
   std::string file;
   MachineConfig machine;  // as run: thread count, memory and latency resolved
   std::string program;

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "hw/machine/machine_models.hpp"
+#include "hw/support/counted.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/programs/catalogue.hpp"
 #include "testbench/input/memory_budget.hpp"
@@ -125,8 +126,8 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
     m.memory_words = words;
   } else if (m.memory_words < words) {
     throw InputError(tb.locate("machine.memory"),
-                     "machine.memory: program " + tb.program + " needs " + std::to_string(words) +
-                         " words, machine.memory gives " + std::to_string(m.memory_words));
+                     "machine.memory: program " + tb.program + " needs " + counted(words, "word") +
+                         ", machine.memory gives " + std::to_string(m.memory_words));
   }
   if (machine_model(m).hierarchical) {
     const std::uint64_t shared = program.shared_words();
@@ -135,8 +136,8 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
     } else if (m.shared.words < shared) {
       throw InputError(tb.locate("machine.shared.memory"),
                        "machine.shared.memory: program " + tb.program + " needs " +
-                           std::to_string(shared) +
-                           " words of shared memory per multiprocessor, "
+                           counted(shared, "word") +
+                           " of shared memory per multiprocessor, "
                            "machine.shared.memory gives " +
                            std::to_string(m.shared.words));
     }
@@ -147,7 +148,7 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   } else if (m.local_words < local) {
     throw InputError(tb.locate("machine.local_memory"),
                      "machine.local_memory: program " + tb.program + " needs " +
-                         std::to_string(local) + " words per PE, machine.local_memory gives " +
+                         counted(local, "word") + " per PE, machine.local_memory gives " +
                          std::to_string(m.local_words));
   }
   try {
@@ -278,6 +279,7 @@ RunOutcome named_outcome(const Testbench& tb, WarpProgram& program, const std::s
   RunOutcome o;
   o.name = tb.name;
   o.description = tb.description;
+  o.changed_by = tb.changed_by;
   o.file = tb.file.string();
   o.program = tb.program;
   o.machine = resolve_machine(tb, program);

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "hw/support/counted.hpp"
 #include "sw/support/suggest.hpp"
 #include "testbench/input/yaml_input.hpp"
 
@@ -321,8 +322,9 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
     sweep.zip = load_axes(input, root.node("zip"), "zip");
     for (const SweepAxis& axis : sweep.zip)
       if (axis.values.size() != sweep.zip.front().values.size())
-        throw InputError(axis.where, "zip." + axis.key + ": " + std::to_string(axis.values.size()) +
-                                         " values, but zip." + sweep.zip.front().key + " has " +
+        throw InputError(axis.where, "zip." + axis.key + ": " +
+                                         counted(axis.values.size(), "value") + ", but zip." +
+                                         sweep.zip.front().key + " has " +
                                          std::to_string(sweep.zip.front().values.size()) +
                                          " (zip lists vary together)");
     refuse_repeated_positions(sweep.zip);

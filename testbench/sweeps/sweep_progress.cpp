@@ -1,4 +1,5 @@
 #include "testbench/sweeps/sweep_progress.hpp"
+#include "hw/support/counted.hpp"
 
 #include <cstdio>
 
@@ -26,7 +27,7 @@ std::string SweepProgress::line() const {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0;
-  std::string text = fmt::format("{}/{} runs", done_, total_);
+  std::string text = fmt::format("{}/{}", done_, counted(total_, "run"));
   if (done_ > 0 && rate > 0) {
     text += fmt::format(", {:.1f} runs/s", rate);
     text += done_ < total_ ? ", " + duration(static_cast<double>(total_ - done_) / rate) + " left"
