@@ -8,7 +8,7 @@
 
 #include "fuzz/fuzz_input.hpp"
 #include "sw/program/input_error.hpp"
-#include "testbench/integer_list.hpp"
+#include "testbench/input/integer_list.hpp"
 
 namespace {
 

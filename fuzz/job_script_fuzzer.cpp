@@ -14,7 +14,7 @@
 
 #include "fuzz/fuzz_input.hpp"
 #include "sw/program/input_error.hpp"
-#include "testbench/sweep_slurm.hpp"
+#include "testbench/sweeps/sweep_slurm.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_input.hpp"
-#include "testbench/sweep_results.hpp"
+#include "testbench/sweeps/sweep_results.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto file = mmsim::fuzz::write_input("results.jsonl", data, size);

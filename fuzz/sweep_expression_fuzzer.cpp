@@ -8,7 +8,7 @@
 #include <string>
 
 #include "fuzz/fuzz_input.hpp"
-#include "testbench/sweep_expression.hpp"
+#include "testbench/sweeps/sweep_expression.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 
 #include "fuzz/fuzz_input.hpp"
-#include "testbench/sweep_check.hpp"
-#include "testbench/sweep_file.hpp"
-#include "testbench/sweep_plan.hpp"
+#include "testbench/sweeps/sweep_check.hpp"
+#include "testbench/sweeps/sweep_file.hpp"
+#include "testbench/sweeps/sweep_plan.hpp"
 
 namespace {
 

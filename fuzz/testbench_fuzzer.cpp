@@ -7,8 +7,8 @@
 
 #include "fuzz/fuzz_input.hpp"
 #include "hw/support/errors.hpp"
-#include "testbench/runner.hpp"
-#include "testbench/testbench.hpp"
+#include "testbench/input/testbench.hpp"
+#include "testbench/run/runner.hpp"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   mmsim::fuzz::limit_run_memory();

@@ -7,38 +7,43 @@
 #include "hw/dispatch/round_robin_policy.hpp"
 
 namespace mmsim {
+namespace {
+
+template <class Policy>
+std::unique_ptr<DispatchPolicy> make(const PolicyContext& context) {
+  return std::make_unique<Policy>(context);
+}
+
+}  // namespace
 
 const std::vector<PolicyInfo>& dispatch_policies() {
   static const std::vector<PolicyInfo> policies = {
       {.name = "round_robin",
-       .synchronous = true,
        .description =
-           "synchronous: fixed cyclic turn; a unit waiting for its request holds the turn"},
+           "synchronous: fixed cyclic turn; a unit waiting for its request holds the turn",
+       .make = make<RoundRobinPolicy>},
       {.name = "lowest_ready",
-       .synchronous = false,
-       .description = "asynchronous: the ready unit with the lowest number"},
+       .description = "asynchronous: the ready unit with the lowest number",
+       .make = make<LowestReadyPolicy>},
       {.name = "oldest_ready",
-       .synchronous = false,
-       .description = "asynchronous: the unit ready for the longest time"},
+       .description = "asynchronous: the unit ready for the longest time",
+       .make = make<OldestReadyPolicy>},
       {.name = "random",
-       .synchronous = false,
-       .description = "asynchronous: a ready unit drawn uniformly (machine.seed)"},
+       .description = "asynchronous: a ready unit drawn uniformly (machine.seed)",
+       .make = make<RandomReadyPolicy>},
       {.name = "adversarial",
-       .synchronous = false,
        .description = "asynchronous, laggard last: the ready unit that has issued the fewest "
                       "instructions (ties: the lowest number) goes only alone; the others oldest "
-                      "first"},
+                      "first",
+       .make = make<AdversarialPolicy>},
   };
   return policies;
 }
 
 std::unique_ptr<DispatchPolicy> make_dispatch_policy(std::string_view name,
                                                      const PolicyContext& context) {
-  if (name == "round_robin") return std::make_unique<RoundRobinPolicy>(context);
-  if (name == "lowest_ready") return std::make_unique<LowestReadyPolicy>(context);
-  if (name == "oldest_ready") return std::make_unique<OldestReadyPolicy>(context);
-  if (name == "random") return std::make_unique<RandomReadyPolicy>(context);
-  if (name == "adversarial") return std::make_unique<AdversarialPolicy>(context);
+  for (const PolicyInfo& policy : dispatch_policies())
+    if (policy.name == name) return policy.make(context);
   return nullptr;
 }
 

@@ -36,10 +36,11 @@ struct PolicyContext {
   UnitId count = 0;
 };
 
+// One dispatch policy: its name (machine.dispatch), what it does, and how it is made.
 struct PolicyInfo {
   std::string name;
-  bool synchronous;
   std::string description;
+  std::unique_ptr<DispatchPolicy> (*make)(const PolicyContext& context);  // for one memory port
 };
 
 // Every policy, in the order `mmsim list` shows them.

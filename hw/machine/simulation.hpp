@@ -21,7 +21,7 @@ struct SimulationOptions {
   std::string vcd_base;
   // The signals the waveform shows (empty: all) and its window of cycles: outside the window
   // the machine runs as untraced and its traced values are not kept up to date (what SystemC
-  // still writes there, the reader of the VCD cuts off: testbench/vcd_window.hpp).
+  // still writes there, the reader of the VCD cuts off: testbench/waveforms/vcd_window.hpp).
   Tracer::Selection trace_selection;
   Cycle trace_from = 0;
   Cycle trace_to = kNever;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hw/support/counted.hpp"
 #include "hw/support/errors.hpp"
 
 namespace mmsim {
@@ -22,8 +23,8 @@ Warp::MemoryAwaiter Warp::memory(AccessKind access, std::span<const Address> add
                                  std::span<const Word> values, Space space) {
   if (addresses.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " issued " +
-                          std::to_string(addresses.size()) + " addresses for " +
-                          std::to_string(width_) + " lanes");
+                          counted(addresses.size(), "address", "addresses") + " for " +
+                          counted(width_, "lane"));
   return MemoryAwaiter(*this, Instruction{.kind = Instruction::Kind::memory,
                                           .access = access,
                                           .space = space,
@@ -48,8 +49,7 @@ Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<co
                                 Space space) {
   if (values.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " wrote " +
-                          std::to_string(values.size()) + " values for " + std::to_string(width_) +
-                          " lanes");
+                          counted(values.size(), "value") + " for " + counted(width_, "lane"));
   return memory(AccessKind::write, addresses, values, space);
 }
 

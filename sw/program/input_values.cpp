@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "hw/support/counted.hpp"
 #include "hw/support/random.hpp"
 #include "sw/program/input_lines.hpp"
 
@@ -55,7 +56,7 @@ std::vector<Word> read_counted_input_file(const std::filesystem::path& file, Wor
                                           std::uint64_t count) {
   const auto changed = [&] {
     return ParamError("file", file.string() + " changed since it was read (it held " +
-                                  std::to_string(count) + " numbers)");
+                                  counted(count, "number") + ")");
   };
   std::vector<Word> values;
   values.reserve(count);
@@ -77,8 +78,8 @@ InputValues::InputValues(const ParamValues& params, const std::filesystem::path&
                          [&](Word) { ++count_; });
     if (count_ == 0) throw ParamError("file", file + " holds no numbers");
     if (n != 0 && static_cast<std::uint64_t>(n) != count_)
-      throw ParamError("n", "n = " + std::to_string(n) + " but " + file + " holds " +
-                                std::to_string(count_) + " numbers");
+      throw ParamError(
+          "n", "n = " + std::to_string(n) + " but " + file + " holds " + counted(count_, "number"));
     return;
   }
   if (n == 0) throw ParamError("n", "give n (the number of inputs) or params.file");

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "hw/support/counted.hpp"
 #include "hw/support/random.hpp"
 #include "sw/program/input_values.hpp"
 
@@ -76,8 +77,8 @@ SortKeys::SortKeys(const ParamValues& params, const std::filesystem::path& base_
     for_each_input_value(file_, min_key(key_bits_), max_key(key_bits_), [&](Word) { ++count_; });
     if (count_ == 0) throw ParamError("file", file + " holds no keys");
     if (n != 0 && static_cast<std::uint64_t>(n) != count_)
-      throw ParamError("n", "n = " + std::to_string(n) + " but " + file + " holds " +
-                                std::to_string(count_) + " keys");
+      throw ParamError(
+          "n", "n = " + std::to_string(n) + " but " + file + " holds " + counted(count_, "key"));
     return;
   }
   if (n == 0) throw ParamError("n", "give n (the number of keys) or params.file");

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hw/machine/machine_models.hpp"
+#include "hw/support/counted.hpp"
 
 namespace mmsim {
 namespace {
@@ -21,10 +22,9 @@ class TraceProgram final : public WarpProgram {
   void configure(const MachineConfig& machine) override {
     if (listing_.warps.size() != machine.warps())
       throw InputError(listing_.where,
-                       "the trace has " + std::to_string(listing_.warps.size()) +
-                           " warps but the machine has p/w = " + std::to_string(machine.threads) +
-                           "/" + std::to_string(machine.width) + " = " +
-                           std::to_string(machine.warps()));
+                       "the trace has " + counted(listing_.warps.size(), "warp") +
+                           " but the machine has p/w = " + std::to_string(machine.threads) + "/" +
+                           std::to_string(machine.width) + " = " + std::to_string(machine.warps()));
     words_ = 1;
     shared_words_ = 0;
     for (const auto& warp : listing_.warps)
@@ -32,11 +32,11 @@ class TraceProgram final : public WarpProgram {
         if (in.kind == TraceInstruction::Kind::sync || in.kind == TraceInstruction::Kind::grid_sync)
           continue;
         if (in.addresses.size() != machine.width)
-          throw InputError(in.where, "expected " + std::to_string(machine.width) +
-                                         " lanes (w), got " + std::to_string(in.addresses.size()));
+          throw InputError(in.where, "expected " + counted(machine.width, "lane") + " (w), got " +
+                                         std::to_string(in.addresses.size()));
         if (!in.values.empty() && in.values.size() != machine.width)
-          throw InputError(in.where, "expected " + std::to_string(machine.width) +
-                                         " values (w), got " + std::to_string(in.values.size()));
+          throw InputError(in.where, "expected " + counted(machine.width, "value") + " (w), got " +
+                                         std::to_string(in.values.size()));
         const bool shared = in.space == Space::shared;
         if (shared && !machine_model(machine).hierarchical)
           throw InputError(in.where, "space: shared: model " + machine.model +
@@ -50,7 +50,7 @@ class TraceProgram final : public WarpProgram {
             throw InputError(in.where, "address " + std::to_string(a) + " is outside " +
                                            (shared ? "shared memory (machine.shared.memory = "
                                                    : "memory (machine.memory = ") +
-                                           std::to_string(limit) + " words)");
+                                           counted(limit, "word") + ")");
           words = std::max<std::uint64_t>(words, a + 1);
         }
       }

@@ -19,8 +19,8 @@
 #include "hw/mmu/request_packing_unit.hpp"
 #include "hw/support/vector_isa.hpp"
 #include "support/testbench_text.hpp"
-#include "testbench/congestion_experiment.hpp"
-#include "testbench/stats_json.hpp"
+#include "testbench/experiments/congestion_experiment.hpp"
+#include "testbench/run/stats_json.hpp"
 
 namespace mmsim::test {
 namespace {

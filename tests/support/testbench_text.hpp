@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
-#include "testbench/runner.hpp"
-#include "testbench/testbench.hpp"
+#include "testbench/input/testbench.hpp"
+#include "testbench/run/runner.hpp"
 
 namespace mmsim::test {
 

@@ -9,8 +9,8 @@
 
 #include "support/command.hpp"
 #include "sw/program/input_error.hpp"
-#include "testbench/congestion_experiment.hpp"
-#include "testbench/integer_list.hpp"
+#include "testbench/experiments/congestion_experiment.hpp"
+#include "testbench/input/integer_list.hpp"
 
 namespace mmsim::test {
 namespace {

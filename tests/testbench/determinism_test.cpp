@@ -72,7 +72,7 @@ const std::vector<Case>& cases() {
 
 // Keys whose values depend on the clock, the machine or the command line of the run, not on
 // what it simulated: wall times (wall_seconds, plan_seconds, ...) and the provenance (version,
-// command, date, host: testbench/provenance.cpp). Removed wherever they occur before the
+// command, date, host: testbench/outputs/provenance.cpp). Removed wherever they occur before the
 // comparison.
 bool wall_clock_or_host_key(const std::string& key) {
   const bool seconds = key.size() >= 7 && key.compare(key.size() - 7, 7, "seconds") == 0;

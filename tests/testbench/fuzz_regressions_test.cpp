@@ -11,11 +11,11 @@
 
 #include "support/command.hpp"
 #include "support/temp_dir.hpp"
-#include "testbench/runner.hpp"
-#include "testbench/stats_json.hpp"
-#include "testbench/sweep_expression.hpp"
-#include "testbench/sweep_results.hpp"
-#include "testbench/testbench.hpp"
+#include "testbench/input/testbench.hpp"
+#include "testbench/run/runner.hpp"
+#include "testbench/run/stats_json.hpp"
+#include "testbench/sweeps/sweep_expression.hpp"
+#include "testbench/sweeps/sweep_results.hpp"
 
 namespace mmsim::test {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "hw/mmu/mmu_pipeline.hpp"
 #include "support/command.hpp"
-#include "testbench/memory_budget.hpp"
+#include "testbench/input/memory_budget.hpp"
 
 namespace mmsim::test {
 namespace {

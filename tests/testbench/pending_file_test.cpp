@@ -1,7 +1,7 @@
 // Outputs appear complete or not at all, and never replace what they should not: temporaries
 // renamed over regular files only, devices and FIFOs written in place, links followed, every
 // write checked. Devices are private nodes made with mknod in a temporary folder (as root).
-#include "testbench/pending_file.hpp"
+#include "testbench/outputs/pending_file.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Worker processes: every job in a child of its own, outputs handed back in completion order,
 // a crash reported for that job alone.
-#include "testbench/process_pool.hpp"
+#include "testbench/sweeps/process_pool.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

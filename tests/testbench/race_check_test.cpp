@@ -5,7 +5,7 @@
 
 #include "support/command.hpp"
 #include "support/testbench_text.hpp"
-#include "testbench/report.hpp"
+#include "testbench/run/report.hpp"
 
 namespace mmsim::test {
 namespace {

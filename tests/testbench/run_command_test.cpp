@@ -58,6 +58,79 @@ TEST(RunCommand, SetOverridesChangeTheMachine) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
+// The file's program.params, program.warps and expect were written for its program: --set of
+// another program leaves them out, with a note, and the run takes --set's own.
+TEST(RunCommand, SetOfAnotherProgramLeavesTheFilesParametersAndExpectationsOut) {
+  const std::string note =
+      "mmsim: note: --set runs program sum_tree, not the file's sum_simple: the file's "
+      "program.params and expect (written for sum_simple) are left out; --set them too to keep "
+      "them\n";
+  // n is required by sum_tree: the file's n = 2^14 no longer counts.
+  const CommandResult bare =
+      mmsim("run " + kConfigs + "sum_simple.yaml --set program.name=sum_tree");
+  EXPECT_EQ(bare.status, 2);
+  EXPECT_EQ(bare.err, note + "mmsim: " + kConfigs +
+                          "sum_simple.yaml:13:3: program.params.n: give n (the number of inputs) "
+                          "or params.file\n");
+  // With n given: 2^10 numbers summed (the file's expect, syncthreads = 8 for 2^14, left out).
+  const CommandResult r = mmsim("run " + kConfigs +
+                                "sum_simple.yaml --set program.name=sum_tree "
+                                "--set program.params.n=2^10 --set expect.cycles=1");
+  EXPECT_EQ(r.err, note);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("  expect       cycles = 1: NOT met"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("expect       syncthreads"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  data         1 element checked, all correct"), std::string::npos);
+  // A trace's warps go with it; the same program keeps everything.
+  const CommandResult trace = mmsim(
+      "run " + kConfigs + "dmm_fig4.yaml --set program.name=sum_simple --set program.params.n=16");
+  EXPECT_EQ(trace.status, 0) << trace.err;
+  EXPECT_NE(trace.err.find("the file's program.warps and expect (written for trace)"),
+            std::string::npos)
+      << trace.err;
+  const CommandResult same = mmsim("run " + kConfigs + "dmm_fig4.yaml --set program.name=trace");
+  EXPECT_EQ(same.status, 0) << same.err;
+  EXPECT_EQ(same.err, "");
+  // Set whole, a section is --set's: nothing of the file's is left out.
+  const CommandResult whole = mmsim("run " + kConfigs +
+                                    "dmm_fig4.yaml --set 'program={name: sum_simple, params: "
+                                    "{n: 16}}' --set expect={}");
+  EXPECT_EQ(whole.status, 0) << whole.err;
+  EXPECT_EQ(whole.err, "");
+}
+
+// After --set of the machine or the program, the file's description may not fit what ran.
+TEST(RunCommand, TheReportSaysTheDescriptionIsTheFilesWhenSetChangedTheRun) {
+  const CommandResult r =
+      mmsim("run " + kConfigs + "dmm_fig4.yaml --set machine.model=umm --set expect={}");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "dmm-fig4 - Nakano 2012, Fig. 4 on the DMM (5 time units)  (as the file describes "
+            "it; run with --set machine.model=umm)");
+  EXPECT_NE(r.out.find("  machine      umm  w=4  l=3  p=8  (2 warps)"), std::string::npos);
+  const CommandResult expect_only = mmsim("run " + kConfigs + "dmm_fig4.yaml --set expect={}");
+  EXPECT_EQ(expect_only.out.substr(0, expect_only.out.find('\n')),
+            "dmm-fig4 - Nakano 2012, Fig. 4 on the DMM (5 time units)");
+}
+
+// One of a thing is singular, in messages and reports.
+TEST(RunCommand, OneOfAThingIsSingular) {
+  TempDir dir;
+  const auto file = dir.write("one.yaml",
+                              "machine: {model: dmm, width: 4, latency: 1, threads: 4}\n"
+                              "program:\n  name: trace\n  warps: [[{read: [0, 1, 2, 3]}]]\n");
+  const CommandResult r = mmsim("run " + shell_word(file));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("  (1 warp)  dispatch round_robin"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(memory 4 words)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" time units (1 warp)"), std::string::npos) << r.out;
+  const CommandResult wrong = mmsim("run " + shell_word(file) + " --set machine.threads=8");
+  EXPECT_EQ(wrong.status, 2);
+  EXPECT_NE(wrong.err.find("the trace has 1 warp but the machine has p/w = 8/4 = 2"),
+            std::string::npos)
+      << wrong.err;
+}
+
 TEST(RunCommand, WritesTheStatisticsJson) {
   TempDir dir;
   const auto stats = dir / "s.json";

@@ -1,6 +1,6 @@
 // The expression language of sweeps: integer arithmetic, comparisons, the named helpers, and
 // errors that point at the column at fault.
-#include "testbench/sweep_expression.hpp"
+#include "testbench/sweeps/sweep_expression.hpp"
 
 #include <gtest/gtest.h>
 

@@ -264,7 +264,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "testbench: base.yaml\nzip:\n  machine.width: [4, 8]\n"
                  "  program.params.n: [64]\n",
                  ":4:3",
-                 "zip.program.params.n: 1 values, but zip.machine.width has 2 (zip lists vary "
+                 "zip.program.params.n: 1 value, but zip.machine.width has 2 (zip lists vary "
                  "together)"},
         BadSweep{"AKeyInGridAndZip",
                  "testbench: base.yaml\ngrid: {machine.width: [4]}\nzip: {machine.width: [8]}\n",

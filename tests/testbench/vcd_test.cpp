@@ -6,9 +6,9 @@
 #include <map>
 
 #include "support/command.hpp"
-#include "testbench/vcd_compactor.hpp"
-#include "testbench/vcd_reader.hpp"
-#include "testbench/vcd_window.hpp"
+#include "testbench/waveforms/vcd_compactor.hpp"
+#include "testbench/waveforms/vcd_reader.hpp"
+#include "testbench/waveforms/vcd_window.hpp"
 
 namespace mmsim::test {
 namespace {

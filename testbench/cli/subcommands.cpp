@@ -1,0 +1,49 @@
+#include "testbench/cli/subcommands.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "sw/program/input_error.hpp"
+#include "sw/support/suggest.hpp"
+#include "testbench/input/integer_list.hpp"
+
+namespace mmsim {
+
+CLI::Validator integer_in(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        try {
+          text = std::to_string(parse_integer_option("", text, min, max));
+          return {};
+        } catch (const InputError& e) {
+          return e.what();
+        }
+      },
+      "");
+}
+
+std::string mistyped_name(CLI::App& app, int argc, char** argv) {
+  int i = 1;
+  while (i < argc && argv[i][0] == '-') ++i;  // --help, --version
+  if (i == argc) return {};
+  const std::string command = argv[i];
+  const std::vector<CLI::App*> subcommands = app.get_subcommands([](CLI::App*) { return true; });
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : subcommands) commands.push_back(sub->get_name());
+  const auto sub = std::find_if(subcommands.begin(), subcommands.end(),
+                                [&](const CLI::App* s) { return s->get_name() == command; });
+  if (sub == subcommands.end())
+    return "unknown command '" + command + "'" + suggestion(command, commands);
+  std::vector<std::string> options;
+  for (const CLI::Option* option : (*sub)->get_options())
+    for (const std::string& name : option->get_lnames()) options.push_back("--" + name);
+  for (int j = i + 1; j < argc; ++j) {
+    const std::string arg = std::string(argv[j]).substr(0, std::string(argv[j]).find('='));
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) == 0 && std::find(options.begin(), options.end(), arg) == options.end())
+      return command + ": unknown option '" + arg + "'" + suggestion(arg, options);
+  }
+  return {};
+}
+
+}  // namespace mmsim

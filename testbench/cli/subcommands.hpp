@@ -1,0 +1,32 @@
+// The subcommands of mmsim. Each file of cli/ declares one subcommand with its own options and
+// says what runs it; main.cpp only adds them and dispatches to the one the command line names.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace mmsim {
+
+struct Subcommand {
+  CLI::App* app;             // its options, filled in when the command line is parsed
+  std::function<int()> run;  // runs it once parsed: the exit status
+};
+
+Subcommand add_run_command(CLI::App& app);
+Subcommand add_congestion_command(CLI::App& app);
+Subcommand add_list_command(CLI::App& app);
+Subcommand add_plan_command(CLI::App& app);
+Subcommand add_sweep_command(CLI::App& app);
+
+// Integer options take plain integers or 2^k within [min, max]; a negative number is refused
+// (CLI11 alone would wrap it to a huge unsigned value).
+CLI::Validator integer_in(std::uint64_t min, std::uint64_t max);
+
+// The message for a mistyped command or option name, with the nearest valid one; empty when
+// the command line has none.
+std::string mistyped_name(CLI::App& app, int argc, char** argv);
+
+}  // namespace mmsim

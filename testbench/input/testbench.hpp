@@ -1,0 +1,78 @@
+// A testbench: the machine, the program, the outputs and the expected figures, as loaded and
+// checked from YAML (the format is in docs/testbench.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/machine/machine_config.hpp"
+#include "sw/program/input_error.hpp"
+#include "sw/program/program_info.hpp"
+
+namespace mmsim {
+
+// outputs.vcd: a file name, or a mapping {file, from, to, scopes, limit} (docs/waveforms.md).
+struct WaveformRequest {
+  std::string file;  // "" = none
+  std::optional<std::uint64_t> from;
+  std::optional<std::uint64_t> to;
+  std::vector<std::string> scopes;     // glob patterns of hierarchical names; empty: all
+  std::optional<std::uint64_t> limit;  // bytes of VCD refused beyond
+};
+
+// The --vcd-from, --vcd-to, --vcd-scope and --vcd-limit options of mmsim run, as given ("":
+// not given; 2^k accepted): each replaces its key of outputs.vcd.
+struct WaveformOptions {
+  std::string from;
+  std::string to;
+  std::vector<std::string> scopes;
+  std::string limit;
+};
+
+struct Testbench {
+  std::filesystem::path file;
+  std::string name;
+  std::string description;
+
+  MachineConfig machine;
+  bool threads_given = false;  // else the program's own thread count
+  bool race_check = false;     // machine.race_check: run the race detector
+  std::string program;
+  ProgramArgs args;
+
+  WaveformRequest vcd;  // outputs.vcd
+  std::string stats;    // outputs.stats ("" = none)
+  // expect: figures the run must reproduce exactly (cycles, dispatches, stages, requests,
+  // syncthreads), part of its verification.
+  std::map<std::string, std::uint64_t> expect;
+
+  // Where each key came from ("machine.width", "program.params.n", ...), for errors found
+  // after loading.
+  std::map<std::string, SourceLocation> where;
+  SourceLocation locate(const std::string& key) const;
+
+  // The overrides that changed the machine or the program: the file's description may no longer
+  // fit what runs (the report says so).
+  std::vector<std::string> changed_by;
+  // What loading left out of the file, for the command to say (ProgramSwitch::drops).
+  std::vector<std::string> notes;
+};
+
+// What overrides that name another program than the file's do with the file's program.params,
+// program.warps and expect, which were written for the file's own program.
+enum class ProgramSwitch {
+  keeps,  // they stay (a sweep: its cases set only what differs from its base testbench)
+  drops,  // they are left out, with a note, unless overrides set them too (mmsim run --set)
+};
+
+// Loads and checks a testbench; `overrides` are "key.path=value" assignments (--set). Throws
+// InputError for anything that is not a valid testbench.
+Testbench load_testbench(const std::filesystem::path& file,
+                         const std::vector<std::string>& overrides = {},
+                         ProgramSwitch program_switch = ProgramSwitch::keeps);
+
+}  // namespace mmsim

@@ -1,0 +1,815 @@
+// The table of testbench keys (testbench_schema.hpp): one row per key, in the order of the
+// reference (docs/testbench.md) and of the testbench as it ran.
+#include <filesystem>
+#include <limits>
+
+#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
+#include "sw/programs/catalogue.hpp"
+#include "testbench/input/testbench_schema.hpp"
+
+namespace mmsim {
+namespace {
+
+using json = nlohmann::ordered_json;
+using Resolved = std::optional<json>;
+
+constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+constexpr auto kMaxWords = static_cast<std::int64_t>(kMaxMemoryWords);
+
+KeyType integer(std::int64_t min, std::int64_t max) {
+  return {.kind = KeyType::Kind::integer, .min = min, .max = max};
+}
+KeyType choice(std::function<std::vector<std::string>()> choices, std::string noun) {
+  return {.kind = KeyType::Kind::choice, .choices = std::move(choices), .noun = std::move(noun)};
+}
+const KeyType kString{.kind = KeyType::Kind::string};
+const KeyType kBoolean{.kind = KeyType::Kind::boolean};
+const KeyType kMapping{.kind = KeyType::Kind::mapping};
+const KeyType kOther{};
+
+template <class Items, class Name>
+std::vector<std::string> names_of(const Items& items, Name name) {
+  std::vector<std::string> out;
+  for (const auto& item : items) out.push_back(name(item));
+  return out;
+}
+
+std::vector<std::string> model_names() {
+  return names_of(machine_models(), [](const MachineModel& m) { return m.name; });
+}
+std::vector<std::string> shared_model_names() {
+  std::vector<std::string> out;
+  for (const MachineModel& model : machine_models())
+    if (model.shared_memory) out.push_back(model.name);
+  return out;
+}
+std::vector<std::string> policy_names() {
+  return names_of(dispatch_policies(), [](const PolicyInfo& p) { return p.name; });
+}
+std::vector<std::string> map_names() {
+  return names_of(address_maps(), [](const AddressMapInfo& m) { return m.name; });
+}
+std::vector<std::string> program_names() {
+  return names_of(programs(), [](const ProgramInfo& p) { return p.name; });
+}
+
+// machine.rsu, machine.shared.rsu: the random shift unit's table, drawn from a seed or given
+// row by row; as it ran, the table given or the seed it is drawn with.
+void load_rsu(const KeyValue& at, Testbench& tb) {
+  const YamlSection rsu = at.section();
+  allow_keys(rsu);
+  if (rsu.has("seed") == rsu.has("shifts"))
+    throw InputError(rsu.where(),
+                     at.key().path + ": expected either seed or shifts (one shift per row)");
+  read_keys(rsu, tb);
+}
+
+json rsu_json(const BankMapping& mapping, std::uint64_t seed) {
+  if (!mapping.rsu_shifts.empty()) return {{"shifts", mapping.rsu_shifts}};
+  return {{"seed", mapping.rsu_seed.value_or(seed)}};
+}
+
+void load_shifts(const KeyValue& at, BankMapping& mapping, Testbench& tb) {
+  const YAML::Node shifts = at.node();
+  if (!shifts.IsSequence() || shifts.size() == 0)
+    at.fail("expected a list of shifts r_0, r_1, ... (one per row of memory), got " +
+            yaml_describe(shifts));
+  for (std::size_t j = 0; j < shifts.size(); ++j) {
+    const std::string what = at.key().path + "[" + std::to_string(j) + "]";
+    // Each value's own place, for the range check against w in validate().
+    tb.where[what] = at.where(j);
+    mapping.rsu_shifts.push_back(
+        static_cast<std::uint32_t>(yaml_integer(shifts[j], tb.where[what], what, 0, 1 << 16)));
+  }
+}
+
+// The two keys of a random shift unit's table, at `path` (machine.rsu, machine.shared.rsu),
+// listed in the reference `table`.
+std::vector<TestbenchKey> rsu_keys(const std::string& path, BankMapping& (*mapping)(Testbench&),
+                                   const std::string& table) {
+  return {
+      {.path = path + ".seed",
+       .type = integer(0, kMaxInt),
+       .table = table,
+       .default_text = "`machine.seed`",
+       .meaning = "draw the table with this seed (a portable generator)",
+       .load =
+           [mapping](const KeyValue& at, Testbench& tb) {
+             mapping(tb).rsu_seed = static_cast<std::uint64_t>(at.integer());
+           }},
+      {.path = path + ".shifts",
+       .type = kOther,
+       .table = table,
+       .type_text = "list of integers in [0, w)",
+       .default_text = "none",
+       .meaning = "the table row by row; its length must be the number of rows, ceil(memory / w)",
+       .load = [mapping](const KeyValue& at, Testbench& tb) { load_shifts(at, mapping(tb), tb); }},
+  };
+}
+
+// outputs.vcd: the file's name, or {file, from, to, scopes, limit}.
+void load_waveform(const KeyValue& at, Testbench& tb) {
+  if (!at.node().IsMap()) {
+    tb.vcd.file = at.string();
+    return;
+  }
+  load_keys(at.section(), tb);
+}
+
+void load_scopes(const KeyValue& at, Testbench& tb) {
+  const YAML::Node scopes = at.node();
+  if (!scopes.IsSequence() || scopes.size() == 0)
+    at.fail(
+        "expected a list of scope patterns such as ['machine.warp_[0-3]', "
+        "'machine.memory.bank_*'], got " +
+        yaml_describe(scopes));
+  for (std::size_t i = 0; i < scopes.size(); ++i) {
+    const std::string what = at.key().path + "[" + std::to_string(i) + "]";
+    tb.where[what] = at.where(i);
+    tb.vcd.scopes.push_back(yaml_string(scopes[i], tb.where[what], what));
+  }
+}
+
+ParamValue param_value(const YAML::Node& node, const ParamSpec& spec, const SourceLocation& at,
+                       const std::string& what) {
+  switch (spec.type) {
+    case ParamType::integer:
+      return yaml_integer(node, at, what, std::numeric_limits<std::int64_t>::min(), kMaxInt);
+    case ParamType::boolean:
+      return yaml_boolean(node, at, what);
+    case ParamType::string:
+      return yaml_string(node, at, what);
+    case ParamType::integer_list: {
+      if (!node.IsSequence())
+        throw InputError(at, what + ": expected a list of integers, got " + yaml_describe(node));
+      std::vector<std::int64_t> values;
+      for (std::size_t i = 0; i < node.size(); ++i)
+        values.push_back(yaml_integer(node[i], at, what + "[" + std::to_string(i) + "]",
+                                      std::numeric_limits<std::int64_t>::min(), kMaxInt));
+      return values;
+    }
+  }
+  throw InputError(at, what + ": unsupported parameter type");
+}
+
+// program.params: the program's own parameters (sw/programs/catalogue.hpp), each given or its
+// default; one without a default is required.
+void load_params(const std::optional<YamlSection>& params, Testbench& tb) {
+  const ProgramInfo& info = *find_program(tb.program);
+  if (params) params->allow(names_of(info.params, [](const ParamSpec& p) { return p.name; }));
+  for (const ParamSpec& spec : info.params) {
+    const std::string what = "program.params." + spec.name;
+    if (params && params->has(spec.name)) {
+      const SourceLocation at = params->where(spec.name);
+      tb.args.params.set(spec.name, param_value(params->node(spec.name), spec, at, what), at);
+      tb.where[what] = at;
+    } else if (spec.default_value) {
+      tb.args.params.set(spec.name, param_value(YAML::Load(*spec.default_value), spec, {}, what));
+    } else {
+      throw InputError(
+          params ? params->where() : tb.where.at("program"),
+          "program " + info.name + " needs parameter '" + spec.name + "' (" + spec.help + ")");
+    }
+  }
+}
+
+// A string parameter that names a file relative to the testbench's folder, made absolute. Bare
+// words (keywords such as random, or read) are left as they are.
+std::string parameter_path(const std::string& value, const std::filesystem::path& base_dir) {
+  const std::string prefix = value.starts_with("file:") ? "file:" : "";
+  const std::string path = value.substr(prefix.size());
+  if (path.find_first_of("/.") == std::string::npos) return value;
+  std::error_code error;
+  const std::filesystem::path file = base_dir / path;
+  if (!std::filesystem::is_regular_file(file, error)) return value;
+  return prefix + std::filesystem::absolute(file, error).lexically_normal().string();
+}
+
+json params_json(const Testbench& tb) {
+  json out = json::object();
+  const ParamValues& values = tb.args.params;
+  for (const ParamSpec& spec : find_program(tb.program)->params) {
+    if (!values.has(spec.name)) continue;
+    switch (spec.type) {
+      case ParamType::integer:
+        out[spec.name] = values.integer(spec.name);
+        break;
+      case ParamType::boolean:
+        out[spec.name] = values.boolean(spec.name);
+        break;
+      case ParamType::string:
+        out[spec.name] = parameter_path(values.string(spec.name), tb.args.base_dir);
+        break;
+      case ParamType::integer_list:
+        out[spec.name] = values.integers(spec.name);
+        break;
+    }
+  }
+  return out;
+}
+
+std::vector<Address> lane_addresses(const YAML::Node& lanes, const SourceLocation& at,
+                                    const std::string& what) {
+  if (!lanes.IsSequence())
+    throw InputError(at, what + ": expected a list with one address (or null) per lane, got " +
+                             yaml_describe(lanes));
+  std::vector<Address> out;
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    if (lanes[i].IsNull()) {
+      out.push_back(kInactive);
+      continue;
+    }
+    out.push_back(
+        static_cast<Address>(yaml_integer(lanes[i], at, what + "[" + std::to_string(i) + "]", 0,
+                                          static_cast<std::int64_t>(kMaxMemoryWords) - 1)));
+  }
+  return out;
+}
+
+// One instruction of program.warps: a mapping of the keys of program.warps in the table.
+TraceInstruction load_instruction(const YamlInput& input, const YAML::Node& node,
+                                  const std::string& what, const std::string& path) {
+  TraceInstruction in;
+  in.where = input.where(node, path);
+  if (!node.IsMap())
+    throw InputError(in.where,
+                     what + ": expected {read: [...]}, {write: [...]} or {sync: true}, got " +
+                         yaml_describe(node));
+  const YamlSection s(input, node, what);
+  s.allow(keys_of(path));
+  const int kinds = s.has("read") + s.has("write") + s.has("sync") + s.has("grid_sync");
+  if (kinds != 1)
+    throw InputError(in.where, what + ": expected exactly one of read, write, sync, grid_sync");
+  if (s.has("sync") || s.has("grid_sync")) {
+    const std::string key = s.has("sync") ? "sync" : "grid_sync";
+    in.kind = s.has("sync") ? TraceInstruction::Kind::sync : TraceInstruction::Kind::grid_sync;
+    if (!s.boolean(key)) s.fail(key, "expected true");
+    if (s.has("space")) s.fail("space", "only reads and writes go to a memory");
+  } else {
+    in.kind = s.has("read") ? TraceInstruction::Kind::read : TraceInstruction::Kind::write;
+    const std::string key = s.has("read") ? "read" : "write";
+    in.addresses = lane_addresses(s.node(key), s.where(key), what + "." + key);
+  }
+  if (s.has("values")) {
+    if (in.kind != TraceInstruction::Kind::write) s.fail("values", "only writes take values");
+    const YAML::Node values = s.node("values");
+    if (!values.IsSequence()) s.fail("values", "expected a list with one value per lane");
+    for (std::size_t v = 0; v < values.size(); ++v)
+      in.values.push_back(yaml_integer(values[v], s.where("values"),
+                                       what + ".values[" + std::to_string(v) + "]",
+                                       std::numeric_limits<std::int64_t>::min(), kMaxInt));
+  }
+  if (s.has("space"))
+    in.space = KeyValue(s, testbench_key(path + ".space")).choice() == "shared" ? Space::shared
+                                                                                : Space::global;
+  return in;
+}
+
+// program.warps: per warp, its instructions in order (the trace program only).
+void load_warps(const KeyValue& at, Testbench& tb) {
+  if (tb.program != "trace") at.fail("only the trace program takes warps");
+  const std::string& path = at.key().path;
+  const YamlInput& input = at.parent().input();
+  const YAML::Node warps = at.node();
+  TraceListing listing;
+  listing.where = input.where(warps, path);
+  if (!warps.IsSequence())
+    throw InputError(listing.where,
+                     path + ": expected a list with one list of instructions per warp, got " +
+                         yaml_describe(warps));
+  for (std::size_t w = 0; w < warps.size(); ++w) {
+    const std::string warp_path = path + "[" + std::to_string(w) + "]";
+    const YAML::Node warp = warps[w];
+    if (!warp.IsSequence())
+      throw InputError(input.where(warp, path),
+                       warp_path + ": expected a list of instructions, got " + yaml_describe(warp));
+    auto& out = listing.warps.emplace_back();
+    for (std::size_t i = 0; i < warp.size(); ++i)
+      out.push_back(
+          load_instruction(input, warp[i], warp_path + "[" + std::to_string(i) + "]", path));
+  }
+  tb.args.listing = std::move(listing);
+}
+
+json lanes_json(const std::vector<Address>& addresses) {
+  json out = json::array();
+  for (const Address a : addresses) out.push_back(a == kInactive ? json(nullptr) : json(a));
+  return out;
+}
+
+json warps_json(const TraceListing& listing) {
+  json warps = json::array();
+  for (const std::vector<TraceInstruction>& warp : listing.warps) {
+    json instructions = json::array();
+    for (const TraceInstruction& in : warp) {
+      json item;
+      switch (in.kind) {
+        case TraceInstruction::Kind::sync:
+          item = {{"sync", true}};
+          break;
+        case TraceInstruction::Kind::grid_sync:
+          item = {{"grid_sync", true}};
+          break;
+        case TraceInstruction::Kind::read:
+          item = {{"read", lanes_json(in.addresses)}};
+          break;
+        case TraceInstruction::Kind::write:
+          item = {{"write", lanes_json(in.addresses)}};
+          if (!in.values.empty()) item["values"] = in.values;
+          break;
+      }
+      if (in.space == Space::shared) item["space"] = "shared";
+      instructions.push_back(item);
+    }
+    warps.push_back(instructions);
+  }
+  return warps;
+}
+
+bool hierarchical(const ResolvedView& r) { return machine_model(r.machine).hierarchical; }
+
+// An expect figure: read into the testbench's expectations, as given.
+TestbenchKey figure(const std::string& name, const std::string& meaning) {
+  return {
+      .path = "expect." + name,
+      .type = integer(0, kMaxInt),
+      .table = "expect",
+      .meaning = meaning,
+      .load = [name](const KeyValue& at,
+                     Testbench& tb) { tb.expect[name] = static_cast<std::uint64_t>(at.integer()); },
+      .resolved = [name](const ResolvedView& r) -> Resolved {
+        const auto it = r.testbench.expect.find(name);
+        if (it == r.testbench.expect.end()) return std::nullopt;
+        return json(it->second);
+      }};
+}
+
+std::vector<TestbenchKey> make_keys() {
+  std::vector<TestbenchKey> keys = {
+      // The top level.
+      {.path = "name",
+       .type = kString,
+       .table = "top",
+       .default_text = "the file's name without its extension",
+       .meaning = "the run's name in the report and the statistics",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.name = at.string(); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.testbench.name); }},
+      {.path = "description",
+       .type = kString,
+       .table = "top",
+       .default_text = "empty",
+       .meaning = "free text, shown in the report's first line",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.description = at.string(); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (r.testbench.description.empty()) return std::nullopt;
+         return json(r.testbench.description);
+       }},
+      {.path = "machine",
+       .type = kMapping,
+       .required = true,
+       .table = "top",
+       .meaning = "the machine ([below](#machine))",
+       .load = [](const KeyValue& at, Testbench& tb) { load_keys(at.section(), tb); }},
+      {.path = "program",
+       .type = kMapping,
+       .required = true,
+       .table = "top",
+       .meaning = "the program it runs ([below](#program))",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             load_keys(at.section(), tb);
+             tb.args.base_dir = at.parent().input().file().parent_path();
+           }},
+      {.path = "outputs",
+       .type = kMapping,
+       .table = "top",
+       .default_text = "none",
+       .meaning = "where the waveform and the statistics go ([below](#outputs))",
+       .load = [](const KeyValue& at, Testbench& tb) { load_keys(at.section(), tb); },
+       .resolved = [](const ResolvedView&) -> Resolved { return std::nullopt; }},
+      {.path = "expect",
+       .type = kMapping,
+       .table = "top",
+       .default_text = "none",
+       .meaning = "figures the run must reproduce ([below](#expect))",
+       .load = [](const KeyValue& at, Testbench& tb) { load_keys(at.section(), tb); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (r.testbench.expect.empty()) return std::nullopt;
+         return resolved_keys("expect", r);
+       }},
+
+      // machine: every model.
+      {.path = "machine.model",
+       .type = choice(model_names, "machine model"),
+       .required = true,
+       .table = "machine",
+       .meaning = "the machine model ([semantics.md](semantics.md), section 2; `hmm`: section 7)",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.machine.model = at.choice(); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.model); }},
+      {.path = "machine.width",
+       .type = integer(1, 1 << 16),
+       .required = true,
+       .table = "machine",
+       .meaning = "w: banks, threads per warp (hmm: also the global memory's address group "
+                  "unless `global.width`)",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.width = static_cast<unsigned>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.width); }},
+      {.path = "machine.latency",
+       .type = integer(1, 1 << 24),
+       .required = true,
+       .table = "machine",
+       .meaning = "l: the pipeline's stages (hmm: of the global memory); `bpram` and `pram` "
+                  "force 1",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.latency = static_cast<unsigned>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.latency); }},
+      {.path = "machine.threads",
+       .type = integer(1, std::int64_t{1} << 40),
+       .table = "machine",
+       .default_text = "the program's own thread count",
+       .meaning = "p, a multiple of s·w (hmm: p/d a multiple of s·w)",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.machine.threads = static_cast<std::uint64_t>(at.integer());
+             tb.threads_given = true;
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.threads); }},
+      {.path = "machine.super_warp",
+       .type = integer(1, 1 << 16),
+       .table = "machine",
+       .default_text = "1",
+       .meaning = "s, warps per super warp: `sdmm`, `rsdmm` (and `hmm` over such shared "
+                  "memories); 1 for the others",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.super_warp = static_cast<unsigned>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (machine_model(r.machine).one_unit) return std::nullopt;  // it fixes s = p/w
+         return json(r.machine.super_warp);
+       }},
+      {.path = "machine.dispatch",
+       .type = choice(policy_names, "dispatch policy"),
+       .table = "machine",
+       .default_text = "`round_robin`",
+       .meaning = "the dispatch policy ([semantics.md](semantics.md), section 4)",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.machine.dispatch = at.choice(); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.dispatch); }},
+      {.path = "machine.seed",
+       .type = integer(0, kMaxInt),
+       .table = "machine",
+       .default_text = "1",
+       .meaning = "every random choice of the hardware: the `random` policy, a drawn shift table "
+                  "without `rsu.seed`",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.seed = static_cast<std::uint64_t>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.seed); }},
+      {.path = "machine.barrier_latency",
+       .type = integer(0, 1 << 24),
+       .table = "machine",
+       .default_text = "0",
+       .meaning = "time units from the event that opens a syncthreads to the release",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.barrier_latency = static_cast<Cycle>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         return json(r.machine.barrier_latency);
+       }},
+      {.path = "machine.compute_latency",
+       .type = integer(0, 1 << 24),
+       .table = "machine",
+       .default_text = "0",
+       .meaning = "time units between a completion and the warp's next instruction",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.compute_latency = static_cast<Cycle>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         return json(r.machine.compute_latency);
+       }},
+      {.path = "machine.write_conflict",
+       .type = choice(
+           [] {
+             return std::vector<std::string>{"highest_lane", "lowest_lane"};
+           },
+           "write-conflict rule"),
+       .table = "machine",
+       .default_text = "`highest_lane`",
+       .meaning = "which of several writes to one address in one dispatch is performed",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.machine.write_conflict = *write_conflict_from_string(at.choice());
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         return json(std::string(to_string(r.machine.write_conflict)));
+       }},
+      {.path = "machine.memory",
+       .type = integer(1, kMaxWords),
+       .table = "machine",
+       .default_text = "what the program needs",
+       .meaning = "M, words of memory (hmm: of global memory)",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.machine.memory_words = static_cast<std::uint64_t>(at.integer());
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.memory_words); }},
+      {.path = "machine.local_memory",
+       .type = integer(0, 1 << 20),
+       .table = "machine",
+       .default_text = "what the program needs",
+       .meaning = "words of local memory per PE (Nakano 2012, Lemma 3)",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.machine.local_words = static_cast<std::uint64_t>(at.integer());
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.local_words); }},
+      {.path = "machine.race_check",
+       .type = kBoolean,
+       .table = "machine",
+       .default_text = "`false`",
+       .meaning =
+           "report races; barrier divergence is then an error ([semantics.md](semantics.md), "
+           "section 8)",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.race_check = at.boolean(); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.testbench.race_check); }},
+      {.path = "machine.address_map",
+       .type = choice(map_names, "address map"),
+       .table = "machine",
+       .default_text = "`interleaved`; `random_shift` for `rsdmm`",
+       .meaning = "where address j·w + k lives: `dmm` and `sdmm` (`rsdmm`: `random_shift` only; "
+                  "`xor` needs w a power of two)",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.mapping.address_map = at.choice(); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (hierarchical(r)) return std::nullopt;
+         return json(address_map_of(r.machine).name);
+       }},
+      {.path = "machine.rsu",
+       .type = kMapping,
+       .table = "machine",
+       .default_text = "drawn from `seed`",
+       .meaning = "the random shift unit's table ([below](#machinersu)); only with the "
+                  "`random_shift` map",
+       .load = load_rsu,
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (hierarchical(r) || !address_map_of(r.machine).shift_table) return std::nullopt;
+         return rsu_json(r.machine.mapping, r.machine.seed);
+       }},
+  };
+  const auto add = [&keys](std::vector<TestbenchKey> more) {
+    for (TestbenchKey& key : more) keys.push_back(std::move(key));
+  };
+  add(rsu_keys(
+      "machine.rsu", [](Testbench& tb) -> BankMapping& { return tb.machine.mapping; }, "rsu"));
+  add({
+      // machine: the hierarchical machine's keys (and the grid barrier's, every model's).
+      {.path = "machine.multiprocessors",
+       .type = integer(1, 1 << 16),
+       .applies = Applies::hierarchical,
+       .table = "hmm",
+       .default_text = "1",
+       .meaning = "d, streaming multiprocessors (SMs); p/d threads each, whole warps",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.machine.multiprocessors = static_cast<unsigned>(at.integer());
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (!hierarchical(r)) return std::nullopt;
+         return json(r.machine.multiprocessors);
+       }},
+      {.path = "machine.kernel_latency",
+       .type = integer(0, 1 << 24),
+       .table = "machine",
+       .default_text = "0",
+       .meaning = "time units from the event that opens a grid_sync to the release (every model; "
+                  "a flat machine is one block)",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.kernel_latency = static_cast<Cycle>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (!hierarchical(r) && r.machine.kernel_latency == 0) return std::nullopt;
+         return json(r.machine.kernel_latency);
+       }},
+      {.path = "machine.shared",
+       .type = kMapping,
+       .applies = Applies::hierarchical,
+       .table = "hmm",
+       .default_text = "see below",
+       .meaning = "the shared memory of every multiprocessor",
+       .load = [](const KeyValue& at, Testbench& tb) { load_keys(at.section(), tb); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (!hierarchical(r)) return std::nullopt;
+         return resolved_keys("machine.shared", r);
+       }},
+      {.path = "machine.shared.model",
+       .type = choice(shared_model_names, "shared memory model"),
+       .table = "hmm",
+       .default_text = "`dmm`",
+       .meaning = "its model; `sdmm` and `rsdmm` with `machine.super_warp`; `pram`: no bank "
+                  "conflicts",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.machine.shared.model = at.choice(); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.shared.model); }},
+      {.path = "machine.shared.latency",
+       .type = integer(1, 1 << 24),
+       .table = "hmm",
+       .default_text = "1",
+       .meaning = "l_s",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.machine.shared.latency = static_cast<unsigned>(at.integer());
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         return json(r.machine.shared.latency);
+       }},
+      {.path = "machine.shared.memory",
+       .type = integer(1, kMaxWords),
+       .table = "hmm",
+       .default_text = "what the program needs",
+       .meaning = "words per multiprocessor",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.machine.shared.words = static_cast<std::uint64_t>(at.integer());
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.shared.words); }},
+      {.path = "machine.shared.address_map",
+       .type = choice(map_names, "address map"),
+       .table = "hmm",
+       .default_text = "as `machine.address_map`",
+       .meaning = "the shared memories' map",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.shared.mapping.address_map = at.choice(); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         return json(shared_address_map(r.machine).name);
+       }},
+      {.path = "machine.shared.rsu",
+       .type = kMapping,
+       .table = "hmm",
+       .type_text = "as `machine.rsu`",
+       .default_text = "drawn from `seed`",
+       .meaning = "a drawn table differs from SM to SM (SM j draws with the seed plus j)",
+       .load = load_rsu,
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (!shared_address_map(r.machine).shift_table) return std::nullopt;
+         return rsu_json(r.machine.shared.mapping, r.machine.seed);
+       }},
+  });
+  add(rsu_keys(
+      "machine.shared.rsu", [](Testbench& tb) -> BankMapping& { return tb.machine.shared.mapping; },
+      ""));
+  add({
+      {.path = "machine.global",
+       .type = kMapping,
+       .applies = Applies::hierarchical,
+       .table = "hmm",
+       .default_text = "`width: w`",
+       .meaning = "the global memory",
+       .load = [](const KeyValue& at, Testbench& tb) { load_keys(at.section(), tb); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (!hierarchical(r)) return std::nullopt;
+         return resolved_keys("machine.global", r);
+       }},
+      {.path = "machine.global.width",
+       .type = integer(1, 1 << 16),
+       .required = true,
+       .table = "hmm",
+       .meaning = "w_g, words per address group of the global memory",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.global_width = static_cast<unsigned>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         return json(r.machine.global_words_per_group());
+       }},
+
+      // program
+      {.path = "program.name",
+       .type = choice(program_names, "program"),
+       .required = true,
+       .table = "program",
+       .type_text = "a program's name",
+       .meaning = "a built-in program ([programs.md](programs.md); `mmsim list programs`)",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.program = at.choice(); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.testbench.program); }},
+      {.path = "program.params",
+       .type = kMapping,
+       .table = "program",
+       .default_text = "every parameter's default",
+       .meaning = "the program's parameters; one without a default is required",
+       .load = [](const KeyValue& at, Testbench& tb) { load_params(at.section(), tb); },
+       .absent = [](const YamlSection&, Testbench& tb) { load_params(std::nullopt, tb); },
+       .resolved = [](const ResolvedView& r) -> Resolved { return params_json(r.testbench); }},
+      {.path = "program.warps",
+       .type = kOther,
+       .table = "program",
+       .type_text = "list of lists of instructions",
+       .default_text = "none",
+       .meaning = "`trace` only: per warp, its instructions in order "
+                  "([below](#programwarps-trace-instructions))",
+       .load = load_warps,
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (!r.testbench.args.listing) return std::nullopt;
+         return warps_json(*r.testbench.args.listing);
+       }},
+      // An instruction of program.warps (read by load_warps; as it ran, by warps_json).
+      {.path = "program.warps.read",
+       .type = kOther,
+       .table = "warps",
+       .type_text = "list of addresses, one per lane (`null`: an inactive lane)",
+       .meaning = "a read; each lane's register takes the value"},
+      {.path = "program.warps.write",
+       .type = kOther,
+       .table = "warps",
+       .type_text = "as `read`",
+       .meaning = "a write of each lane's register, or of `values`"},
+      {.path = "program.warps.values",
+       .type = kOther,
+       .table = "warps",
+       .type_text = "list of integers, one per lane",
+       .meaning = "writes only: the values written"},
+      {.path = "program.warps.sync",
+       .type = kOther,
+       .table = "warps",
+       .type_text = "`true`",
+       .meaning = "a syncthreads (the warps of one block; a flat machine is one block)"},
+      {.path = "program.warps.grid_sync",
+       .type = kOther,
+       .table = "warps",
+       .type_text = "`true`",
+       .meaning = "a barrier of every warp of the machine"},
+      {.path = "program.warps.space",
+       .type = choice(
+           [] {
+             return std::vector<std::string>{"global", "shared"};
+           },
+           "memory space"),
+       .table = "warps",
+       .meaning = "reads and writes only: the memory, `global` unless said (`shared`: the hmm's "
+                  "SM's own)"},
+
+      // outputs
+      {.path = "outputs.vcd",
+       .type = kOther,
+       .table = "outputs",
+       .type_text = "file name, or a mapping",
+       .default_text = "none",
+       .meaning = "a waveform (VCD; FST or LXT2 by the extension `.fst`, `.lxt2`) and its "
+                  "GTKWave save file beside it ([waveforms.md](waveforms.md))",
+       .load = load_waveform},
+      {.path = "outputs.vcd.file",
+       .type = kString,
+       .required = true,
+       .table = "outputs",
+       .type_text = "file name",
+       .meaning = "the waveform",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.vcd.file = at.string(); }},
+      {.path = "outputs.vcd.from",
+       .type = integer(0, kMaxInt),
+       .table = "outputs",
+       .default_text = "0",
+       .meaning = "the first cycle shown",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.vcd.from = static_cast<std::uint64_t>(at.integer()); }},
+      {.path = "outputs.vcd.to",
+       .type = integer(0, kMaxInt),
+       .table = "outputs",
+       .default_text = "the end of the run",
+       .meaning = "the last cycle shown",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.vcd.to = static_cast<std::uint64_t>(at.integer()); }},
+      {.path = "outputs.vcd.scopes",
+       .type = kOther,
+       .table = "outputs",
+       .type_text = "list of glob patterns",
+       .default_text = "everything",
+       .meaning = "the scopes and signals written, e.g. `['machine.warp_[0-3]', "
+                  "'machine.memory.bank_*']`",
+       .load = load_scopes},
+      {.path = "outputs.vcd.limit",
+       .type = integer(1, kMaxInt),
+       .table = "outputs",
+       .default_text = "2^30",
+       .meaning = "bytes of VCD beyond which the run is refused (estimated before it)",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.vcd.limit = static_cast<std::uint64_t>(at.integer()); }},
+      {.path = "outputs.stats",
+       .type = kString,
+       .table = "outputs",
+       .type_text = "file name, or `\"-\"`",
+       .default_text = "none",
+       .meaning = "the statistics JSON ([statistics.md](statistics.md)); `-` is standard output",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.stats = at.string(); }},
+
+      // expect, in the order of the testbench as it ran.
+      figure("cycles", "the running time in time units"),
+      figure("dispatches", "dispatches"),
+      figure("grid_syncs", "grid_sync steps"),
+      figure("requests", "thread requests sent (active lanes)"),
+      figure("stages", "the total congestion: stage groups of all dispatches"),
+      figure("syncthreads", "barrier steps (hmm: the most of one SM)"),
+  });
+  return keys;
+}
+
+}  // namespace
+
+const std::vector<TestbenchKey>& testbench_keys() {
+  static const std::vector<TestbenchKey> keys = make_keys();
+  return keys;
+}
+
+}  // namespace mmsim

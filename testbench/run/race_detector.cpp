@@ -1,0 +1,99 @@
+#include "testbench/run/race_detector.hpp"
+
+namespace mmsim {
+
+RaceDetector::RaceDetector(const std::vector<MemoryScope>& memories, std::size_t listed)
+    : memories_(memories.size()), listed_(listed) {
+  for (std::size_t m = 0; m < memories.size(); ++m) {
+    memories_[m].cells = HugePageArray<Cell>(memories[m].words);
+    memories_[m].one_block = memories[m].one_block;
+  }
+}
+
+void RaceDetector::Log::next_chunk() {
+  const auto [chunk, at] = locate(size_);
+  if (chunk == chunks_.size()) chunks_.emplace_back(std::size_t{kFirst} << chunk);
+  cursor_ = chunks_[chunk].data() + at;
+  room_ = chunks_[chunk].size() - at;
+}
+
+void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addresses) {
+  Memory& memory = memories_[a.memory];
+  const std::uint64_t epoch = memory.one_block ? a.epoch : a.grid_epoch;
+  if (epoch < memory.epoch) return;  // ordered before everything kept (never seen)
+  if (epoch > memory.epoch) {
+    memory.epoch = epoch;
+    memory.log.clear();
+    ++memory.generation;
+  }
+  if (a.warp >= block_of_.size()) block_of_.resize(a.warp + 1);
+  block_of_[a.warp] = a.block;
+  std::uint32_t start = 0;  // of the block's epoch (one block: the whole log)
+  if (!memory.one_block) {
+    if (a.block >= memory.blocks.size()) memory.blocks.resize(a.block + 1);
+    BlockEpoch& block = memory.blocks[a.block];
+    if (block.generation != memory.generation || block.epoch != a.epoch)
+      block = {memory.generation, memory.log.size(), a.epoch};
+    start = block.start;
+  }
+  for (const Address address : addresses)
+    if (address != kInactive) record(memory, a, address, start);
+}
+
+// Walks the list newest first as the definition does, jumping over what cannot race: a run of
+// the access's own warp, and the records of its own block from an earlier block epoch (with
+// every older record of that block). Each step lands on a race or right before one.
+inline void RaceDetector::pair_with(const Memory& memory, std::uint32_t head, AccessKind kind,
+                                    std::uint32_t start, const MemoryAccess& a, Address address) {
+  for (std::uint32_t r = head; r != 0;) {
+    const Record& earlier = memory.log[r - 1];
+    if (earlier.warp == a.warp) {
+      r = earlier.other_warp;
+      continue;
+    }
+    // Warps of one block are also ordered by the block's barriers.
+    if (r - 1 < start && block_of_[earlier.warp] == a.block) {
+      r = earlier.other_block;
+      continue;
+    }
+    report(earlier, kind, a, address);
+    r = earlier.next;
+  }
+}
+
+inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address address,
+                                 std::uint32_t start) {
+  Cell& cell = memory.cells[address];
+  if (cell.generation != memory.generation) cell = Cell{memory.generation, 0, 0};
+  std::uint32_t& head = a.kind == AccessKind::read ? cell.reads : cell.writes;
+  const Record* previous = head != 0 ? &memory.log[head - 1] : nullptr;
+  if (previous && previous->warp == a.warp && previous->pc == a.pc)
+    return;  // another lane of the same instruction
+  if (cell.writes != 0) pair_with(memory, cell.writes, AccessKind::write, start, a, address);
+  if (a.kind == AccessKind::write && cell.reads != 0)
+    pair_with(memory, cell.reads, AccessKind::read, start, a, address);
+  Record entry{.pc = a.pc,
+               .cycle = a.completion,
+               .warp = a.warp,
+               .next = head,
+               .other_warp = head,
+               .other_block = head};
+  if (previous) {
+    if (previous->warp == a.warp) entry.other_warp = previous->other_warp;
+    if (block_of_[previous->warp] == a.block) entry.other_block = previous->other_block;
+  }
+  memory.log.push_back(entry);
+  head = memory.log.size();
+}
+
+void RaceDetector::report(const Record& earlier, AccessKind kind, const MemoryAccess& a,
+                          Address address) {
+  ++count_;
+  if (races_.size() < listed_)
+    races_.push_back({a.memory,
+                      address,
+                      {earlier.warp, kind, earlier.pc, earlier.cycle},
+                      {a.warp, a.kind, a.pc, a.completion}});
+}
+
+}  // namespace mmsim

@@ -1,0 +1,69 @@
+// What a run produced, that its report, its statistics JSON and a sweep's record are made of:
+// the machine as it ran, the simulation's result, the program's check and figures, the bounds,
+// the expectations, the races found, the outputs written and where they came from.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hw/machine/machine_config.hpp"
+#include "hw/machine/simulation.hpp"
+#include "sw/program/bound.hpp"
+#include "sw/program/warp_program.hpp"
+#include "testbench/outputs/provenance.hpp"
+#include "testbench/run/race_detector.hpp"
+
+namespace mmsim {
+
+// Statistics written to standard output (--stats -, or outputs.stats: "-").
+inline constexpr const char* kStandardOutput = "-";
+
+struct Expectation {
+  std::string figure;
+  std::uint64_t expected;
+  std::uint64_t measured;
+  bool met() const { return expected == measured; }
+};
+
+struct RunOutcome {
+  std::string name;
+  std::string description;
+  std::vector<std::string> changed_by;  // overrides of the machine or the program (--set)
+  std::string file;
+  MachineConfig machine;  // as run: thread count, memory and latency resolved
+  std::string program;
+  RunResult result;
+  // The program's own check of its result.
+  bool program_checked = false;
+  std::uint64_t elements_checked = 0;
+  std::uint64_t mismatches = 0;
+  std::string first_mismatch;
+  std::vector<Expectation> expectations;
+  std::vector<Bound> bounds;
+  // The race detector's findings (race_check): every race counted, the first ones listed.
+  bool race_check = false;
+  std::uint64_t race_count = 0;
+  std::vector<RaceDetector::Race> races;
+  std::vector<ProgramFigure> figures;  // what the program measured about itself
+  std::optional<bool> verified;        // none: nothing to verify
+  std::vector<std::string> warnings;
+  std::vector<std::string> errors;  // what failed verification besides data and expectations
+  std::string vcd_file;             // written, if any
+  std::string gtkw_file;            // the waveform's GTKWave save file, if any
+  std::string stats_file;           // written, if any (kStandardOutput: to standard output)
+  std::string resolved_file;        // written, if any
+  Provenance provenance;            // who made the run, when and where
+  nlohmann::ordered_json resolved;  // the testbench as it ran (resolved_testbench.hpp)
+};
+
+// Races the race detector lists (all are counted).
+inline constexpr std::size_t kListedRaces = 100;
+
+// The value a bound is compared with.
+double measured(const RunOutcome& outcome, const Bound& bound);
+
+}  // namespace mmsim

@@ -1,0 +1,451 @@
+#include "testbench/run/runner.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "hw/machine/machine_models.hpp"
+#include "hw/support/counted.hpp"
+#include "hw/support/errors.hpp"
+#include "sw/programs/catalogue.hpp"
+#include "testbench/input/memory_budget.hpp"
+#include "testbench/outputs/pending_file.hpp"
+#include "testbench/run/resolved_testbench.hpp"
+#include "testbench/run/stats_json.hpp"
+#include "testbench/waveforms/gtkwave_view.hpp"
+#include "testbench/waveforms/waveform_output.hpp"
+#include "testbench/waveforms/waveform_pipe.hpp"
+#include "testbench/waveforms/waveform_scopes.hpp"
+
+namespace mmsim {
+namespace {
+
+// A progress line on stderr once a run has taken a couple of seconds, refreshed twice a second.
+class ProgressLine {
+ public:
+  void update(Cycle now) {
+    const auto t = std::chrono::steady_clock::now();
+    const double elapsed = std::chrono::duration<double>(t - start_).count();
+    if (elapsed < 2.0 || elapsed - last_ < 0.5) return;
+    last_ = elapsed;
+    std::fprintf(stderr, "\rmmsim: simulated %llu cycles in %.1f s",
+                 static_cast<unsigned long long>(now), elapsed);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  ~ProgressLine() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double last_ = 0;
+  bool shown_ = false;
+};
+
+// A program parameter found wrong, located in the testbench.
+InputError param_error(const Testbench& tb, const ParamError& e) {
+  return InputError(tb.locate("program.params." + e.param()),
+                    "program.params." + e.param() + ": " + e.what());
+}
+
+// An error about a file as a whole (it cannot be opened, it is too large), found by a program
+// in a file that a parameter names: located at that parameter in the testbench, the file named.
+InputError file_error(const Testbench& tb, const InputError& e) {
+  if (e.where().line > 0) return e;
+  for (const ParamSpec& spec : find_program(tb.program)->params) {
+    if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
+    const std::string& value = tb.args.params.string(spec.name);
+    if (value.empty() || (tb.args.base_dir / value).string() != e.where().file) continue;
+    const std::string key = "program.params." + spec.name;
+    return InputError(tb.locate(key), key + ": " + e.where().file + ": " + e.what());
+  }
+  return e;
+}
+
+std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
+  const ProgramInfo& info = *find_program(tb.program);
+  try {
+    if (info.made_bytes) check_input_memory(tb, info.made_bytes(tb.args));
+    return info.make(tb.args);
+  } catch (const ParamError& e) {
+    throw param_error(tb, e);
+  } catch (const InputError& e) {
+    throw file_error(tb, e);
+  }
+}
+
+// Builds the program's own data, once the run's memory has been accepted.
+void prepare_program(const Testbench& tb, WarpProgram& program) {
+  try {
+    program.prepare();
+  } catch (const ParamError& e) {
+    throw param_error(tb, e);
+  } catch (const InputError& e) {
+    throw file_error(tb, e);
+  }
+}
+
+// The machine as it will run: thread count, memory and local memory resolved, checked.
+MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
+  MachineConfig m = tb.machine;
+  const auto invalid = [&](const ConfigError& e) {
+    return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
+  };
+  if (!tb.threads_given) {
+    MachineConfig ruled =
+        m;  // the latency the model fixes (w*l threads of the asynchronous Hybrid)
+    apply_model_rules(ruled);
+    m.threads = program.default_threads(ruled);
+    if (m.threads == 0)
+      throw InputError(tb.locate("machine"), "machine: missing required key 'threads' (program " +
+                                                 tb.program + " has no thread count of its own)");
+  }
+  try {
+    if (machine_model(m).one_unit && tb.where.count("machine.super_warp"))
+      throw ConfigError("super_warp", "model " + m.model +
+                                          " dispatches all p threads as one unit; leave "
+                                          "super_warp out");
+    apply_model_rules(m);
+    validate(m);
+    program.configure(m);
+  } catch (const ConfigError& e) {
+    throw invalid(e);
+  } catch (const ParamError& e) {
+    throw param_error(tb, e);
+  }
+  const std::uint64_t words = program.memory_words();
+  if (m.memory_words == 0) {
+    m.memory_words = words;
+  } else if (m.memory_words < words) {
+    throw InputError(tb.locate("machine.memory"),
+                     "machine.memory: program " + tb.program + " needs " + counted(words, "word") +
+                         ", machine.memory gives " + std::to_string(m.memory_words));
+  }
+  if (machine_model(m).hierarchical) {
+    const std::uint64_t shared = program.shared_words();
+    if (m.shared.words == 0) {
+      m.shared.words = std::max<std::uint64_t>(shared, 1);
+    } else if (m.shared.words < shared) {
+      throw InputError(tb.locate("machine.shared.memory"),
+                       "machine.shared.memory: program " + tb.program + " needs " +
+                           counted(shared, "word") +
+                           " of shared memory per multiprocessor, "
+                           "machine.shared.memory gives " +
+                           std::to_string(m.shared.words));
+    }
+  }
+  const std::uint64_t local = program.local_words();
+  if (tb.where.count("machine.local_memory") == 0) {
+    m.local_words = local;
+  } else if (m.local_words < local) {
+    throw InputError(tb.locate("machine.local_memory"),
+                     "machine.local_memory: program " + tb.program + " needs " +
+                         counted(local, "word") + " per PE, machine.local_memory gives " +
+                         std::to_string(m.local_words));
+  }
+  try {
+    validate(m);
+  } catch (const ConfigError& e) {
+    throw invalid(e);
+  }
+  return m;
+}
+
+// "0-3, 7": warp numbers as ranges, the first `shown` ranges and how many more.
+std::string warp_ranges(const std::vector<std::uint64_t>& warps, std::size_t shown) {
+  std::string out;
+  std::size_t ranges = 0;
+  for (std::size_t i = 0; i < warps.size();) {
+    std::size_t j = i;
+    while (j + 1 < warps.size() && warps[j + 1] == warps[j] + 1) ++j;
+    if (++ranges <= shown) {
+      if (!out.empty()) out += ", ";
+      out += std::to_string(warps[i]);
+      if (j > i) out.append(1, '-').append(std::to_string(warps[j]));
+    }
+    i = j + 1;
+  }
+  if (ranges > shown) out += " and " + std::to_string(ranges - shown) + " more ranges";
+  return out;
+}
+
+// Warps first .. first + count - 1 that passed different numbers of barriers (counts[warp] of
+// them): "barrier divergence: the warps<where> executed different numbers of <what>: ..." with
+// each count and its warps, or "" when they agree.
+std::string divergence(const std::vector<std::uint64_t>& counts, std::uint64_t first,
+                       std::uint64_t count, const std::string& where, const std::string& what) {
+  std::map<std::uint64_t, std::vector<std::uint64_t>> warps_by_count;
+  for (std::uint64_t warp = first; warp < first + count; ++warp)
+    warps_by_count[counts[warp]].push_back(warp);
+  if (warps_by_count.size() <= 1) return {};
+  std::string out =
+      "barrier divergence: the warps" + where + " executed different numbers of " + what + ":";
+  std::size_t shown = 0;
+  for (const auto& [n, warps] : warps_by_count) {
+    if (++shown > 8) {
+      out += "; and " + std::to_string(warps_by_count.size() - 8) + " more counts";
+      break;
+    }
+    out += (shown > 1 ? "; " : " ") + std::string(warps.size() == 1 ? "warp " : "warps ") +
+           warp_ranges(warps, 6) + " executed " + std::to_string(n);
+  }
+  return out;
+}
+
+// Barrier divergence within each block (its syncthreads, with the grid_syncs that also stop
+// it), and over the machine (grid_syncs).
+std::vector<std::string> barrier_divergences(const RunResult& r, const MachineConfig& m) {
+  std::vector<std::string> out;
+  const std::string what =
+      r.grid_syncs == 0 ? "syncthreads" : "barriers (syncthreads and grid_syncs)";
+  const std::uint64_t block_warps = m.block_warps();
+  for (unsigned b = 0; b < m.multiprocessors; ++b) {
+    const std::string where =
+        m.multiprocessors == 1 ? "" : " of multiprocessor " + std::to_string(b);
+    if (std::string d = divergence(r.warp_barriers, b * block_warps, block_warps, where, what);
+        !d.empty())
+      out.push_back(std::move(d));
+  }
+  if (std::string d =
+          divergence(r.warp_grid_barriers, 0, r.warp_grid_barriers.size(), "", "grid_syncs");
+      !d.empty())
+    out.push_back(std::move(d));
+  return out;
+}
+
+std::vector<RaceDetector::MemoryScope> memory_scopes(Machine& machine) {
+  std::vector<RaceDetector::MemoryScope> scopes;
+  const bool one_block = machine.config().multiprocessors == 1;
+  for (MemoryId m = 0; m < machine.memory_count(); ++m)
+    scopes.push_back({machine.memory(m).words(), one_block || m != 0});
+  return scopes;
+}
+
+// The testbench and the files its string parameters name (a trace, a permutation, a schedule,
+// input values): no output may overwrite them.
+std::vector<NamedFile> input_files(const Testbench& tb) {
+  std::vector<NamedFile> inputs;
+  inputs.push_back(
+      NamedFile{tb.file.string(), SourceLocation{tb.file.string(), 0, 0}, "the testbench"});
+  for (const ParamSpec& spec : find_program(tb.program)->params) {
+    if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
+    const std::string& value = tb.args.params.string(spec.name);
+    std::error_code error;
+    const std::filesystem::path file = tb.args.base_dir / value;
+    if (value.empty() || !std::filesystem::is_regular_file(file, error)) continue;
+    const std::string key = "program.params." + spec.name;
+    inputs.push_back({file.string(), tb.locate(key), "the input of " + key});
+  }
+  return inputs;
+}
+
+// The output an option names, else the one the testbench's `key` names.
+NamedFile output_file(const Testbench& tb, const std::string& path, const std::string& key,
+                      const std::string& option_path, const std::string& option) {
+  if (!option_path.empty()) return option_output(option_path, option);
+  NamedFile file;
+  file.path = path;
+  file.where = tb.locate(key);
+  file.role = "the output of " + key;
+  return file;
+}
+
+// The cycles a run takes, as the program's bounds on time say before it runs: at least its
+// lower bound (or its exact figure), and likely the papers' order (constant 1) where that is more.
+WaveformCycles expected_cycles(WarpProgram& program, const MachineConfig& machine) {
+  WaveformCycles cycles;
+  for (const Bound& b : program.bounds(machine, RunResult{})) {
+    if (b.measure != Bound::Measure::cycles) continue;
+    const auto value = static_cast<std::uint64_t>(b.value);
+    if (b.kind == Bound::Kind::lower || b.kind == Bound::Kind::exact)
+      cycles.at_least = std::max(cycles.at_least, value);
+    if (b.kind == Bound::Kind::order || b.kind == Bound::Kind::exact)
+      cycles.likely = std::max(cycles.likely, value);
+  }
+  cycles.likely = std::max(cycles.likely, cycles.at_least);
+  return cycles;
+}
+
+// The outcome before the run: what ran, on the machine resolved for the program.
+RunOutcome named_outcome(const Testbench& tb, WarpProgram& program, const std::string& command) {
+  RunOutcome o;
+  o.name = tb.name;
+  o.description = tb.description;
+  o.changed_by = tb.changed_by;
+  o.file = tb.file.string();
+  o.program = tb.program;
+  o.machine = resolve_machine(tb, program);
+  o.provenance = provenance_now(command.empty() ? command_line() : command);
+  o.resolved = resolved_testbench(tb, o.machine);
+  return o;
+}
+
+// Writes `text` to standard output, every byte, or throws InputError at `where`.
+void write_standard_output(const std::string& text, const SourceLocation& where) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDOUT_FILENO, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw InputError(where, std::string("cannot write the statistics to standard output: ") +
+                                  std::strerror(n < 0 ? errno : ENOSPC));
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+RunOutcome preview_testbench(const Testbench& tb) {
+  std::unique_ptr<WarpProgram> program = make_program(tb);
+  RunOutcome o = named_outcome(tb, *program, "");
+  check_run_memory(tb, o.machine, *program);
+  prepare_program(tb, *program);  // its bounds may need what it prepares (a permutation)
+  o.race_check = tb.race_check;
+  o.bounds = program->bounds(o.machine, o.result);
+  o.figures = program->figures();
+  return o;
+}
+
+RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
+  const std::string& named_by = options.outputs_option;
+  const WaveformPlan wave =
+      plan_waveform(tb, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
+  const NamedFile& vcd = wave.file;
+  NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats,
+                                named_by.empty() ? "--stats" : named_by);
+  const bool stats_on_stdout = stats.path == kStandardOutput;
+  const SourceLocation stdout_where = stats.where;
+  if (stats_on_stdout) stats.path.clear();
+  const NamedFile resolved = option_output(options.resolved, "--out-dir");
+  std::vector<NamedFile> outputs = {vcd, stats, resolved};
+  for (const NamedFile& view : wave.view_files()) outputs.push_back(view);
+  check_distinct_files(input_files(tb), outputs);
+  // Made before the run, so that an output that cannot be written is reported before the work.
+  std::optional<PendingFile> vcd_file;
+  std::optional<PendingFile> stats_file;
+  std::optional<PendingFile> resolved_file;
+  std::vector<std::unique_ptr<PendingFile>> view_files;
+  if (!vcd.path.empty()) vcd_file.emplace(vcd.path, vcd.where);
+  if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
+  if (!resolved.path.empty()) resolved_file.emplace(resolved.path, resolved.where);
+  for (const NamedFile& view : wave.view_files())
+    view_files.push_back(std::make_unique<PendingFile>(view.path, view.where));
+
+  std::unique_ptr<WarpProgram> program = make_program(tb);
+  RunOutcome o = named_outcome(tb, *program, options.command);
+  check_run_memory(tb, o.machine, *program);  // before anything big is allocated
+  prepare_program(tb, *program);
+
+  SimulationOptions sim_options;
+  std::optional<WaveformPipe> waveform;  // outlives the Simulation, which closes the trace file
+  auto scopes = std::make_shared<ScopeSelection>(wave.scopes);
+  if (vcd_file) {
+    waveform.emplace(*vcd_file, vcd.where, wave.window, wave.format);
+    sim_options.vcd_base = waveform->systemc_base();
+    sim_options.trace_from = wave.window.from;
+    sim_options.trace_to = wave.window.to;
+    if (!wave.scopes.empty())
+      sim_options.trace_selection = [scopes](const std::string& name) { return (*scopes)(name); };
+  }
+  ProgressLine progress;
+  if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
+  std::vector<GtkwaveViewFile> view;
+  sim_options.stats_interval = options.stats_interval;
+  try {
+    Simulation simulation(o.machine, sim_options);
+    if (vcd_file) {
+      if (const auto unmatched = scopes->unmatched())
+        throw InputError(wave.scope_where[*unmatched],
+                         "scope '" + wave.scopes[*unmatched] +
+                             "' matches no signal of this machine (names look like "
+                             "machine.warp_3.state, machine.memory.bank_0.entry_address: "
+                             "docs/waveforms.md)");
+      check_waveform_size(wave,
+                          estimate_waveform(simulation.traced_signals().size(),
+                                            expected_cycles(*program, o.machine), wave.window));
+    }
+    std::unique_ptr<RaceDetector> detector;
+    if (tb.race_check) {
+      detector = std::make_unique<RaceDetector>(memory_scopes(simulation.machine()), kListedRaces);
+      for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m)
+        simulation.memory(m).set_observer(detector.get());
+    }
+    program->initialize(simulation.memory());
+    o.result = simulation.run(*program);
+    program->verify(simulation.memory());
+    if (wave.view)
+      view = gtkwave_view(simulation.machine(), simulation.traced_signals(), *wave.view,
+                          wave.window.from, std::min(o.result.cycles(), wave.window.to));
+    if (detector) {
+      o.race_check = true;
+      o.race_count = detector->count();
+      o.races = detector->races();
+    }
+  } catch (const SimulationError& e) {
+    // What the program did (an address outside memory, a deadlock): located at the program.
+    throw InputError(tb.locate("program"), std::string("the run failed: ") + e.what());
+  }
+  // Under race_check a divergence is an error: the barriers no longer separate what the
+  // program meant them to (the run still ends: a finished warp no longer holds a barrier).
+  for (const std::string& divergence : barrier_divergences(o.result, o.machine))
+    (o.race_check ? o.errors : o.warnings).push_back(divergence);
+
+  const Verification& v = program->verification();
+  o.program_checked = v.applicable();
+  o.elements_checked = v.checked();
+  o.mismatches = v.mismatches();
+  o.first_mismatch = v.first_mismatch();
+  const std::map<std::string, std::uint64_t> figures = {
+      {"cycles", o.result.cycles()},         {"dispatches", o.result.counters.dispatches},
+      {"stages", o.result.counters.stages},  {"requests", o.result.counters.requests},
+      {"syncthreads", o.result.syncthreads}, {"grid_syncs", o.result.grid_syncs}};
+  for (const auto& [figure, expected] : tb.expect)
+    o.expectations.push_back({figure, expected, figures.at(figure)});
+  if (o.program_checked || !o.expectations.empty() || o.race_check) {
+    bool ok = !o.program_checked || v.passed();
+    for (const Expectation& e : o.expectations) ok = ok && e.met();
+    o.verified = ok && o.race_count == 0 && o.errors.empty();
+  }
+  o.bounds = program->bounds(o.machine, o.result);
+  o.figures = program->figures();
+
+  // Every output is complete before any is committed. Names and paths may hold bytes that are
+  // not UTF-8 (file names are bytes): JSON gets U+FFFD in their place.
+  if (waveform) waveform->finish();
+  if (stats_file)
+    stats_file->write(stats_json(o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                      "\n");
+  for (std::size_t i = 0; i < view.size(); ++i) view_files[i]->write(view[i].contents);
+  if (resolved_file) resolved_file->write(yaml_text(o.resolved));
+  if (vcd_file) {
+    vcd_file->commit();
+    o.vcd_file = vcd.path;
+  }
+  for (const auto& file : view_files) file->commit();
+  if (wave.view) o.gtkw_file = std::filesystem::path(vcd.path).replace_extension(".gtkw").string();
+  if (stats_file) {
+    stats_file->commit();
+    o.stats_file = stats.path;
+  }
+  if (resolved_file) {
+    resolved_file->commit();
+    o.resolved_file = resolved.path;
+  }
+  if (stats_on_stdout) {
+    write_standard_output(
+        stats_json(o).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+        stdout_where);
+    o.stats_file = kStandardOutput;
+  }
+  return o;
+}
+
+}  // namespace mmsim

@@ -1,0 +1,33 @@
+// Runs a testbench: builds the program and the machine, simulates, verifies, and writes the
+// requested outputs (each complete or not at all).
+#pragma once
+
+#include <string>
+
+#include "testbench/input/testbench.hpp"
+#include "testbench/run/run_outcome.hpp"
+
+namespace mmsim {
+
+struct RunOptions {
+  std::string vcd;              // overrides outputs.vcd (its file)
+  WaveformOptions vcd_options;  // override the other keys of outputs.vcd
+  std::string stats;            // overrides outputs.stats; kStandardOutput: one line on stdout
+  std::string resolved;         // writes the resolved testbench (YAML) to this file
+  bool progress = false;        // a progress line on stderr for long runs
+  Cycle stats_interval = 0;     // > 0: the counters every so many time units (time_series)
+  std::string command;          // recorded in the statistics; "" = this process's command line
+  // The option that named vcd, stats and resolved (messages): "--out-dir" for its folder's
+  // files; empty: --vcd and --stats themselves.
+  std::string outputs_option;
+};
+
+// Throws InputError (an invalid testbench) or SimulationError (a program or the hardware failed).
+RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options = {});
+
+// What a run of `testbench` will report, without running it: the program made, the machine
+// resolved, the bounds and the program's figures named, every measurement zero. Throws as
+// run_testbench does for an invalid testbench.
+RunOutcome preview_testbench(const Testbench& testbench);
+
+}  // namespace mmsim

@@ -1,0 +1,138 @@
+#include "testbench/waveforms/waveform_output.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "testbench/input/integer_list.hpp"
+#include "testbench/input/memory_budget.hpp"
+
+namespace mmsim {
+namespace {
+
+constexpr std::uint64_t kMaxCycle = std::uint64_t{1} << 62;
+
+// A regular file, a link to one, or a new file gets a save file beside it; a device or a FIFO
+// does not.
+bool gets_view(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode);
+}
+
+}  // namespace
+
+std::vector<NamedFile> WaveformPlan::view_files() const {
+  std::vector<NamedFile> files;
+  if (!view) return files;
+  const std::vector<std::filesystem::path> paths = gtkwave_view_paths(*view);
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    files.push_back({paths[i].string(), file.where,
+                     (i == 0 ? "the GTKWave save file of " : "a GTKWave filter of ") + file.role});
+  return files;
+}
+
+WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
+                           const std::string& option_name, const WaveformOptions& options) {
+  WaveformPlan plan;
+  const WaveformRequest& request = tb.vcd;
+  if (!vcd_option.empty()) {
+    plan.file = option_output(vcd_option, option_name);
+  } else {
+    plan.file = {request.file, tb.locate("outputs.vcd.file"), "the output of outputs.vcd"};
+  }
+  // Each option replaces its key; a cycle or a limit is located where it was given.
+  using Located = std::optional<std::pair<std::uint64_t, SourceLocation>>;
+  const auto cycle = [&](const std::string& option, const std::string& name,
+                         const std::optional<std::uint64_t>& value,
+                         const std::string& key) -> Located {
+    if (!option.empty())
+      return std::pair{parse_integer_option(name, option, 0, kMaxCycle),
+                       SourceLocation{name, 0, 0}};
+    if (value) return std::pair{*value, tb.locate(key)};
+    return std::nullopt;
+  };
+  const Located from = cycle(options.from, "--vcd-from", request.from, "outputs.vcd.from");
+  const Located to = cycle(options.to, "--vcd-to", request.to, "outputs.vcd.to");
+  if (from) plan.window.from = from->first;
+  if (to) plan.window.to = to->first;
+  plan.window_where = from ? from->second : to ? to->second : plan.file.where;
+  if (from && to && from->first > to->first)
+    throw InputError(to->second, fmt::format("the waveform's window ends at cycle {} before it "
+                                             "begins (from {})",
+                                             to->first, from->first));
+  if (!options.limit.empty()) {
+    plan.limit = parse_integer_option("--vcd-limit", options.limit, 1, ~std::uint64_t{0});
+    plan.limit_name = "--vcd-limit";
+  } else {
+    plan.limit = request.limit.value_or(kDefaultWaveformLimit);
+    plan.limit_name = "outputs.vcd.limit";
+  }
+  if (!options.scopes.empty()) {
+    plan.scopes = options.scopes;
+    plan.scope_where.assign(options.scopes.size(), SourceLocation{"--vcd-scope", 0, 0});
+  } else {
+    plan.scopes = request.scopes;
+    for (std::size_t i = 0; i < request.scopes.size(); ++i)
+      plan.scope_where.push_back(tb.locate("outputs.vcd.scopes[" + std::to_string(i) + "]"));
+  }
+  if (plan.file.path.empty()) {
+    for (const auto& [given, option] : {std::pair{!options.from.empty(), "--vcd-from"},
+                                        {!options.to.empty(), "--vcd-to"},
+                                        {!options.scopes.empty(), "--vcd-scope"},
+                                        {!options.limit.empty(), "--vcd-limit"}})
+      if (given)
+        throw InputError({option, 0, 0},
+                         "there is no waveform to choose for: give --vcd FILE (or outputs.vcd)");
+    return plan;
+  }
+  plan.format = waveform_format(plan.file.path);
+  check_converter(plan.format, plan.file.where);
+  if (gets_view(plan.file.path)) plan.view = gtkwave_view_place(plan.file.path);
+  return plan;
+}
+
+WaveformEstimate estimate_waveform(std::uint64_t signals, const WaveformCycles& run,
+                                   const WaveformWindow& window) {
+  const auto traced = [&](std::uint64_t cycles) -> std::uint64_t {
+    const std::uint64_t last = std::min(cycles, window.to);
+    return last >= window.from ? last - window.from + 1 : 1;
+  };
+  WaveformEstimate e;
+  e.signals = signals;
+  e.cycles = traced(run.at_least);
+  e.likely_cycles = traced(run.likely);
+  e.bytes = static_cast<double>(signals) * static_cast<double>(e.cycles) * kVcdBytesPerSignalCycle;
+  e.likely_bytes =
+      static_cast<double>(signals) * static_cast<double>(e.likely_cycles) * kVcdBytesPerSignalCycle;
+  return e;
+}
+
+void check_waveform_size(const WaveformPlan& plan, const WaveformEstimate& e) {
+  const auto bytes = static_cast<std::uint64_t>(e.bytes);
+  const auto likely = static_cast<std::uint64_t>(e.likely_bytes);
+  std::string what =
+      fmt::format("about {} ({} signals x {} cycles x {} bytes", format_bytes(likely), e.signals,
+                  e.likely_cycles, kVcdBytesPerSignalCycle);
+  what += likely > bytes ? fmt::format(
+                               "; the cycles by the order bound, at least {} by the "
+                               "lower bound: {})",
+                               e.cycles, format_bytes(bytes))
+                         : ")";
+  if (likely > plan.limit)
+    throw InputError(
+        plan.file.where,
+        fmt::format("this waveform would take {} of VCD, more than the limit of {}: narrow it to "
+                    "a window of cycles (outputs.vcd: {{file, from, to}}, or --vcd-from and "
+                    "--vcd-to) or to some scopes (outputs.vcd.scopes, or --vcd-scope, e.g. "
+                    "'machine.warp_[0-3]' 'machine.memory.bank_*'), or raise the limit "
+                    "(outputs.vcd.limit, or --vcd-limit)",
+                    what, format_bytes(plan.limit)));
+  if (likely > kWaveformNotice)
+    std::fprintf(stderr, "mmsim: the waveform will take %s of VCD (limit %s)\n", what.c_str(),
+                 format_bytes(plan.limit).c_str());
+}
+
+}  // namespace mmsim
