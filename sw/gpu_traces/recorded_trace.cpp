@@ -1,0 +1,125 @@
+#include "sw/gpu_traces/recorded_trace.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+
+#include "sw/gpu_traces/accelsim_reader.hpp"
+#include "sw/gpu_traces/nvbit_reader.hpp"
+
+namespace mmsim {
+
+KernelSelection::KernelSelection(std::string spec) : spec_(std::move(spec)) {
+  if (!spec_.empty() && std::all_of(spec_.begin(), spec_.end(),
+                                    [](char c) { return c >= '0' && c <= '9'; })) {
+    if (spec_.size() > 18 || std::stoull(spec_) == 0)
+      throw ParamError("kernel", "kernel: expected all, a kernel's number (from 1) or its name, "
+                                 "got '" + spec_ + "'");
+    number_ = std::stoull(spec_);
+  }
+  if (spec_.empty())
+    throw ParamError("kernel", "kernel: expected all, a kernel's number (from 1) or its name");
+}
+
+bool KernelSelection::matches(std::uint64_t number, std::string_view name) const {
+  if (spec_ == "all") return true;
+  if (number_) return number == *number_;
+  return name == spec_ || name.substr(0, name.find('(')) == spec_;
+}
+
+std::string RecordedTrace::kernel_label(std::uint32_t kernel) const {
+  const TraceKernel& k = kernels[kernel];
+  return "kernel " + std::to_string(k.number) + " (" + k.name + ")";
+}
+
+std::string RecordedTrace::describe(std::uint32_t kernel, const CtaEntry& cta,
+                                    const WarpEntry& warp, const RecordedInstruction& in) const {
+  return kernel_label(kernel) + ", CTA (" + std::to_string(cta.id[0]) + "," +
+         std::to_string(cta.id[1]) + "," + std::to_string(cta.id[2]) + "), warp " +
+         std::to_string(warp.warp) + ", instruction " + std::to_string(in.index) + " (" +
+         (format == TraceFormat::accelsim ? kernels[kernel].where.file : file.string()) + ":" +
+         std::to_string(in.line) + ")";
+}
+
+std::uint32_t TraceRecorder::site(std::uint32_t kernel, std::optional<std::uint64_t> pc,
+                                  std::optional<std::uint64_t> source_line,
+                                  std::string_view opcode, unsigned bytes, bool has_addresses) {
+  key_.clear();
+  key_.append(reinterpret_cast<const char*>(&kernel), sizeof kernel);
+  const std::uint64_t pc_value = pc.value_or(~std::uint64_t{0});
+  key_.append(reinterpret_cast<const char*>(&pc_value), sizeof pc_value);
+  key_.push_back(static_cast<char>(bytes));
+  key_.push_back(has_addresses ? 'a' : '-');
+  key_.append(opcode);
+  if (const auto it = sites_.find(key_); it != sites_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(trace_.sites.size());
+  trace_.sites.push_back({kernel, pc, source_line, std::string(opcode), bytes,
+                          map_opcode(opcode, trace_.format, has_addresses)});
+  sites_.emplace(key_, id);
+  return id;
+}
+
+bool TraceRecorder::count(const RecordedInstruction& in) {
+  const TraceSite& site = trace_.sites[in.site];
+  TraceKernel& kernel = trace_.kernels[site.kernel];
+  ++kernel.instructions;
+  const OpcodeMapping& mapping = site.mapping;
+  if (mapping.operation == TraceOperation::other) {
+    ++kernel.other;
+    if (kernel.selected)
+      ++trace_.not_mapped[{std::string(base_opcode(site.opcode)), std::string(mapping.reason)}];
+    return false;
+  }
+  if (mapping.operation == TraceOperation::barrier) {
+    ++kernel.barriers;
+    return kernel.selected;
+  }
+  const bool shared = mapping.space == Space::shared;
+  ++(shared ? kernel.shared : kernel.global);
+  kernel.lanes += static_cast<unsigned>(std::popcount(in.mask));
+  if (!kernel.selected) return false;
+  TouchedGranules& touched = shared ? kernel.shared_words : trace_.global_words;
+  // Neighbouring lanes usually share a granule: touch it once.
+  std::uint64_t granule = ~std::uint64_t{0};
+  for (std::uint32_t m = in.mask; m != 0; m &= m - 1) {
+    const std::uint64_t a = in.address[static_cast<unsigned>(std::countr_zero(m))];
+    const std::uint64_t first = a >> trace_.word_shift;
+    const std::uint64_t last = (a + site.bytes - 1) >> trace_.word_shift;
+    if (first / TouchedGranules::kGranuleWords == granule &&
+        last / TouchedGranules::kGranuleWords == granule)
+      continue;
+    touched.touch(first, last);
+    granule = last / TouchedGranules::kGranuleWords;
+  }
+  return true;
+}
+
+RecordedTrace read_recorded_trace(const std::filesystem::path& file, TraceFormat format,
+                                  const KernelSelection& selection, unsigned word_shift) {
+  const auto start = std::chrono::steady_clock::now();
+  RecordedTrace trace;
+  trace.file = file;
+  trace.format = format;
+  trace.word_shift = word_shift;
+  trace.store = std::make_unique<WarpStore>(file.string());
+  if (format == TraceFormat::nvbit)
+    read_nvbit_trace(file, selection, trace);
+  else
+    read_accelsim_trace(file, selection, trace);
+  trace.store->finish();
+  if (std::none_of(trace.kernels.begin(), trace.kernels.end(),
+                   [](const TraceKernel& k) { return k.selected; })) {
+    std::string listed;
+    for (std::uint32_t k = 0; k < trace.kernels.size() && k < 20; ++k)
+      listed += (listed.empty() ? "" : ", ") + trace.kernel_label(k);
+    if (trace.kernels.size() > 20) listed += ", ...";
+    throw ParamError("kernel", "kernel: no kernel of " + file.string() + " is '" +
+                                   selection.spec() + "'; it holds " +
+                                   (listed.empty() ? std::string("none") : listed));
+  }
+  trace.read_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return trace;
+}
+
+}  // namespace mmsim
