@@ -221,6 +221,12 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
     first = false;
     const std::string_view text = trimmed(line);
     if (text.empty()) continue;
+    // Instruction lines start with a (hexadecimal or decimal) number; the others with a word.
+    if (kHexDigits[static_cast<unsigned char>(text[0])] != 16 && !starts_with(text, "cluster") &&
+        in_block_ && warp_ && !warp_->insts_where.file.empty()) {
+      read_instruction(kernel, line);
+      continue;
+    }
     if (starts_with(text, "#BEGIN_TB")) {
       if (in_block_) fail("#BEGIN_TB before the #END_TB of the thread block before");
       in_block_ = true;
@@ -292,16 +298,10 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
     f.fail("the active mask " + LineFields::shown(line.substr(f.column() - 1, 16)) +
            " has more than 32 lanes: a trace for another warp width (Accel-Sim and mmsim read "
            "warps of 32 threads)");
-  const auto registers = [&f](const std::string& what) {
+  const auto registers = [&f](const char* what) {
     const std::uint64_t count = f.decimal(what);
-    if (count > 64) f.fail(what + " is " + std::to_string(count));
-    for (std::uint64_t r = 0; r < count; ++r) {
-      const std::string_view reg = f.next();
-      const std::string_view digits = reg.substr(reg.empty() ? 0 : 1);
-      if (reg.empty() || reg[0] != 'R' || digits.empty() ||
-          digits.find_first_not_of("0123456789") != std::string_view::npos)
-        f.fail("expected a register R<n>, got " + LineFields::shown(reg));
-    }
+    if (count > 64) f.fail(std::string(what) + " is " + std::to_string(count));
+    for (std::uint64_t r = 0; r < count; ++r) f.register_name();
   };
   registers("the destination registers' count");
   const std::string_view opcode_field = f.next();
@@ -327,9 +327,13 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
     } else if (format == 1) {
       std::uint64_t a = f.hex("the base address");
       const auto stride = static_cast<std::uint64_t>(f.signed_decimal("the stride"));
-      for (std::uint32_t m = in_.mask; m != 0; m &= m - 1) {
-        in_.address[static_cast<unsigned>(std::countr_zero(m))] = a;
-        a += stride;
+      if (in_.mask == 0xffffffffu) {
+        for (unsigned lane = 0; lane < kTraceLanes; ++lane) in_.address[lane] = a + lane * stride;
+      } else {
+        for (std::uint32_t m = in_.mask; m != 0; m &= m - 1) {
+          in_.address[static_cast<unsigned>(std::countr_zero(m))] = a;
+          a += stride;
+        }
       }
     } else if (format == 2) {
       std::uint64_t a = f.hex("the base address");

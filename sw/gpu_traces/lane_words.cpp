@@ -10,6 +10,9 @@ LaneWords::LaneWords(unsigned word_shift, unsigned width) : shift_(word_shift), 
 unsigned LaneWords::layout(std::uint32_t mask,
                            const std::array<std::uint64_t, kTraceLanes>& address, unsigned bytes,
                            const AddressRelocation& relocation, std::uint64_t offset) {
+  if (mask == 0xffffffffu && width_ == kTraceLanes && bytes <= (1u << shift_) &&
+      layout_words(address, bytes, relocation, offset))
+    return 1;
   unsigned k = 1;
   std::uint64_t low = ~std::uint64_t{0};
   std::uint64_t high = 0;
@@ -24,13 +27,23 @@ unsigned LaneWords::layout(std::uint32_t mask,
   words_per_lane_ = k;
   const std::size_t slots = std::size_t{kTraceLanes} * k;
   const unsigned instructions = static_cast<unsigned>((slots + width_ - 1) / width_);
-  slots_.assign(std::size_t{instructions} * width_, kInactive);
-  active_.assign(instructions, 0);
+  slots_.resize(std::size_t{instructions} * width_);
+  std::fill(slots_.begin(), slots_.end(), kInactive);
+  active_.resize(instructions);
+  std::fill(active_.begin(), active_.end(), 0);
   if (mask == 0) return instructions;
   // Relocation: one shift for all when the words lie in one range (the usual case).
   const AddressRelocation::Range& range = relocation.range_of(low);
   const bool one_range = high < range.to;
   const std::uint64_t shift = range.target - range.from + offset;
+  if (k == 1 && one_range) {  // a word per lane
+    for (std::uint32_t m = mask; m != 0; m &= m - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
+      slots_[lane] = first_word(address[lane]) + shift;
+      active_[lane / width_] = 1;
+    }
+    return instructions;
+  }
   for (std::uint32_t m = mask; m != 0; m &= m - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(m));
     const std::uint64_t first = first_word(address[lane]);
@@ -42,6 +55,30 @@ unsigned LaneWords::layout(std::uint32_t mask,
     }
   }
   return instructions;
+}
+
+bool LaneWords::layout_words(const std::array<std::uint64_t, kTraceLanes>& address,
+                             unsigned bytes, const AddressRelocation& relocation,
+                             std::uint64_t offset) {
+  // Every lane's word in the range of lane 0's, moved by one shift.
+  const unsigned s = shift_;
+  const AddressRelocation::Range& range = relocation.range_of(address[0] >> s);
+  const std::uint64_t from = range.from;
+  const std::uint64_t length = range.to - range.from;
+  const std::uint64_t shift = range.target - range.from + offset;
+  const std::uint64_t span = bytes - 1;
+  std::array<Address, kTraceLanes> slots;
+  bool fits = true;
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) {
+    const std::uint64_t word = address[lane] >> s;
+    fits &= ((address[lane] + span) >> s) == word && word - from < length;
+    slots[lane] = word + shift;
+  }
+  if (!fits) return false;
+  slots_.assign(slots.begin(), slots.end());
+  words_per_lane_ = 1;
+  active_.assign(1, 1);
+  return true;
 }
 
 }  // namespace mmsim

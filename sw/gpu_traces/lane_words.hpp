@@ -45,6 +45,10 @@ class LaneWords {
   }
 
  private:
+  // The common case: every lane active, each in one word, the words in one range, w = 32.
+  bool layout_words(const std::array<std::uint64_t, kTraceLanes>& address, unsigned bytes,
+                    const AddressRelocation& relocation, std::uint64_t offset);
+
   unsigned shift_;
   unsigned width_;
   unsigned words_per_lane_ = 1;

@@ -20,28 +20,10 @@ bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-// A hexadecimal digit's value, or 16.
-constexpr std::array<unsigned char, 256> kHexDigits = [] {
-  std::array<unsigned char, 256> table{};
-  table.fill(16);
-  for (unsigned c = '0'; c <= '9'; ++c) table[c] = static_cast<unsigned char>(c - '0');
-  for (unsigned c = 'a'; c <= 'f'; ++c) table[c] = static_cast<unsigned char>(c - 'a' + 10);
-  for (unsigned c = 'A'; c <= 'F'; ++c) table[c] = static_cast<unsigned char>(c - 'A' + 10);
-  return table;
-}();
-
 // "0x" and 1 to 16 hexadecimal digits; false otherwise.
 bool parse_address(std::string_view field, std::uint64_t& value) {
-  if (field.size() < 3 || field.size() > 18 || field[0] != '0' || (field[1] != 'x' && field[1] != 'X'))
-    return false;
-  std::uint64_t v = 0;
-  for (std::size_t i = 2; i < field.size(); ++i) {
-    const unsigned char d = kHexDigits[static_cast<unsigned char>(field[i])];
-    if (d == 16) return false;
-    v = (v << 4) | d;
-  }
-  value = v;
-  return true;
+  return field.size() >= 3 && field[0] == '0' && (field[1] == 'x' || field[1] == 'X') &&
+         LineFields::parse_hex(field.substr(2), value);
 }
 
 // "x,y,z" of non-negative integers.

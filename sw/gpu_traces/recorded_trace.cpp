@@ -44,6 +44,16 @@ std::string RecordedTrace::describe(std::uint32_t kernel, const CtaEntry& cta,
 std::uint32_t TraceRecorder::site(std::uint32_t kernel, std::optional<std::uint64_t> pc,
                                   std::optional<std::uint64_t> source_line,
                                   std::string_view opcode, unsigned bytes, bool has_addresses) {
+  // Accel-Sim: a PC names one static instruction of its kernel.
+  const auto matches = [&](std::uint32_t id) {
+    const TraceSite& s = trace_.sites[id];
+    return s.opcode == opcode && s.bytes == bytes && s.has_addresses == has_addresses;
+  };
+  const std::uint64_t pc_key = pc ? (*pc << 20) ^ kernel : 0;
+  if (pc) {
+    if (const auto it = by_pc_.find(pc_key); it != by_pc_.end() && matches(it->second))
+      return it->second;
+  }
   key_.clear();
   key_.append(reinterpret_cast<const char*>(&kernel), sizeof kernel);
   const std::uint64_t pc_value = pc.value_or(~std::uint64_t{0});
@@ -51,11 +61,16 @@ std::uint32_t TraceRecorder::site(std::uint32_t kernel, std::optional<std::uint6
   key_.push_back(static_cast<char>(bytes));
   key_.push_back(has_addresses ? 'a' : '-');
   key_.append(opcode);
-  if (const auto it = sites_.find(key_); it != sites_.end()) return it->second;
-  const auto id = static_cast<std::uint32_t>(trace_.sites.size());
-  trace_.sites.push_back({kernel, pc, source_line, std::string(opcode), bytes,
-                          map_opcode(opcode, trace_.format, has_addresses)});
-  sites_.emplace(key_, id);
+  std::uint32_t id = 0;
+  if (const auto it = sites_.find(key_); it != sites_.end()) {
+    id = it->second;
+  } else {
+    id = static_cast<std::uint32_t>(trace_.sites.size());
+    trace_.sites.push_back({kernel, pc, source_line, std::string(opcode), bytes, has_addresses,
+                            map_opcode(opcode, trace_.format, has_addresses)});
+    sites_.emplace(key_, id);
+  }
+  if (pc) by_pc_[pc_key] = id;
   return id;
 }
 
@@ -80,16 +95,30 @@ bool TraceRecorder::count(const RecordedInstruction& in) {
   if (!kernel.selected) return false;
   TouchedGranules& touched = shared ? kernel.shared_words : trace_.global_words;
   // Neighbouring lanes usually share a granule: touch it once.
+  const unsigned shift = trace_.word_shift;
+  const unsigned granule_shift = shift + 5;  // 32 words
+  static_assert(TouchedGranules::kGranuleWords == 32);
+  const std::uint64_t span = site.bytes - 1;
   std::uint64_t granule = ~std::uint64_t{0};
-  for (std::uint32_t m = in.mask; m != 0; m &= m - 1) {
-    const std::uint64_t a = in.address[static_cast<unsigned>(std::countr_zero(m))];
-    const std::uint64_t first = a >> trace_.word_shift;
-    const std::uint64_t last = (a + site.bytes - 1) >> trace_.word_shift;
-    if (first / TouchedGranules::kGranuleWords == granule &&
-        last / TouchedGranules::kGranuleWords == granule)
-      continue;
-    touched.touch(first, last);
-    granule = last / TouchedGranules::kGranuleWords;
+  const auto lane = [&](std::uint64_t a) {
+    if ((a >> granule_shift) == granule && ((a + span) >> granule_shift) == granule) return;
+    touched.touch(a >> shift, (a + span) >> shift);
+    granule = (a + span) >> granule_shift;
+  };
+  if (in.mask == 0xffffffffu) {
+    std::uint64_t low = in.address[0], high = in.address[0];
+    for (const std::uint64_t a : in.address) {
+      low = std::min(low, a);
+      high = std::max(high, a);
+    }
+    if ((low >> granule_shift) == ((high + span) >> granule_shift)) {  // one granule
+      touched.touch(low >> shift, (high + span) >> shift);
+      return true;
+    }
+    for (const std::uint64_t a : in.address) lane(a);
+  } else {
+    for (std::uint32_t m = in.mask; m != 0; m &= m - 1)
+      lane(in.address[static_cast<unsigned>(std::countr_zero(m))]);
   }
   return true;
 }

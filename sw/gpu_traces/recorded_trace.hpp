@@ -31,6 +31,7 @@ struct TraceSite {
   std::optional<std::uint64_t> source_line;  // Accel-Sim with -enable lineinfo = 1
   std::string opcode;                        // as recorded, with its modifiers
   unsigned bytes = 4;                        // per lane
+  bool has_addresses = false;                // the record carries lane addresses
   OpcodeMapping mapping;
 };
 
@@ -110,6 +111,7 @@ class TraceRecorder {
  private:
   RecordedTrace& trace_;
   std::unordered_map<std::string, std::uint32_t> sites_;
+  std::unordered_map<std::uint64_t, std::uint32_t> by_pc_;  // the site a PC had last
   std::string key_;
 };
 

@@ -1,5 +1,6 @@
 #include "sw/gpu_traces/warp_records.hpp"
 
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -10,12 +11,13 @@ constexpr unsigned char kAllLanes = 1;
 constexpr unsigned char kStrided = 2;
 constexpr std::uint32_t kFullMask = 0xffffffffu;
 
-void put_varint(std::uint64_t value, std::string& out) {
+unsigned char* put_varint(std::uint64_t value, unsigned char* out) {
   while (value >= 0x80) {
-    out.push_back(static_cast<char>((value & 0x7f) | 0x80));
+    *out++ = static_cast<unsigned char>((value & 0x7f) | 0x80);
     value >>= 7;
   }
-  out.push_back(static_cast<char>(value));
+  *out++ = static_cast<unsigned char>(value);
+  return out;
 }
 
 // Differences of byte addresses, modulo 2^64, as signed numbers folded onto unsigned ones.
@@ -55,42 +57,42 @@ class Reader {
 }  // namespace
 
 void encode_record(const RecordedInstruction& in, RecordPosition& at, std::string& out) {
-  put_varint(std::uint64_t{in.site} * 2 + (in.has_addresses ? 1 : 0), out);
-  put_varint(in.index - at.index - 1, out);
-  put_varint(in.line - at.line, out);
+  unsigned char buffer[kMaxRecordBytes];
+  unsigned char* p = buffer;
+  p = put_varint(std::uint64_t{in.site} * 2 + (in.has_addresses ? 1 : 0), p);
+  p = put_varint(in.index - at.index - 1, p);
+  p = put_varint(in.line - at.line, p);
   at.index = in.index;
   at.line = in.line;
-  if (!in.has_addresses) return;
-  std::uint32_t mask = in.mask;
-  unsigned char flags = mask == kFullMask ? kAllLanes : 0;
-  // The active lanes' addresses in lane order: one stride, or differences.
-  std::uint64_t previous = 0;
-  std::uint64_t stride = 0;
-  bool strided = true;
-  unsigned count = 0;
-  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-    const std::uint64_t a = in.address[static_cast<unsigned>(std::countr_zero(m))];
-    if (count == 1) stride = a - previous;
-    if (count > 1 && a - previous != stride) strided = false;
-    previous = a;
-    ++count;
+  if (in.has_addresses) {
+    // The active lanes' addresses in lane order: one stride, or differences.
+    std::array<std::uint64_t, kTraceLanes> a;
+    unsigned n = 0;
+    if (in.mask == kFullMask) {
+      a = in.address;
+      n = kTraceLanes;
+    } else {
+      for (std::uint32_t m = in.mask; m != 0; m &= m - 1)
+        a[n++] = in.address[static_cast<unsigned>(std::countr_zero(m))];
+    }
+    const std::uint64_t stride = n > 1 ? a[1] - a[0] : 0;
+    bool strided = true;
+    for (unsigned i = 2; i < n; ++i) strided &= a[i] - a[i - 1] == stride;
+    *p++ = static_cast<unsigned char>((in.mask == kFullMask ? kAllLanes : 0) |
+                                      (strided ? kStrided : 0));
+    if (in.mask != kFullMask)
+      for (unsigned byte = 0; byte < 4; ++byte)
+        *p++ = static_cast<unsigned char>(in.mask >> (8 * byte));
+    if (n > 0) {
+      p = put_varint(a[0], p);
+      if (strided) {
+        p = put_varint(zigzag(stride), p);
+      } else {
+        for (unsigned i = 1; i < n; ++i) p = put_varint(zigzag(a[i] - a[i - 1]), p);
+      }
+    }
   }
-  if (strided) flags |= kStrided;
-  out.push_back(static_cast<char>(flags));
-  if ((flags & kAllLanes) == 0)
-    for (unsigned byte = 0; byte < 4; ++byte) out.push_back(static_cast<char>(mask >> (8 * byte)));
-  if (mask == 0) return;
-  count = 0;
-  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-    const std::uint64_t a = in.address[static_cast<unsigned>(std::countr_zero(m))];
-    if (count == 0)
-      put_varint(a, out);
-    else if (!strided)
-      put_varint(zigzag(a - previous), out);
-    previous = a;
-    ++count;
-  }
-  if (strided) put_varint(zigzag(stride), out);
+  out.append(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(p - buffer));
 }
 
 std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPosition& at,
@@ -115,6 +117,10 @@ std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPos
       std::uint64_t a = r.varint();
       if ((flags & kStrided) != 0) {
         const std::uint64_t stride = unzigzag(r.varint());
+        if (mask == kFullMask) {
+          for (unsigned lane = 0; lane < kTraceLanes; ++lane) in.address[lane] = a + lane * stride;
+          return static_cast<std::size_t>(r.at() - data);
+        }
         for (std::uint32_t m = mask; m != 0; m &= m - 1) {
           in.address[static_cast<unsigned>(std::countr_zero(m))] = a;
           a += stride;

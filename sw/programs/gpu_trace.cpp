@@ -28,8 +28,10 @@ void relocation_rows(ProgramTable& table, const std::string& memory,
   const auto& ranges = relocation.ranges();
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     if (ranges.size() > kShown + 1 && i == kShown) {
-      table.rows.push_back({memory, "(" + std::to_string(ranges.size() - kShown - 1) +
-                                        " ranges more)", "", std::uint64_t{0}});
+      std::string more = std::to_string(ranges.size() - kShown - 1);
+      more.insert(0, 1, '(');  // built in place: GCC 12 warns (-Wrestrict) on "(" + string
+      more += " ranges more)";
+      table.rows.push_back({memory, more, "", std::uint64_t{0}});
       i = ranges.size() - 1;
     }
     const AddressRelocation::Range& r = ranges[i];
