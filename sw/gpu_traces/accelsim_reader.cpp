@@ -104,6 +104,7 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
   kernel.where = {lines_.file(), 0, 0};
   kernel.name = "kernel-" + std::to_string(number);
   bool has_block = false;
+  bool has_name = false;
   std::string_view line;
   while (lines_.next(line)) {
     const std::string_view text = trimmed(line);
@@ -125,6 +126,7 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
     };
     if (header("-kernel name")) {
       kernel.name = std::string(value_of(text));
+      has_name = true;
     } else if (header("-kernel id")) {
       kernel.launch = number_value("-kernel id");
     } else if (header("-grid dim")) {
@@ -140,6 +142,9 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
       lineinfo_ = number_value("-enable lineinfo") != 0;
     }  // the other header lines (shmem, nregs, versions, base addresses) do not matter here
   }
+  if (has_pending_ && !has_name)
+    fail("expected the header of an Accel-Sim trace ('-kernel name = ...', '-grid dim = ...', "
+         "...), got '" + pending_.substr(0, 40) + "'");
   if (has_pending_ && !has_block)
     fail("no '-block dim = (x,y,z)' line before the first thread block: the warps of a block "
          "are not known");
@@ -316,6 +321,7 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
   // Bulk copies (TMA) list their own addresses, not one per lane (opcode_map.cpp).
   const bool bulk = has_addresses && (starts_with(opcode, "UTMA") || starts_with(opcode, "UBLK"));
   in_.mask = static_cast<std::uint32_t>(mask);
+  in_.strided = false;
   if (bulk) {
     has_addresses = false;  // its own address list, not one per lane: not read
     while (!f.at_end()) f.next();
@@ -327,6 +333,8 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
     } else if (format == 1) {
       std::uint64_t a = f.hex("the base address");
       const auto stride = static_cast<std::uint64_t>(f.signed_decimal("the stride"));
+      in_.strided = true;
+      in_.stride = stride;
       if (in_.mask == 0xffffffffu) {
         for (unsigned lane = 0; lane < kTraceLanes; ++lane) in_.address[lane] = a + lane * stride;
       } else {

@@ -7,11 +7,13 @@ namespace mmsim {
 
 LaneWords::LaneWords(unsigned word_shift, unsigned width) : shift_(word_shift), width_(width) {}
 
-unsigned LaneWords::layout(std::uint32_t mask,
-                           const std::array<std::uint64_t, kTraceLanes>& address, unsigned bytes,
+unsigned LaneWords::layout(const RecordedInstruction& in, unsigned bytes,
                            const AddressRelocation& relocation, std::uint64_t offset) {
+  const std::uint32_t mask = in.mask;
+  const std::array<std::uint64_t, kTraceLanes>& address = in.address;
   if (mask == 0xffffffffu && width_ == kTraceLanes && bytes <= (1u << shift_) &&
-      layout_words(address, bytes, relocation, offset))
+      ((in.strided && layout_strided(in, bytes, relocation, offset)) ||
+       layout_words(address, bytes, relocation, offset)))
     return 1;
   unsigned k = 1;
   std::uint64_t low = ~std::uint64_t{0};
@@ -55,6 +57,27 @@ unsigned LaneWords::layout(std::uint32_t mask,
     }
   }
   return instructions;
+}
+
+bool LaneWords::layout_strided(const RecordedInstruction& in, unsigned bytes,
+                               const AddressRelocation& relocation, std::uint64_t offset) {
+  const auto word_bytes = static_cast<std::int64_t>(std::uint64_t{1} << shift_);
+  const auto stride = static_cast<std::int64_t>(in.stride);
+  const std::uint64_t a = in.address[0];
+  if (stride % word_bytes != 0 || (a & (word_bytes - 1)) + bytes > std::uint64_t(word_bytes))
+    return false;
+  const std::int64_t step = stride / word_bytes;  // words from lane to lane
+  const std::uint64_t first = a >> shift_;
+  const std::uint64_t last = first + static_cast<std::uint64_t>(step * (kTraceLanes - 1));
+  const AddressRelocation::Range& range = relocation.range_of(std::min(first, last));
+  if (std::max(first, last) >= range.to) return false;
+  const std::uint64_t start = first + range.target - range.from + offset;
+  slots_.resize(kTraceLanes);
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+    slots_[lane] = start + static_cast<std::uint64_t>(step * lane);
+  words_per_lane_ = 1;
+  active_.assign(1, 1);
+  return true;
 }
 
 bool LaneWords::layout_words(const std::array<std::uint64_t, kTraceLanes>& address,

@@ -17,6 +17,7 @@
 #include "hw/support/types.hpp"
 #include "sw/gpu_traces/address_relocation.hpp"
 #include "sw/gpu_traces/trace_format.hpp"
+#include "sw/gpu_traces/warp_records.hpp"
 
 namespace mmsim {
 
@@ -25,10 +26,10 @@ class LaneWords {
   // `word_shift`: log2 of the bytes of a word; `width`: the machine's w.
   LaneWords(unsigned word_shift, unsigned width);
 
-  // Lays out the requests of the active lanes of `mask`, relocated by `relocation` and moved by
-  // `offset` words; returns the instructions of w lanes they make.
-  unsigned layout(std::uint32_t mask, const std::array<std::uint64_t, kTraceLanes>& address,
-                  unsigned bytes, const AddressRelocation& relocation, std::uint64_t offset);
+  // Lays out the requests of the active lanes of `in`, each accessing `bytes` bytes, relocated
+  // by `relocation` and moved by `offset` words; returns the instructions of w lanes they make.
+  unsigned layout(const RecordedInstruction& in, unsigned bytes,
+                  const AddressRelocation& relocation, std::uint64_t offset);
   // Instruction `i` of the last layout: w addresses, kInactive where a slot is empty.
   std::span<const Address> instruction(unsigned i) const {
     return std::span<const Address>(slots_).subspan(std::size_t{i} * width_, width_);
@@ -45,7 +46,10 @@ class LaneWords {
   }
 
  private:
-  // The common case: every lane active, each in one word, the words in one range, w = 32.
+  // The common cases, w = 32 and every lane active, each in one word, the words in one range:
+  // lanes a whole number of words apart (one stride), or any addresses.
+  bool layout_strided(const RecordedInstruction& in, unsigned bytes,
+                      const AddressRelocation& relocation, std::uint64_t offset);
   bool layout_words(const std::array<std::uint64_t, kTraceLanes>& address, unsigned bytes,
                     const AddressRelocation& relocation, std::uint64_t offset);
 

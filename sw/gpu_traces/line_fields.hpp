@@ -4,7 +4,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -76,6 +78,26 @@ class LineFields {
     if (digits == 0 || digits > 16 || !field_ends()) bad(what, " (hexadecimal)");
     return value;
   }
+  // The next field as "0x" and 1 to 16 hexadecimal digits (a mem_trace address); false at the
+  // end of the line. mem_trace's 16 digits are converted 8 at a time.
+  bool address(std::uint64_t& value, const char* what) {
+    skip_blanks();
+    if (at_ == end_) return false;
+    start_ = at_;
+    if (end_ - at_ >= 18 && at_[0] == '0' && at_[1] == 'x' &&
+        (end_ - at_ == 18 || at_[18] == ' ' || at_[18] == '\t')) {
+      std::uint32_t high = 0, low = 0;
+      if (eight_hex_digits(at_ + 2, high) && eight_hex_digits(at_ + 10, low)) {
+        value = std::uint64_t{high} << 32 | low;
+        at_ += 18;
+        return true;
+      }
+    }
+    if (!(end_ - at_ > 2 && at_[0] == '0' && (at_[1] == 'x' || at_[1] == 'X')))
+      bad(what, " (0x and hexadecimal digits)");
+    value = hex(what);
+    return true;
+  }
   // A register, R and a number.
   void register_name() {
     skip_blanks();
@@ -84,6 +106,34 @@ class LineFields {
     if (at_ != end_ && *at_ == 'R')
       for (++at_; at_ != end_ && *at_ >= '0' && *at_ <= '9'; ++at_) ++digits;
     if (digits == 0 || !field_ends()) bad("a register", " (R and its number)");
+  }
+  // Eight hexadecimal digits at p, all at once: each byte's value from its low four bits (plus
+  // 9 for a letter), checked to be a digit or a letter a-f (either case) with byte-wise
+  // comparisons in one 64-bit word, then packed four bits each, the first digit highest.
+  static bool eight_hex_digits(const char* p, std::uint32_t& out) {
+    if constexpr (std::endian::native != std::endian::little) {
+      std::uint64_t value = 0;
+      if (!parse_hex(std::string_view(p, 8), value)) return false;
+      out = static_cast<std::uint32_t>(value);
+      return true;
+    } else {
+      constexpr std::uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+      std::uint64_t x = 0;
+      std::memcpy(&x, p, 8);
+      if ((x & high) != 0) return false;
+      // c >= k for each byte (all below 0x80): the high bit of c + 0x80 - k.
+      const auto at_least = [&](std::uint64_t v, unsigned k) { return (v + ones * (0x80 - k)) & high; };
+      const std::uint64_t digit = at_least(x, '0') & ~at_least(x, '9' + 1);
+      const std::uint64_t lower = x | ones * 0x20;
+      const std::uint64_t letter = at_least(lower, 'a') & ~at_least(lower, 'f' + 1);
+      if ((digit | letter) != high) return false;
+      std::uint64_t n = (x & ones * 0x0f) + ((x >> 6) & ones) * 9;
+      n = ((n & 0x0f000f000f000f00ull) >> 8) | ((n & 0x000f000f000f000full) << 4);
+      n = ((n & 0x00ff000000ff0000ull) >> 16) | ((n & 0x000000ff000000ffull) << 8);
+      n = ((n & 0x0000ffff00000000ull) >> 32) | ((n & 0x000000000000ffffull) << 16);
+      out = static_cast<std::uint32_t>(n);
+      return true;
+    }
   }
   // 1 to 16 hexadecimal digits.
   static bool parse_hex(std::string_view digits, std::uint64_t& value) {

@@ -20,12 +20,6 @@ bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-// "0x" and 1 to 16 hexadecimal digits; false otherwise.
-bool parse_address(std::string_view field, std::uint64_t& value) {
-  return field.size() >= 3 && field[0] == '0' && (field[1] == 'x' || field[1] == 'X') &&
-         LineFields::parse_hex(field.substr(2), value);
-}
-
 // "x,y,z" of non-negative integers.
 bool parse_triple(std::string_view text, std::array<std::uint32_t, 3>& out) {
   for (unsigned i = 0; i < 3; ++i) {
@@ -285,10 +279,9 @@ void NvbitReader::access_line(std::string_view line) {
   if (opcode.empty() || opcode == "-") f.fail("expected the opcode");
   expect("-");
   in_.mask = 0;
+  in_.strided = false;
   unsigned lanes = 0;
-  for (std::string_view field = f.next(); !field.empty(); field = f.next(), ++lanes) {
-    std::uint64_t a = 0;
-    if (!parse_address(field, a)) f.fail("expected a lane's address (0x and hexadecimal digits)");
+  for (std::uint64_t a = 0; f.address(a, "a lane's address"); ++lanes) {
     if (lanes >= kTraceLanes) continue;
     in_.address[lanes] = a;
     if (a != 0) in_.mask |= std::uint32_t{1} << lanes;
@@ -297,6 +290,13 @@ void NvbitReader::access_line(std::string_view line) {
     throw InputError(lines_.where(), "expected 32 lane addresses, got " + std::to_string(lanes) +
                                          ": a trace for another warp width (mem_trace and mmsim "
                                          "read warps of 32 threads)");
+  if (in_.mask == 0xffffffffu) {  // one stride, as most warp accesses: known from here on
+    in_.stride = in_.address[1] - in_.address[0];
+    bool strided = true;
+    for (unsigned lane = 2; lane < kTraceLanes; ++lane)
+      strided &= in_.address[lane] - in_.address[lane - 1] == in_.stride;
+    in_.strided = strided;
+  }
   const std::uint32_t k = kernel_of(ctx, launch);
   ++access_lines_;
   in_.site = recorder_.site(k, std::nullopt, std::nullopt, opcode, access_bytes(opcode), true);

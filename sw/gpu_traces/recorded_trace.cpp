@@ -53,6 +53,9 @@ std::uint32_t TraceRecorder::site(std::uint32_t kernel, std::optional<std::uint6
   if (pc) {
     if (const auto it = by_pc_.find(pc_key); it != by_pc_.end() && matches(it->second))
       return it->second;
+  } else {  // mem_trace: a few opcodes per kernel, looked at in turn
+    for (const std::uint32_t id : recent_)
+      if (trace_.sites[id].kernel == kernel && matches(id)) return id;
   }
   key_.clear();
   key_.append(reinterpret_cast<const char*>(&kernel), sizeof kernel);
@@ -70,7 +73,10 @@ std::uint32_t TraceRecorder::site(std::uint32_t kernel, std::optional<std::uint6
                             map_opcode(opcode, trace_.format, has_addresses)});
     sites_.emplace(key_, id);
   }
-  if (pc) by_pc_[pc_key] = id;
+  if (pc)
+    by_pc_[pc_key] = id;
+  else if (recent_.size() < kRecentSites)
+    recent_.push_back(id);
   return id;
 }
 
@@ -105,6 +111,19 @@ bool TraceRecorder::count(const RecordedInstruction& in) {
     touched.touch(a >> shift, (a + span) >> shift);
     granule = (a + span) >> granule_shift;
   };
+  if (in.strided && in.mask != 0) {
+    // Lanes at most a word apart touch every word between the first and the last.
+    const auto magnitude = static_cast<std::uint64_t>(
+        static_cast<std::int64_t>(in.stride) < 0 ? -static_cast<std::int64_t>(in.stride)
+                                                  : static_cast<std::int64_t>(in.stride));
+    if (magnitude <= (std::uint64_t{1} << shift)) {
+      const std::uint64_t first = in.address[static_cast<unsigned>(std::countr_zero(in.mask))];
+      const std::uint64_t last =
+          first + in.stride * static_cast<unsigned>(std::popcount(in.mask) - 1);
+      touched.touch(std::min(first, last) >> shift, (std::max(first, last) + span) >> shift);
+      return true;
+    }
+  }
   if (in.mask == 0xffffffffu) {
     std::uint64_t low = in.address[0], high = in.address[0];
     for (const std::uint64_t a : in.address) {

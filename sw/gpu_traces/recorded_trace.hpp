@@ -112,6 +112,8 @@ class TraceRecorder {
   RecordedTrace& trace_;
   std::unordered_map<std::string, std::uint32_t> sites_;
   std::unordered_map<std::uint64_t, std::uint32_t> by_pc_;  // the site a PC had last
+  static constexpr std::size_t kRecentSites = 16;
+  std::vector<std::uint32_t> recent_;  // the first sites without a PC
   std::string key_;
 };
 

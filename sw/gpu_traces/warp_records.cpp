@@ -75,9 +75,10 @@ void encode_record(const RecordedInstruction& in, RecordPosition& at, std::strin
       for (std::uint32_t m = in.mask; m != 0; m &= m - 1)
         a[n++] = in.address[static_cast<unsigned>(std::countr_zero(m))];
     }
-    const std::uint64_t stride = n > 1 ? a[1] - a[0] : 0;
+    const std::uint64_t stride = in.strided ? in.stride : n > 1 ? a[1] - a[0] : 0;
     bool strided = true;
-    for (unsigned i = 2; i < n; ++i) strided &= a[i] - a[i - 1] == stride;
+    if (!in.strided)
+      for (unsigned i = 2; i < n; ++i) strided &= a[i] - a[i - 1] == stride;
     *p++ = static_cast<unsigned char>((in.mask == kFullMask ? kAllLanes : 0) |
                                       (strided ? kStrided : 0));
     if (in.mask != kFullMask)
@@ -113,10 +114,13 @@ std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPos
       for (unsigned byte = 0; byte < 4; ++byte) mask |= std::uint32_t{r.byte()} << (8 * byte);
     }
     in.mask = mask;
+    in.strided = false;
     if (mask != 0) {
       std::uint64_t a = r.varint();
       if ((flags & kStrided) != 0) {
         const std::uint64_t stride = unzigzag(r.varint());
+        in.strided = true;
+        in.stride = stride;
         if (mask == kFullMask) {
           for (unsigned lane = 0; lane < kTraceLanes; ++lane) in.address[lane] = a + lane * stride;
           return static_cast<std::size_t>(r.at() - data);

@@ -26,6 +26,10 @@ struct RecordedInstruction {
   std::uint64_t line = 0;     // in the trace file
   std::uint32_t mask = 0;     // active lanes
   std::array<std::uint64_t, kTraceLanes> address{};  // byte address of each active lane
+  // The k-th active lane's address is the first's + k * stride (modulo 2^64): known when the
+  // record says so (Accel-Sim's base and stride, or decode_record), else false.
+  bool strided = false;
+  std::uint64_t stride = 0;
 };
 
 // Where a warp's encoding stands: the index and line of its previous record.

@@ -197,9 +197,8 @@ Task GpuTraceProgram::run(Warp& warp) {
           }
           const bool shared = mapping.space == Space::shared;
           if (shared && !hierarchical_ && options_.shared == FlatShared::drop) continue;
-          const unsigned n = shared ? words.layout(in.mask, in.address, site.bytes, k.shared,
-                                                   shared_offset)
-                                    : words.layout(in.mask, in.address, site.bytes, global_, 0);
+          const unsigned n = shared ? words.layout(in, site.bytes, k.shared, shared_offset)
+                                    : words.layout(in, site.bytes, global_, 0);
           const Space space = shared && hierarchical_ ? Space::shared : Space::global;
           for (unsigned i = 0; i < n; ++i) {
             if (!words.active(i)) continue;
@@ -234,7 +233,7 @@ std::vector<ProgramFigure> GpuTraceProgram::figures() const {
       {"trace_instructions", "recorded warp instructions of the kernels run", count(recorded), ""},
       {"trace_memory", "of them memory instructions run", count(memory - dropped), ""},
       {"trace_barriers", "of them barriers", count(barriers), ""},
-      {"trace_not_run", "of them not run (table 'instructions counted but not run')",
+      {"trace_not_run", "of them not run: see 'instructions counted but not run'",
        count(other + dropped), ""},
       {"read_seconds", "reading the trace, before the run", trace_.read_seconds, "s"},
       {"decompress_seconds",
@@ -264,9 +263,8 @@ std::vector<ProgramTable> GpuTraceProgram::tables() const {
                             count(k.barriers), count(k.other), count(k.lanes),
                             std::string(k.selected ? "yes" : "no")});
   }
-  kernels.notes.push_back("instructions: recorded warp instructions; global, shared: memory "
-                          "instructions of each; lanes: their active lanes; run: selected by "
-                          "the kernel parameter ('" + options_.kernel + "')");
+  kernels.notes.push_back("instructions: recorded; global, shared: memory instructions of "
+                          "each; lanes: their active lanes; run: kernel: " + options_.kernel);
   if (trace_.skipped_lines > 0)
     kernels.notes.push_back(std::to_string(trace_.skipped_lines) +
                             " lines that are not mem_trace's (the program's output) skipped");
@@ -296,20 +294,21 @@ std::vector<ProgramTable> GpuTraceProgram::tables() const {
     if (!k.shared.ranges().empty())
       relocation_rows(relocation, "shared (kernel " + std::to_string(trace_.kernels[k.kernel].number) + ")",
                       k.shared, options_.word_shift);
-  relocation.notes.push_back(
-      "global memory: " + std::to_string(global_.words()) + " words (" +
-      std::to_string(global_.ranges().size()) + " ranges); each CTA's shared window: its "
-      "kernel's shared size, one window per CTA a block holds at a time" +
-      (hierarchical_ ? ", " + std::to_string(shared_words_) + " words per SM"
-                     : options_.shared == FlatShared::global
-                           ? ", from word " + std::to_string(flat_shared_base_) + " of the memory"
-                           : ""));
-  relocation.notes.push_back("host memory of the machine's memories: 8 bytes per word");
+  relocation.notes.push_back("global memory: " + std::to_string(global_.words()) + " words in " +
+                             std::to_string(global_.ranges().size()) + " ranges");
+  for (const KernelRun& k : runs_)
+    if (k.shared.words() > 0 && (hierarchical_ || options_.shared == FlatShared::global))
+      relocation.notes.push_back(
+          "shared memory of kernel " + std::to_string(trace_.kernels[k.kernel].number) +
+          ": a window of " + std::to_string(k.shared.words()) + " words per CTA, " +
+          std::to_string(k.schedule.slots()) + " per block at a time" +
+          (hierarchical_ ? "" : ", from word " + std::to_string(flat_shared_base_)));
+  relocation.notes.push_back("host memory: 8 bytes per word of the machine's memories");
   out.push_back(std::move(relocation));
 
   ProgramTable placement{"trace_placement",
                          "CTAs on the machine",
-                         {"kernel", "CTAs", "warps per CTA", "CTAs per block", "rounds", "barriers"},
+                         {"kernel", "CTAs", "warps per CTA", "CTAs per block G", "rounds", "barriers"},
                          {},
                          {}};
   for (const KernelRun& k : runs_) {
@@ -322,11 +321,13 @@ std::vector<ProgramTable> GpuTraceProgram::tables() const {
                               std::string(k.warps_per_cta > 1 ? "syncthreads" : "none (one warp)")});
   }
   placement.notes.push_back(
-      std::string("CTAs to ") + (hierarchical_ ? "SMs" : "the machine (one block)") + ": " +
+      std::string("CTAs to ") + (hierarchical_ ? "SMs " : "the machine (one block) ") +
       (options_.placement == CtaPlacement::round_robin ? "round robin in recorded order"
                                                         : "by CTA id") +
-      "; a block's j-th CTA runs on slot j mod G in round j div G; a CTA of several warps "
-      "passes its BARs and the end of its round with the block's syncthreads");
+      "; a block's j-th CTA on slot j mod G, round j div G");
+  placement.notes.push_back(
+      "a CTA of several warps passes its BARs and the end of its round as the block's "
+      "syncthreads; one of one warp waits for nobody");
   out.push_back(std::move(placement));
   return out;
 }

@@ -252,6 +252,28 @@ AddressRelocation identity() {
   return AddressRelocation(all, 32, 0);
 }
 
+// Lays out the lanes of `mask` at `a`, through LaneWords' general path and, where the addresses
+// form one stride, through its strided one too: both must agree.
+unsigned layout(LaneWords& words, std::uint32_t mask, const std::array<std::uint64_t, kTraceLanes>& a,
+                unsigned bytes) {
+  static const AddressRelocation r = identity();
+  RecordedInstruction in;
+  in.mask = mask;
+  in.address = a;
+  const unsigned n = words.layout(in, bytes, r, 0);
+  const std::vector<Address> general(words.instruction(0).begin(), words.instruction(n - 1).end());
+  in.stride = a[1] - a[0];
+  in.strided = mask == 0xffffffffu;
+  for (unsigned lane = 1; lane < kTraceLanes; ++lane)
+    in.strided = in.strided && a[lane] - a[lane - 1] == in.stride;
+  if (in.strided) {
+    EXPECT_EQ(words.layout(in, bytes, r, 0), n);
+    EXPECT_EQ(std::vector<Address>(words.instruction(0).begin(), words.instruction(n - 1).end()),
+              general);
+  }
+  return n;
+}
+
 std::vector<Address> slots(const LaneWords& words, unsigned instruction) {
   const auto s = words.instruction(instruction);
   return {s.begin(), s.end()};
@@ -263,7 +285,7 @@ TEST(LaneWords, SplitsWideAccessesLaneByLaneIntoInstructionsOfWLanes) {
   // 64-bit accesses of consecutive elements: lanes 0-15, then lanes 16-31, 32 words each.
   for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 8 * lane;
   LaneWords words(2, 32);
-  ASSERT_EQ(words.layout(0xffffffffu, a, 8, r, 0), 2u);
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 8), 2u);
   EXPECT_EQ(words.words_per_lane(), 2u);
   for (unsigned i = 0; i < 32; ++i) {
     EXPECT_EQ(slots(words, 0)[i], i);
@@ -271,36 +293,40 @@ TEST(LaneWords, SplitsWideAccessesLaneByLaneIntoInstructionsOfWLanes) {
   }
   // 128-bit: four instructions of eight lanes.
   for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 16 * lane;
-  ASSERT_EQ(words.layout(0xffffffffu, a, 16, r, 0), 4u);
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 16), 4u);
   EXPECT_EQ(slots(words, 3)[31], 127u);
   // Lane 1 inactive: its two slots are empty.
   for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 8 * lane;
-  words.layout(0xfffffffdu, a, 8, r, 0);
+  layout(words, 0xfffffffdu, a, 8);
   EXPECT_EQ(slots(words, 0)[2], kInactive);
   EXPECT_EQ(slots(words, 0)[3], kInactive);
   EXPECT_EQ(slots(words, 0)[4], 4u);
   // An unaligned 32-bit access spans two words: two per lane.
   for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 2 + 4 * lane;
-  ASSERT_EQ(words.layout(0xffffffffu, a, 4, r, 0), 2u);
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 4), 2u);
   EXPECT_EQ(slots(words, 0)[0], 0u);
   EXPECT_EQ(slots(words, 0)[1], 1u);
   EXPECT_EQ(slots(words, 0)[2], 1u);
   // A machine of w = 16: a 32-bit warp access is two instructions, lanes 0-15 and 16-31.
   for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 4 * lane;
   LaneWords narrow(2, 16);
-  ASSERT_EQ(narrow.layout(0x0000ffffu, a, 4, r, 0), 2u);
+  ASSERT_EQ(layout(narrow, 0x0000ffffu, a, 4), 2u);
   EXPECT_TRUE(narrow.active(0));
   EXPECT_FALSE(narrow.active(1));  // lanes 16-31 are inactive: nothing to send
   EXPECT_EQ(slots(narrow, 0)[15], 15u);
   // w = 64: one instruction, slots 32-63 empty; word_bytes 8: two 4-byte lanes per word.
   LaneWords wide(3, 64);
-  ASSERT_EQ(wide.layout(0xffffffffu, a, 4, r, 0), 1u);
+  ASSERT_EQ(layout(wide, 0xffffffffu, a, 4), 1u);
   EXPECT_EQ(slots(wide, 0)[1], 0u);
   EXPECT_EQ(slots(wide, 0)[2], 1u);
   EXPECT_EQ(slots(wide, 0)[40], kInactive);
+  // A column read downwards and upwards: one stride, a word apart or many.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 4096 - 128 * lane;
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 4), 1u);
+  EXPECT_EQ(slots(words, 0)[31], (4096 - 128 * 31) / 4u);
   // Byte loads: four lanes in one word.
   for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = lane;
-  ASSERT_EQ(words.layout(0xffffffffu, a, 1, r, 0), 1u);
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 1), 1u);
   EXPECT_EQ(slots(words, 0)[7], 1u);
 }
 
@@ -458,7 +484,7 @@ TEST(NvbitReader, LocatesMalformedLinesAndRefusesOtherWidths) {
             ":2: expected 32 lane addresses, got 64");
   std::string bad = nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4);
   bad.replace(bad.find("0x0000000000001008"), 4, "0xzz");
-  EXPECT_EQ(error(bad), ":2:122: expected a lane's address (0x and hexadecimal digits)");
+  EXPECT_EQ(error(bad), ":2:122: expected a lane's address (hexadecimal), got '0xzz00000000001008'");
   EXPECT_EQ(error("MEMTRACE: CTX 0x1 - grid_launch_id 0 - CTA 0,0 - warp 0 - LDG - 0x1\n"),
             ":2:44: expected the CTA's 'x,y,z'");
   EXPECT_EQ(error(nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4) +
