@@ -18,30 +18,10 @@ constexpr unsigned kFirstVersionWithoutIds = 3;
 // From version 5 on an instruction line ends with its immediate.
 constexpr unsigned kFirstVersionWithImmediate = 5;
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
-}
-
-// "(x,y,z)" or "x,y,z".
-bool parse_triple(std::string_view text, std::array<std::uint32_t, 3>& out) {
-  text = trimmed(text);
-  if (text.size() >= 2 && text.front() == '(' && text.back() == ')')
-    text = text.substr(1, text.size() - 2);
-  for (unsigned i = 0; i < 3; ++i) {
-    const std::size_t comma = i < 2 ? text.find(',') : text.size();
-    if (comma == std::string_view::npos) return false;
-    const std::string_view field = trimmed(text.substr(0, comma));
-    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), out[i]);
-    if (field.empty() || error != std::errc() || end != field.data() + field.size()) return false;
-    text = i < 2 ? text.substr(comma + 1) : std::string_view{};
-  }
-  return true;
 }
 
 // The value after "key = " of a header or block line.
@@ -110,12 +90,12 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
     const std::string_view text = trimmed(line);
     if (text.empty()) continue;
     if (text[0] != '-') {
-      if (text[0] == '#' && !starts_with(text, "#BEGIN_TB")) continue;  // "#traces format = ..."
+      if (text[0] == '#' && !text.starts_with("#BEGIN_TB")) continue;  // "#traces format = ..."
       pending_ = std::string(line);
       has_pending_ = true;
       break;
     }
-    const auto header = [&](std::string_view key) { return starts_with(text, key); };
+    const auto header = [&](std::string_view key) { return text.starts_with(key); };
     const auto number_value = [&](std::string_view what) {
       const std::string_view v = value_of(text);
       std::uint64_t value = 0;
@@ -227,12 +207,12 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
     const std::string_view text = trimmed(line);
     if (text.empty()) continue;
     // Instruction lines start with a (hexadecimal or decimal) number; the others with a word.
-    if (kHexDigits[static_cast<unsigned char>(text[0])] != 16 && !starts_with(text, "cluster") &&
+    if (kHexDigits[static_cast<unsigned char>(text[0])] != 16 && !text.starts_with("cluster") &&
         in_block_ && warp_ && !warp_->insts_where.file.empty()) {
       read_instruction(kernel, line);
       continue;
     }
-    if (starts_with(text, "#BEGIN_TB")) {
+    if (text.starts_with("#BEGIN_TB")) {
       if (in_block_) fail("#BEGIN_TB before the #END_TB of the thread block before");
       in_block_ = true;
       has_id_ = false;
@@ -240,7 +220,7 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
       block_where_ = lines_.where();
       block_warps_.assign(warps_, WarpEntry{});
       seen_.assign(warps_, false);
-    } else if (starts_with(text, "#END_TB")) {
+    } else if (text.starts_with("#END_TB")) {
       if (!in_block_) fail("#END_TB without its #BEGIN_TB");
       end_block(kernel);
     } else if (text[0] == '#') {
@@ -248,7 +228,7 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
     } else if (!in_block_) {
       fail("expected #BEGIN_TB, got '" + std::string(text.substr(0, 40)) +
            "' (a raw kernel-N.trace? Accel-Sim's post-traces-processing makes the .traceg)");
-    } else if (starts_with(text, "thread block")) {
+    } else if (text.starts_with("thread block")) {
       std::array<std::uint32_t, 3> id{};
       if (!parse_triple(value_of(text), id))
         fail("expected 'thread block = x,y,z', got '" + std::string(text) + "'");
@@ -260,9 +240,9 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
         cta_.id[i] = id[i];
       }
       has_id_ = true;
-    } else if (starts_with(text, "cluster")) {
+    } else if (text.starts_with("cluster")) {
       continue;  // thread block clusters (tracer version 5): not modelled
-    } else if (starts_with(text, "warp")) {
+    } else if (text.starts_with("warp")) {
       end_warp();
       std::uint64_t q = 0;
       const std::string_view v = value_of(text);
@@ -270,7 +250,7 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
       if (v.empty() || error != std::errc() || end != v.data() + v.size() || q > kMaxWarpsPerCta)
         fail("expected 'warp = <number>', got '" + std::string(text) + "'");
       begin_warp(kernel, static_cast<std::uint32_t>(q));
-    } else if (starts_with(text, "insts")) {
+    } else if (text.starts_with("insts")) {
       if (!warp_ || warp_->entry.instructions > 0 || !warp_->insts_where.file.empty())
         fail("'insts = n' belongs right after 'warp = q'");
       const std::string_view v = value_of(text);
@@ -319,7 +299,7 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
   if (width > 4096) f.fail("the memory width " + std::to_string(width) + " bytes is not a lane's");
   bool has_addresses = width > 0;
   // Bulk copies (TMA) list their own addresses, not one per lane (opcode_map.cpp).
-  const bool bulk = has_addresses && (starts_with(opcode, "UTMA") || starts_with(opcode, "UBLK"));
+  const bool bulk = has_addresses && (opcode.starts_with("UTMA") || opcode.starts_with("UBLK"));
   in_.mask = static_cast<std::uint32_t>(mask);
   in_.strided = false;
   if (bulk) {
@@ -392,10 +372,10 @@ void read_accelsim_trace(const std::filesystem::path& file, const KernelSelectio
       const std::string_view text = trimmed(line);
       if (text.empty()) continue;
       if (!is_list && (text[0] == '-' || text[0] == '#')) break;  // a .traceg
-      if (starts_with(text, "kernel")) {
+      if (text.starts_with("kernel")) {
         is_list = true;
         kernels.emplace_back(file.parent_path() / std::string(text), list.where());
-      } else if (starts_with(text, "Memcpy")) {
+      } else if (text.starts_with("Memcpy")) {
         is_list = true;  // a copy between host and device: nothing for the memory machines
       } else {
         throw InputError(list.where(1),

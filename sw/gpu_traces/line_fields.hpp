@@ -25,6 +25,28 @@ inline constexpr std::array<unsigned char, 256> kHexDigits = [] {
   return table;
 }();
 
+// "x,y,z" of non-negative integers, or "(x,y,z)", blanks allowed around each: a CTA id or a
+// grid or block size.
+inline bool parse_triple(std::string_view text, std::array<std::uint32_t, 3>& out) {
+  const auto trimmed = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  };
+  text = trimmed(text);
+  if (text.size() >= 2 && text.front() == '(' && text.back() == ')')
+    text = text.substr(1, text.size() - 2);
+  for (unsigned i = 0; i < 3; ++i) {
+    const std::size_t comma = i < 2 ? text.find(',') : text.size();
+    if (comma == std::string_view::npos) return false;
+    const std::string_view field = trimmed(text.substr(0, comma));
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), out[i]);
+    if (field.empty() || error != std::errc() || end != field.data() + field.size()) return false;
+    text = i < 2 ? text.substr(comma + 1) : std::string_view{};
+  }
+  return true;
+}
+
 class LineFields {
  public:
   LineFields(std::string_view line, const TraceLines& lines)

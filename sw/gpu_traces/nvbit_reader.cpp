@@ -14,24 +14,6 @@ namespace mmsim {
 namespace {
 
 constexpr std::string_view kPrefix = "MEMTRACE: ";
-constexpr std::size_t kRunReadBuffer = std::size_t{1} << 18;
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-// "x,y,z" of non-negative integers.
-bool parse_triple(std::string_view text, std::array<std::uint32_t, 3>& out) {
-  for (unsigned i = 0; i < 3; ++i) {
-    const std::size_t comma = i < 2 ? text.find(',') : text.size();
-    if (comma == std::string_view::npos) return false;
-    const std::string_view field = text.substr(0, comma);
-    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), out[i]);
-    if (field.empty() || error != std::errc() || end != field.data() + field.size()) return false;
-    text = i < 2 ? text.substr(comma + 1) : std::string_view{};
-  }
-  return true;
-}
 
 // One group of a run: the records of one warp, in recorded order.
 struct GroupHeader {
@@ -430,7 +412,7 @@ void NvbitReader::read() {
   trace_.compression = lines_.compression();
   std::string_view line;
   while (lines_.next(line)) {
-    if (!starts_with(line, kPrefix)) {
+    if (!line.starts_with(kPrefix)) {
       ++trace_.skipped_lines;
       continue;
     }
@@ -439,9 +421,9 @@ void NvbitReader::read() {
     const std::size_t dash = line.find(" - ");
     const std::string_view after = dash == std::string_view::npos ? std::string_view{}
                                                                    : line.substr(dash + 3);
-    if (starts_with(after, "grid_launch_id "))
+    if (after.starts_with("grid_launch_id "))
       access_line(line);
-    else if (starts_with(after, "LAUNCH"))
+    else if (after.starts_with("LAUNCH"))
       launch_line(line);
     else
       ++trace_.skipped_lines;

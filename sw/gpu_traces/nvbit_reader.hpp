@@ -9,8 +9,9 @@
 // The lines of all warps come interleaved in the order the GPU ran them. They are regrouped per
 // (CTA, warp) with bounded memory: records are gathered in memory up to kRunBytes, sorted by
 // (kernel, CTA, warp) — stably, so each warp keeps its order — and written out as a run; the
-// runs are then merged into the WarpStore. Memory: kRunBytes, a 256 KiB buffer per run (one run
-// per kRunBytes of records, about 10 bytes each), and 28 bytes per CTA of the selected kernels.
+// runs are then merged into the WarpStore, one warp's records of one run in memory at a time.
+// Memory: kRunBytes (records of about 10 bytes and 24 bytes of sort key each), and about 60
+// bytes per CTA of the selected kernels (their recorded order).
 #pragma once
 
 #include <cstddef>

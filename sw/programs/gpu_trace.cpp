@@ -138,10 +138,13 @@ void GpuTraceProgram::configure(const MachineConfig& machine) {
 }
 
 std::uint64_t GpuTraceProgram::host_bytes() const {
+  // Per warp its origin, cursor buffer and word layout; the relocations; what reading kept.
   std::uint64_t bytes = origins_.size() * (sizeof(TraceOrigin) + cursor_bytes_ + 2048);
-  bytes += global_.ranges().size() * sizeof(AddressRelocation::Range);
-  for (const KernelRun& k : runs_) bytes += k.shared.ranges().size() * sizeof(AddressRelocation::Range);
-  return bytes;
+  bytes += global_.ranges().size() * sizeof(AddressRelocation::Range) + trace_.global_words.bytes();
+  for (const KernelRun& k : runs_)
+    bytes += k.shared.ranges().size() * sizeof(AddressRelocation::Range) +
+             trace_.kernels[k.kernel].shared_words.bytes();
+  return bytes + trace_.sites.size() * (sizeof(TraceSite) + 32);
 }
 
 std::uint32_t GpuTraceProgram::barriers_of_round(const KernelRun& k, unsigned block,
