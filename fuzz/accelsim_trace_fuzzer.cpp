@@ -1,6 +1,6 @@
 // Accel-Sim traces (the gpu_trace program, format: accelsim): a .traceg, or a kernels list
-// naming kernel-N.traceg files beside it (fuzz_input.hpp puts three there). Expected outcome of a bad
-// input: InputError, or ParamError when it holds no kernel.
+// naming kernel-N.traceg files beside it (fuzz_input.hpp puts three there). Expected outcome of a
+// bad input: InputError, or ParamError when it holds no kernel.
 #include <cstddef>
 #include <cstdint>
 

@@ -54,7 +54,8 @@ class WorkDir {
     // of examples/traces/three_kernels/ at the top, where a kernels list input names them.
     const std::filesystem::path traces = std::filesystem::path(MMSIM_SOURCE_DIR) / "examples";
     std::filesystem::copy(traces, path_ / "examples", std::filesystem::copy_options::recursive);
-    for (const auto& entry : std::filesystem::directory_iterator(traces / "traces" / "three_kernels"))
+    for (const auto& entry :
+         std::filesystem::directory_iterator(traces / "traces" / "three_kernels"))
       if (entry.path().filename().string().rfind("kernel-", 0) == 0)
         std::filesystem::copy_file(entry.path(), path_ / entry.path().filename());
   }

@@ -30,6 +30,15 @@ std::string_view value_of(std::string_view line) {
   return eq == std::string_view::npos ? std::string_view{} : trimmed(line.substr(eq + 1));
 }
 
+// The warp a .traceg is at.
+struct WarpBeingRead {
+  std::uint32_t number = 0;
+  std::uint64_t expected = 0;  // insts = n
+  SourceLocation insts_where;
+  WarpEntry entry;
+  RecordPosition position;
+};
+
 class TraceGReader {
  public:
   TraceGReader(const std::filesystem::path& file, RecordedTrace& trace, TraceRecorder& recorder)
@@ -42,14 +51,6 @@ class TraceGReader {
   const TraceLines& lines() const { return lines_; }
 
  private:
-  struct Warp {
-    std::uint32_t number = 0;
-    std::uint64_t expected = 0;  // insts = n
-    SourceLocation insts_where;
-    WarpEntry entry;
-    RecordPosition position;
-  };
-
   void begin_warp(std::uint32_t kernel, std::uint32_t q);
   void end_warp();
   void end_block(std::uint32_t kernel);
@@ -73,7 +74,7 @@ class TraceGReader {
   SourceLocation block_where_;
   std::vector<WarpEntry> block_warps_;
   std::vector<bool> seen_;
-  std::optional<Warp> warp_;
+  std::optional<WarpBeingRead> warp_;
   RecordedInstruction in_;
   std::string encoded_;
 };
@@ -123,11 +124,14 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
     }  // the other header lines (shmem, nregs, versions, base addresses) do not matter here
   }
   if (has_pending_ && !has_name)
-    fail("expected the header of an Accel-Sim trace ('-kernel name = ...', '-grid dim = ...', "
-         "...), got '" + pending_.substr(0, 40) + "'");
+    fail(
+        "expected the header of an Accel-Sim trace ('-kernel name = ...', '-grid dim = ...', "
+        "...), got '" +
+        pending_.substr(0, 40) + "'");
   if (has_pending_ && !has_block)
-    fail("no '-block dim = (x,y,z)' line before the first thread block: the warps of a block "
-         "are not known");
+    fail(
+        "no '-block dim = (x,y,z)' line before the first thread block: the warps of a block "
+        "are not known");
   if (has_block) {
     const std::uint64_t threads =
         std::uint64_t{kernel.block[0]} * kernel.block[1] * kernel.block[2];
@@ -135,8 +139,7 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
     if (warps == 0 || warps > kMaxWarpsPerCta)
       throw InputError(kernel.where, "-block dim = (" + std::to_string(kernel.block[0]) + "," +
                                          std::to_string(kernel.block[1]) + "," +
-                                         std::to_string(kernel.block[2]) +
-                                         "): expected 1 to " +
+                                         std::to_string(kernel.block[2]) + "): expected 1 to " +
                                          std::to_string(kMaxWarpsPerCta * kTraceLanes) +
                                          " threads per block");
     warps_ = static_cast<std::uint32_t>(warps);
@@ -164,12 +167,12 @@ void TraceGReader::begin_warp(std::uint32_t kernel, std::uint32_t q) {
 
 void TraceGReader::end_warp() {
   if (!warp_) return;
-  Warp& w = *warp_;
+  WarpBeingRead& w = *warp_;
   if (w.entry.instructions != w.expected)
-    throw InputError(w.insts_where,
-                     "insts = " + std::to_string(w.expected) + ", but warp " +
-                         std::to_string(w.number) + " has " +
-                         std::to_string(w.entry.instructions) + " instruction lines");
+    throw InputError(w.insts_where, "insts = " + std::to_string(w.expected) + ", but warp " +
+                                        std::to_string(w.number) + " has " +
+                                        std::to_string(w.entry.instructions) +
+                                        " instruction lines");
   w.entry.bytes = trace_.store->data_bytes() - w.entry.offset;
   cta_.max_barriers = std::max(cta_.max_barriers, w.entry.barriers);
   block_warps_[w.number] = w.entry;
@@ -271,10 +274,9 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
 
 void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line) {
   LineFields f(line, lines_);
-  Warp& w = *warp_;
+  WarpBeingRead& w = *warp_;
   if (version_ < kFirstVersionWithoutIds)
-    for (const char* what : {"the thread block's x", "its y", "its z", "the warp"})
-      f.decimal(what);
+    for (const char* what : {"the thread block's x", "its y", "its z", "the warp"}) f.decimal(what);
   std::optional<std::uint64_t> source_line;
   if (lineinfo_) source_line = f.decimal("the source line (-enable lineinfo = 1)");
   const std::uint64_t pc = f.hex("the PC");
@@ -380,7 +382,8 @@ void read_accelsim_trace(const std::filesystem::path& file, const KernelSelectio
       } else {
         throw InputError(list.where(1),
                          is_list ? "expected a kernel's trace file (kernel-N.traceg) or a "
-                                   "MemcpyHtoD line, got '" + std::string(text.substr(0, 40)) + "'"
+                                   "MemcpyHtoD line, got '" +
+                                       std::string(text.substr(0, 40)) + "'"
                                  : "neither an Accel-Sim trace (starting with '-kernel name = "
                                    "...') nor a kernels list (kernelslist.g)");
       }

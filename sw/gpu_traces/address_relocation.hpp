@@ -18,7 +18,7 @@ namespace mmsim {
 class AddressRelocation {
  public:
   struct Range {
-    std::uint64_t from = 0;    // recorded words [from, to)
+    std::uint64_t from = 0;  // recorded words [from, to)
     std::uint64_t to = 0;
     std::uint64_t target = 0;  // where `from` goes
   };

@@ -144,8 +144,7 @@ class GzipDecoder final : public CompressedInput::Decoder {
       } else if (status == Z_BUF_ERROR) {
         continue;  // needs more input
       } else if (status != Z_OK) {
-        fail(std::string("corrupt gzip data (") + (stream_.msg ? stream_.msg : "zlib error") +
-             ")");
+        fail(std::string("corrupt gzip data (") + (stream_.msg ? stream_.msg : "zlib error") + ")");
       }
     }
     return capacity - stream_.avail_out;

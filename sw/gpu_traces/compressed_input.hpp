@@ -62,7 +62,9 @@ class TraceLines {
   std::uint64_t number() const { return number_; }
   // Where the line last read is (column 1-based, 0: the whole line).
   SourceLocation where(std::size_t column = 0) const {
-    const auto clamp = [](std::uint64_t v) { return static_cast<int>(std::min<std::uint64_t>(v, INT_MAX)); };
+    const auto clamp = [](std::uint64_t v) {
+      return static_cast<int>(std::min<std::uint64_t>(v, INT_MAX));
+    };
     return {input_.file(), clamp(number_), clamp(column)};
   }
   const std::string& file() const { return input_.file(); }

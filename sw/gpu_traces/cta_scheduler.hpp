@@ -40,9 +40,7 @@ class CtaSchedule {
   std::optional<std::uint64_t> cta(const Slot& s, std::uint64_t round) const;
   // The CTAs block b runs, and the rounds that takes.
   std::uint64_t block_ctas(unsigned block) const;
-  std::uint64_t rounds(unsigned block) const {
-    return (block_ctas(block) + slots_ - 1) / slots_;
-  }
+  std::uint64_t rounds(unsigned block) const { return (block_ctas(block) + slots_ - 1) / slots_; }
   std::uint64_t slots() const { return slots_; }  // G
 
  private:

@@ -80,9 +80,8 @@ bool LaneWords::layout_strided(const RecordedInstruction& in, unsigned bytes,
   return true;
 }
 
-bool LaneWords::layout_words(const std::array<std::uint64_t, kTraceLanes>& address,
-                             unsigned bytes, const AddressRelocation& relocation,
-                             std::uint64_t offset) {
+bool LaneWords::layout_words(const std::array<std::uint64_t, kTraceLanes>& address, unsigned bytes,
+                             const AddressRelocation& relocation, std::uint64_t offset) {
   // Every lane's word in the range of lane 0's, moved by one shift.
   const unsigned s = shift_;
   const AddressRelocation::Range& range = relocation.range_of(address[0] >> s);

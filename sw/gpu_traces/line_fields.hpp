@@ -6,8 +6,8 @@
 #include <array>
 #include <bit>
 #include <charconv>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -144,7 +144,9 @@ class LineFields {
       std::memcpy(&x, p, 8);
       if ((x & high) != 0) return false;
       // c >= k for each byte (all below 0x80): the high bit of c + 0x80 - k.
-      const auto at_least = [&](std::uint64_t v, unsigned k) { return (v + ones * (0x80 - k)) & high; };
+      const auto at_least = [&](std::uint64_t v, unsigned k) {
+        return (v + ones * (0x80 - k)) & high;
+      };
       const std::uint64_t digit = at_least(x, '0') & ~at_least(x, '9' + 1);
       const std::uint64_t lower = x | ones * 0x20;
       const std::uint64_t letter = at_least(lower, 'a') & ~at_least(lower, 'f' + 1);

@@ -33,7 +33,8 @@ class RunBuffer {
     std::uint64_t offset;  // in bytes_
   };
   void add(std::uint32_t kernel, std::uint32_t cta, std::uint32_t warp, const std::string& record) {
-    entries_.push_back({kernel, cta, warp, static_cast<std::uint32_t>(record.size()), bytes_.size()});
+    entries_.push_back(
+        {kernel, cta, warp, static_cast<std::uint32_t>(record.size()), bytes_.size()});
     bytes_ += record;
   }
   std::size_t bytes() const { return bytes_.size() + entries_.size() * sizeof(Entry); }
@@ -136,8 +137,8 @@ class NvbitReader {
   TraceRecorder recorder_;
   std::size_t run_bytes_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> kernels_;  // (ctx, launch)
-  std::vector<KernelState> states_;  // per kernel
-  std::vector<bool> launched_;       // per kernel: its LAUNCH line was read
+  std::vector<KernelState> states_;                                           // per kernel
+  std::vector<bool> launched_;  // per kernel: its LAUNCH line was read
   std::uint64_t access_lines_ = 0;
   RunBuffer buffer_;
   std::vector<Run> runs_;
@@ -180,8 +181,9 @@ void NvbitReader::launch_line(std::string_view line) {
   const std::size_t launch_at = line.rfind(kLaunch);
   if (name_at == std::string_view::npos || launch_at == std::string_view::npos ||
       launch_at < name_at)
-    throw InputError(lines_.where(1), "a LAUNCH line without '- Kernel name NAME - grid launch "
-                                      "id N': expected mem_trace's LAUNCH line");
+    throw InputError(lines_.where(1),
+                     "a LAUNCH line without '- Kernel name NAME - grid launch "
+                     "id N': expected mem_trace's LAUNCH line");
   const std::string name(line.substr(name_at + kName.size(), launch_at - name_at - kName.size()));
   // " - grid launch id N - grid size x,y,z - block size x,y,z - nregs ... - cuda stream id S":
   // segments of "key value"; the keys mmsim does not need are skipped.
@@ -200,22 +202,21 @@ void NvbitReader::launch_line(std::string_view line) {
       std::uint64_t v = 0;
       const auto [p, error] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (value.empty() || error != std::errc() || p != value.data() + value.size())
-        throw InputError(lines_.where(column), "expected 'grid launch id N', got '" +
-                                                   std::string(segment) + "'");
+        throw InputError(lines_.where(column),
+                         "expected 'grid launch id N', got '" + std::string(segment) + "'");
       launch = v;
     } else if (key == "grid size" || key == "block size") {
       if (!parse_triple(value, key == "grid size" ? grid : block))
-        throw InputError(lines_.where(column),
-                         "expected '" + std::string(key) + " x,y,z', got '" + std::string(segment) + "'");
+        throw InputError(lines_.where(column), "expected '" + std::string(key) + " x,y,z', got '" +
+                                                   std::string(segment) + "'");
     }
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 3);
   }
-  if (!launch)
-    throw InputError(lines_.where(launch_at + 4), "expected 'grid launch id N'");
+  if (!launch) throw InputError(lines_.where(launch_at + 4), "expected 'grid launch id N'");
   const std::uint32_t k = kernel_of(ctx, *launch);
   if (launched_[k])
-    throw InputError(lines_.where(), "a second LAUNCH line for grid launch id " +
-                                         std::to_string(*launch));
+    throw InputError(lines_.where(),
+                     "a second LAUNCH line for grid launch id " + std::to_string(*launch));
   launched_[k] = true;
   TraceKernel& kernel = trace_.kernels[k];
   kernel.name = name;
@@ -228,8 +229,9 @@ void NvbitReader::launch_line(std::string_view line) {
                                          std::to_string(*launch) + " comes after its accesses");
   kernel.selected = selected;
   const std::uint64_t threads = std::uint64_t{block[0]} * block[1] * block[2];
-  if (threads > 0) kernel.warps_per_cta = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>((threads + kTraceLanes - 1) / kTraceLanes, 1u << 20));
+  if (threads > 0)
+    kernel.warps_per_cta = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>((threads + kTraceLanes - 1) / kTraceLanes, 1u << 20));
 }
 
 void NvbitReader::access_line(std::string_view line) {
@@ -290,7 +292,8 @@ void NvbitReader::access_line(std::string_view line) {
   KernelState& state = states_[k];
   const std::uint64_t key = std::uint64_t{id[0]} << 32 | std::uint64_t{id[1]} << 16 | id[2];
   if (key != state.last_key) {
-    const auto [it, added] = state.ctas.try_emplace(key, static_cast<std::uint32_t>(state.ids.size()));
+    const auto [it, added] =
+        state.ctas.try_emplace(key, static_cast<std::uint32_t>(state.ids.size()));
     if (added) state.ids.push_back(id);
     state.last_key = key;
     state.last_cta = it->second;
@@ -355,8 +358,8 @@ void NvbitReader::emit(const GroupHeader& h, const std::string& records) {
       RecordPosition fresh;
       decode_record(data, records.size(), fresh, in_);
       throw InputError({trace_.file.string(), static_cast<int>(in_.line), 0},
-                       trace_.kernel_label(h.kernel) + ": CTA (" + std::to_string(cta_.id[0]) + "," +
-                           std::to_string(cta_.id[1]) + "," + std::to_string(cta_.id[2]) +
+                       trace_.kernel_label(h.kernel) + ": CTA (" + std::to_string(cta_.id[0]) +
+                           "," + std::to_string(cta_.id[1]) + "," + std::to_string(cta_.id[2]) +
                            ") has more warps than the " + std::to_string(kernel.warps_per_cta) +
                            " of its block size (" + std::to_string(kernel.block[0]) + "," +
                            std::to_string(kernel.block[1]) + "," + std::to_string(kernel.block[2]) +
@@ -419,8 +422,8 @@ void NvbitReader::read() {
     // "MEMTRACE: CTX 0x... - LAUNCH - ..." or "MEMTRACE: CTX 0x... - grid_launch_id ..."; other
     // MEMTRACE lines (TOOL_VERBOSE's) are skipped.
     const std::size_t dash = line.find(" - ");
-    const std::string_view after = dash == std::string_view::npos ? std::string_view{}
-                                                                   : line.substr(dash + 3);
+    const std::string_view after =
+        dash == std::string_view::npos ? std::string_view{} : line.substr(dash + 3);
     if (after.starts_with("grid_launch_id "))
       access_line(line);
     else if (after.starts_with("LAUNCH"))
@@ -433,7 +436,8 @@ void NvbitReader::read() {
   if (access_lines_ == 0)
     throw InputError({trace_.file.string(), 0, 0},
                      "no mem_trace line ('MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - "
-                     "warp W - OPCODE - addresses') in " + std::to_string(lines_.number()) +
+                     "warp W - OPCODE - addresses') in " +
+                         std::to_string(lines_.number()) +
                          " lines: is it the output of NVBit's mem_trace tool?");
   merge();
 }

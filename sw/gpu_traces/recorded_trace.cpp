@@ -10,11 +10,13 @@
 namespace mmsim {
 
 KernelSelection::KernelSelection(std::string spec) : spec_(std::move(spec)) {
-  if (!spec_.empty() && std::all_of(spec_.begin(), spec_.end(),
-                                    [](char c) { return c >= '0' && c <= '9'; })) {
+  if (!spec_.empty() &&
+      std::all_of(spec_.begin(), spec_.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     if (spec_.size() > 18 || std::stoull(spec_) == 0)
-      throw ParamError("kernel", "kernel: expected all, a kernel's number (from 1) or its name, "
-                                 "got '" + spec_ + "'");
+      throw ParamError("kernel",
+                       "kernel: expected all, a kernel's number (from 1) or its name, "
+                       "got '" +
+                           spec_ + "'");
     number_ = std::stoull(spec_);
   }
   if (spec_.empty())
@@ -42,8 +44,8 @@ std::string RecordedTrace::describe(std::uint32_t kernel, const CtaEntry& cta,
 }
 
 std::uint32_t TraceRecorder::site(std::uint32_t kernel, std::optional<std::uint64_t> pc,
-                                  std::optional<std::uint64_t> source_line,
-                                  std::string_view opcode, unsigned bytes, bool has_addresses) {
+                                  std::optional<std::uint64_t> source_line, std::string_view opcode,
+                                  unsigned bytes, bool has_addresses) {
   // Accel-Sim: a PC names one static instruction of its kernel.
   const auto matches = [&](std::uint32_t id) {
     const TraceSite& s = trace_.sites[id];
@@ -113,9 +115,9 @@ bool TraceRecorder::count(const RecordedInstruction& in) {
   };
   if (in.strided && in.mask != 0) {
     // Lanes at most a word apart touch every word between the first and the last.
-    const auto magnitude = static_cast<std::uint64_t>(
-        static_cast<std::int64_t>(in.stride) < 0 ? -static_cast<std::int64_t>(in.stride)
-                                                  : static_cast<std::int64_t>(in.stride));
+    const auto magnitude = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.stride) < 0
+                                                          ? -static_cast<std::int64_t>(in.stride)
+                                                          : static_cast<std::int64_t>(in.stride));
     if (magnitude <= (std::uint64_t{1} << shift)) {
       const std::uint64_t first = in.address[static_cast<unsigned>(std::countr_zero(in.mask))];
       const std::uint64_t last =

@@ -38,8 +38,8 @@ struct TraceSite {
 struct TraceKernel {
   std::uint64_t number = 0;  // 1-based, in the order of the file (or of the kernels list)
   std::string name;
-  std::uint64_t launch = 0;  // mem_trace: its grid launch id; Accel-Sim: its kernel id
-  SourceLocation where;      // its LAUNCH line, or its trace file
+  std::uint64_t launch = 0;              // mem_trace: its grid launch id; Accel-Sim: its kernel id
+  SourceLocation where;                  // its LAUNCH line, or its trace file
   std::array<std::uint32_t, 3> grid{};   // 0: not recorded
   std::array<std::uint32_t, 3> block{};  // 0: not recorded
   bool selected = false;

@@ -38,9 +38,9 @@ ScratchFile::~ScratchFile() {
 }
 
 void ScratchFile::fail(const std::string& doing, int error) const {
-  throw InputError({owner_file_, 0, 0}, "cannot " + doing + " " + owner_ + " (a temporary file in " +
-                                            folder_ + ", the folder TMPDIR names): " +
-                                            std::strerror(error));
+  throw InputError({owner_file_, 0, 0}, "cannot " + doing + " " + owner_ +
+                                            " (a temporary file in " + folder_ +
+                                            ", the folder TMPDIR names): " + std::strerror(error));
 }
 
 void ScratchFile::append(const void* data, std::size_t size) {

@@ -32,8 +32,8 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> TouchedGranules::runs() con
     const Page& p = pages_.at(number);
     for (unsigned word = 0; word < p.bits.size(); ++word)
       for (std::uint64_t bits = p.bits[word]; bits != 0; bits &= bits - 1) {
-        const std::uint64_t g = number * kPageGranules + word * 64 +
-                                static_cast<unsigned>(std::countr_zero(bits));
+        const std::uint64_t g =
+            number * kPageGranules + word * 64 + static_cast<unsigned>(std::countr_zero(bits));
         if (!out.empty() && out.back().second == g)
           out.back().second = g + 1;
         else

@@ -20,11 +20,11 @@
 namespace mmsim {
 
 struct RecordedInstruction {
-  std::uint32_t site = 0;     // RecordedTrace::sites
+  std::uint32_t site = 0;  // RecordedTrace::sites
   bool has_addresses = false;
-  std::uint64_t index = 0;    // its place among the warp's recorded instructions, from 0
-  std::uint64_t line = 0;     // in the trace file
-  std::uint32_t mask = 0;     // active lanes
+  std::uint64_t index = 0;  // its place among the warp's recorded instructions, from 0
+  std::uint64_t line = 0;   // in the trace file
+  std::uint32_t mask = 0;   // active lanes
   std::array<std::uint64_t, kTraceLanes> address{};  // byte address of each active lane
   // The k-th active lane's address is the first's + k * stride (modulo 2^64): known when the
   // record says so (Accel-Sim's base and stride, or decode_record), else false.

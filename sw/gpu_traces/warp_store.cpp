@@ -46,8 +46,8 @@ bool WarpCursor::next(RecordedInstruction& in) {
     std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
-    const std::size_t n = static_cast<std::size_t>(
-        std::min<std::uint64_t>(left_, buffer_.size() - end_));
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(left_, buffer_.size() - end_));
     store_->data().read_at(next_offset_, buffer_.data() + end_, n);
     next_offset_ += n;
     left_ -= n;

@@ -28,7 +28,7 @@ struct WarpEntry {
   std::uint64_t instructions = 0;  // recorded, run or not
   std::uint32_t records = 0;       // kept (run), of the instructions
   std::uint32_t barriers = 0;
-  std::uint32_t warp = 0;          // as recorded: Accel-Sim's warp in the CTA, mem_trace's slot
+  std::uint32_t warp = 0;  // as recorded: Accel-Sim's warp in the CTA, mem_trace's slot
   std::uint32_t padding = 0;
 };
 

@@ -31,14 +31,15 @@ void relocation_rows(ProgramTable& table, const std::string& memory,
       std::string more = std::to_string(ranges.size() - kShown - 1);
       more.insert(0, 1, '(');  // built in place: GCC 12 warns (-Wrestrict) on "(" + string
       more += " ranges more)";
-      table.rows.push_back({memory, more, "", std::uint64_t{0}});
-      i = ranges.size() - 1;
+      std::uint64_t words = 0;
+      for (; i + 1 < ranges.size(); ++i) words += ranges[i].to - ranges[i].from;
+      table.rows.push_back({memory, more, "", words});
     }
     const AddressRelocation::Range& r = ranges[i];
-    table.rows.push_back({memory,
-                          hex(r.from << word_shift) + " .. " + hex((r.to << word_shift) - 1),
-                          std::to_string(r.target) + " .. " + std::to_string(r.target + (r.to - r.from) - 1),
-                          r.to - r.from});
+    table.rows.push_back(
+        {memory, hex(r.from << word_shift) + " .. " + hex((r.to << word_shift) - 1),
+         std::to_string(r.target) + " .. " + std::to_string(r.target + (r.to - r.from) - 1),
+         r.to - r.from});
   }
 }
 
@@ -90,14 +91,13 @@ void GpuTraceProgram::configure(const MachineConfig& machine) {
     if (!k.selected) continue;
     const std::uint32_t warps = std::max<std::uint32_t>(k.warps_per_cta, 1);
     if (warps > block_warps)
-      throw ConfigError("threads",
-                        trace_.kernel_label(i) + " runs CTAs of " + std::to_string(warps) +
-                            " warps, and a CTA's warps run side by side: " +
-                            (hierarchical_ ? "an SM" : "the machine") + " has " +
-                            std::to_string(block_warps) + " (p = " +
-                            std::to_string(machine.threads) +
-                            "); threads must be at least " +
-                            std::to_string(std::uint64_t{warps} * machine.width * blocks));
+      throw ConfigError(
+          "threads", trace_.kernel_label(i) + " runs CTAs of " + std::to_string(warps) +
+                         " warps, and a CTA's warps run side by side: " +
+                         (hierarchical_ ? "an SM" : "the machine") + " has " +
+                         std::to_string(block_warps) + " (p = " + std::to_string(machine.threads) +
+                         "); threads must be at least " +
+                         std::to_string(std::uint64_t{warps} * machine.width * blocks));
     std::vector<std::uint64_t> linear_ids;
     if (options_.placement == CtaPlacement::cta_id) {
       if (k.grid[0] == 0)
@@ -109,11 +109,10 @@ void GpuTraceProgram::configure(const MachineConfig& machine) {
                                              (cta.id[1] + std::uint64_t{k.grid[1]} * cta.id[2]));
       }
     }
-    KernelRun run{i, warps,
-                  CtaSchedule(k.ctas, warps, blocks, block_warps, options_.placement, linear_ids),
-                  AddressRelocation(k.shared_words, shared_unit, 0),
-                  std::vector<std::pair<std::uint64_t, std::uint32_t>>(
-                      blocks, {~std::uint64_t{0}, 0})};
+    KernelRun run{
+        i, warps, CtaSchedule(k.ctas, warps, blocks, block_warps, options_.placement, linear_ids),
+        AddressRelocation(k.shared_words, shared_unit, 0),
+        std::vector<std::pair<std::uint64_t, std::uint32_t>>(blocks, {~std::uint64_t{0}, 0})};
     shared_needed = std::max(shared_needed, run.schedule.slots() * run.shared.words());
     runs_.push_back(std::move(run));
   }
@@ -266,14 +265,20 @@ std::vector<ProgramTable> GpuTraceProgram::tables() const {
                             count(k.barriers), count(k.other), count(k.lanes),
                             std::string(k.selected ? "yes" : "no")});
   }
-  kernels.notes.push_back("instructions: recorded; global, shared: memory instructions of "
-                          "each; lanes: their active lanes; run: kernel: " + options_.kernel);
+  kernels.notes.push_back(
+      "instructions: recorded; global, shared: memory instructions of "
+      "each; lanes: their active lanes; run: kernel: " +
+      options_.kernel);
   if (trace_.skipped_lines > 0)
     kernels.notes.push_back(std::to_string(trace_.skipped_lines) +
                             " lines that are not mem_trace's (the program's output) skipped");
   out.push_back(std::move(kernels));
 
-  ProgramTable not_run{"trace_not_run", "instructions counted but not run", {"opcode", "instructions", "why"}, {}, {}};
+  ProgramTable not_run{"trace_not_run",
+                       "instructions counted but not run",
+                       {"opcode", "instructions", "why"},
+                       {},
+                       {}};
   for (const auto& [key, count] : trace_.not_mapped)
     not_run.rows.push_back({key.first, count, key.second});
   if (!hierarchical_ && options_.shared == FlatShared::drop) {
@@ -286,16 +291,17 @@ std::vector<ProgramTable> GpuTraceProgram::tables() const {
   if (not_run.rows.empty()) not_run.notes.push_back("none: every instruction ran");
   out.push_back(std::move(not_run));
 
-  ProgramTable relocation{"trace_relocation",
-                          "addresses relocated (word_bytes " +
-                              std::to_string(1u << options_.word_shift) + ")",
-                          {"memory", "recorded bytes", "words", "size"},
-                          {},
-                          {}};
+  ProgramTable relocation{
+      "trace_relocation",
+      "addresses relocated (word_bytes " + std::to_string(1u << options_.word_shift) + ")",
+      {"memory", "recorded bytes", "words", "size"},
+      {},
+      {}};
   relocation_rows(relocation, "global", global_, options_.word_shift);
   for (const KernelRun& k : runs_)
     if (!k.shared.ranges().empty())
-      relocation_rows(relocation, "shared (kernel " + std::to_string(trace_.kernels[k.kernel].number) + ")",
+      relocation_rows(relocation,
+                      "shared (kernel " + std::to_string(trace_.kernels[k.kernel].number) + ")",
                       k.shared, options_.word_shift);
   relocation.notes.push_back("global memory: " + std::to_string(global_.words()) + " words in " +
                              std::to_string(global_.ranges().size()) + " ranges");
@@ -309,24 +315,25 @@ std::vector<ProgramTable> GpuTraceProgram::tables() const {
   relocation.notes.push_back("host memory: 8 bytes per word of the machine's memories");
   out.push_back(std::move(relocation));
 
-  ProgramTable placement{"trace_placement",
-                         "CTAs on the machine",
-                         {"kernel", "CTAs", "warps per CTA", "CTAs per block G", "rounds", "barriers"},
-                         {},
-                         {}};
+  ProgramTable placement{
+      "trace_placement",
+      "CTAs on the machine",
+      {"kernel", "CTAs", "warps per CTA", "CTAs per block G", "rounds", "barriers"},
+      {},
+      {}};
   for (const KernelRun& k : runs_) {
     std::uint64_t rounds = 0;
     for (unsigned b = 0; b < k.round_barriers.size(); ++b)
       rounds = std::max(rounds, k.schedule.rounds(b));
     const TraceKernel& kernel = trace_.kernels[k.kernel];
-    placement.rows.push_back({kernel.number, kernel.ctas, std::uint64_t{k.warps_per_cta},
-                              k.schedule.slots(), rounds,
-                              std::string(k.warps_per_cta > 1 ? "syncthreads" : "none (one warp)")});
+    placement.rows.push_back(
+        {kernel.number, kernel.ctas, std::uint64_t{k.warps_per_cta}, k.schedule.slots(), rounds,
+         std::string(k.warps_per_cta > 1 ? "syncthreads" : "none (one warp)")});
   }
   placement.notes.push_back(
       std::string("CTAs to ") + (hierarchical_ ? "SMs " : "the machine (one block) ") +
       (options_.placement == CtaPlacement::round_robin ? "round robin in recorded order"
-                                                        : "by CTA id") +
+                                                       : "by CTA id") +
       "; a block's j-th CTA on slot j mod G, round j div G");
   placement.notes.push_back(
       "a CTA of several warps passes its BARs and the end of its round as the block's "
@@ -370,8 +377,10 @@ ProgramInfo gpu_trace_program() {
         const std::int64_t word_bytes = args.params.integer("word_bytes");
         if (word_bytes < 1 || word_bytes > 4096 ||
             !std::has_single_bit(static_cast<std::uint64_t>(word_bytes)))
-          throw ParamError("word_bytes", "word_bytes: expected a power of two from 1 to 4096, "
-                                         "got " + std::to_string(word_bytes));
+          throw ParamError("word_bytes",
+                           "word_bytes: expected a power of two from 1 to 4096, "
+                           "got " +
+                               std::to_string(word_bytes));
         options.word_shift =
             static_cast<unsigned>(std::countr_zero(static_cast<std::uint64_t>(word_bytes)));
         const std::string& shared = args.params.string("shared");

@@ -38,7 +38,7 @@ std::string sts(unsigned row) {
 const std::string kBar = "0030 ffffffff 0 BAR.SYNC.DEFER_BLOCKING 0 0 ";
 
 struct Block {
-  std::string id;                              // "x,y,z"
+  std::string id;                               // "x,y,z"
   std::vector<std::vector<std::string>> warps;  // per warp, its instruction lines
 };
 
@@ -50,8 +50,8 @@ std::string traceg(const std::string& grid, const std::string& block,
   for (const Block& b : blocks) {
     out += "\n#BEGIN_TB\n\nthread block = " + b.id + "\n";
     for (std::size_t q = 0; q < b.warps.size(); ++q) {
-      out += "\nwarp = " + std::to_string(q) + "\ninsts = " + std::to_string(b.warps[q].size()) +
-             "\n";
+      out +=
+          "\nwarp = " + std::to_string(q) + "\ninsts = " + std::to_string(b.warps[q].size()) + "\n";
       for (const std::string& line : b.warps[q]) out += line + "\n";
     }
     out += "\n#END_TB\n";
@@ -73,11 +73,11 @@ TEST(GpuTrace, OneWarpCtasFollowEachOtherOnTheirWarpWithoutWaiting) {
   // CTA 2's read at 5, holding the turn till then: it completes at 9: 10 time units. (Were the
   // rounds kept together by a barrier, CTA 2 would start at 6, when W(1) ends: 11.)
   TempDir dir;
-  const RunOutcome o = run_trace(
-      dir,
-      traceg("3,1,1", "32,1,1",
-             {{"0,0,0", {{ldg(0)}}}, {"1,0,0", {{ldg(1)}}}, {"2,0,0", {{ldg(2)}}}}),
-      "model: dmm, width: 32, latency: 5, threads: 64");
+  const RunOutcome o =
+      run_trace(dir,
+                traceg("3,1,1", "32,1,1",
+                       {{"0,0,0", {{ldg(0)}}}, {"1,0,0", {{ldg(1)}}}, {"2,0,0", {{ldg(2)}}}}),
+                "model: dmm, width: 32, latency: 5, threads: 64");
   EXPECT_EQ(o.result.cycles(), 10u);
   EXPECT_EQ(o.result.counters.dispatches, 3u);
   EXPECT_EQ(o.result.syncthreads, 0u);
@@ -92,12 +92,11 @@ TEST(GpuTrace, AMultiWarpCtaHoldsItsWarpsUntilAllHaveEnded) {
   // it reads at 11 (completes 15), W(0) at 12, W(1) again at 16 (completes 20): 21 time units,
   // 2 barrier steps (the BAR and the CTA switch).
   TempDir dir;
-  const RunOutcome o = run_trace(
-      dir,
-      traceg("2,1,1", "64,1,1",
-             {{"0,0,0", {{ldg(0), kBar, ldg(1)}, {ldg(2), kBar}}},
-              {"1,0,0", {{ldg(3)}, {ldg(4), ldg(5)}}}}),
-      "model: dmm, width: 32, latency: 5, threads: 64");
+  const RunOutcome o = run_trace(dir,
+                                 traceg("2,1,1", "64,1,1",
+                                        {{"0,0,0", {{ldg(0), kBar, ldg(1)}, {ldg(2), kBar}}},
+                                         {"1,0,0", {{ldg(3)}, {ldg(4), ldg(5)}}}}),
+                                 "model: dmm, width: 32, latency: 5, threads: 64");
   EXPECT_EQ(o.result.cycles(), 21u);
   EXPECT_EQ(o.result.counters.dispatches, 6u);
   EXPECT_EQ(o.result.syncthreads, 2u);
@@ -111,13 +110,12 @@ TEST(GpuTrace, CtasSharingABlockRunInRounds) {
   // end; W(1) waits from 6, W(0) arrives at 10: round 1 starts at 10, W(1) reads then (its
   // turn), W(0) at 11 (completes 15): 16 time units, one barrier step.
   TempDir dir;
-  const RunOutcome o = run_trace(
-      dir,
-      traceg("3,1,1", "64,1,1",
-             {{"0,0,0", {{ldg(0), ldg(1)}, {ldg(2)}}},
-              {"1,0,0", {{ldg(3)}, {ldg(4)}}},
-              {"2,0,0", {{ldg(5)}, {ldg(6)}}}}),
-      "model: dmm, width: 32, latency: 5, threads: 128");
+  const RunOutcome o = run_trace(dir,
+                                 traceg("3,1,1", "64,1,1",
+                                        {{"0,0,0", {{ldg(0), ldg(1)}, {ldg(2)}}},
+                                         {"1,0,0", {{ldg(3)}, {ldg(4)}}},
+                                         {"2,0,0", {{ldg(5)}, {ldg(6)}}}}),
+                                 "model: dmm, width: 32, latency: 5, threads: 128");
   EXPECT_EQ(o.result.cycles(), 16u);
   EXPECT_EQ(o.result.counters.dispatches, 7u);
   EXPECT_EQ(o.result.syncthreads, 1u);
@@ -132,7 +130,9 @@ TEST(GpuTrace, EachCtaOfABlockHasItsOwnSharedWindow) {
   const RunOutcome o = run_trace(
       dir,
       traceg("4,1,1", "32,1,1",
-             {{"0,0,0", {{sts(0)}}}, {"1,0,0", {{sts(0)}}}, {"2,0,0", {{sts(0)}}},
+             {{"0,0,0", {{sts(0)}}},
+              {"1,0,0", {{sts(0)}}},
+              {"2,0,0", {{sts(0)}}},
               {"3,0,0", {{sts(0)}}}}),
       "model: hmm, multiprocessors: 2, width: 32, latency: 5, threads: 128, shared: {latency: 2}, "
       "race_check: true");
@@ -149,12 +149,12 @@ TEST(GpuTrace, PlacesCtasOnSmsInRecordedOrderOrByTheirId) {
   // times, the others once. Round robin puts the recorded 1st and 3rd (ids 1 and 2) on SM 0:
   // 4 dispatches there, 2 on SM 1; by id, ids 0 and 2 go to SM 0: 2 and 4.
   TempDir dir;
-  const std::string trace =
-      traceg("4,1,1", "32,1,1",
-             {{"1,0,0", {{sts(0), sts(1), sts(2)}}}, {"0,0,0", {{sts(0)}}},
-              {"2,0,0", {{sts(0)}}}, {"3,0,0", {{sts(0)}}}});
-  const std::string machine =
-      "model: hmm, multiprocessors: 2, width: 32, latency: 5, threads: 64";
+  const std::string trace = traceg("4,1,1", "32,1,1",
+                                   {{"1,0,0", {{sts(0), sts(1), sts(2)}}},
+                                    {"0,0,0", {{sts(0)}}},
+                                    {"2,0,0", {{sts(0)}}},
+                                    {"3,0,0", {{sts(0)}}}});
+  const std::string machine = "model: hmm, multiprocessors: 2, width: 32, latency: 5, threads: 64";
   const RunOutcome rr = run_trace(dir, trace, machine);
   EXPECT_EQ(rr.result.memories[1].counters.dispatches, 4u);
   EXPECT_EQ(rr.result.memories[2].counters.dispatches, 2u);
@@ -180,9 +180,9 @@ TEST(GpuTrace, SplitsWideAccessesAndOtherWidthsIntoInstructions) {
   EXPECT_EQ(o16.result.cycles(), 4u);
   // word_bytes 8: two 4-byte lanes per word, 16 distinct words in one row of 32 banks: one
   // stage for the 32 lanes' requests.
-  const RunOutcome o8 = run_trace(dir, traceg("1,1,1", "32,1,1", {{"0,0,0", {{ldg(0)}}}}),
-                                  "model: dmm, width: 32, latency: 2, threads: 32",
-                                  ", word_bytes: 8");
+  const RunOutcome o8 =
+      run_trace(dir, traceg("1,1,1", "32,1,1", {{"0,0,0", {{ldg(0)}}}}),
+                "model: dmm, width: 32, latency: 2, threads: 32", ", word_bytes: 8");
   EXPECT_EQ(o8.result.counters.dispatches, 1u);
   EXPECT_EQ(o8.result.counters.stages, 1u);
   EXPECT_EQ(o8.machine.memory_words, 32u);  // 256 bytes of 8-byte words, in one unit of 32
@@ -194,9 +194,8 @@ TEST(GpuTrace, InactiveLanesSendNothing) {
   // no dispatch at all.
   const std::string column = "0010 0000000f 1 R2 LDG.E 1 R2 4 1 0x7f8ea2000000 128 ";
   const std::string none = "0020 00000000 1 R2 LDG.E 1 R2 4 1 0x0 0 ";
-  const RunOutcome o =
-      run_trace(dir, traceg("1,1,1", "32,1,1", {{"0,0,0", {{column, none}}}}),
-                "model: dmm, width: 32, latency: 2, threads: 32");
+  const RunOutcome o = run_trace(dir, traceg("1,1,1", "32,1,1", {{"0,0,0", {{column, none}}}}),
+                                 "model: dmm, width: 32, latency: 2, threads: 32");
   EXPECT_EQ(o.result.counters.dispatches, 1u);
   EXPECT_EQ(o.result.counters.stages, 4u);
   EXPECT_EQ(o.result.counters.requests, 4u);
@@ -208,19 +207,21 @@ TEST(GpuTrace, TheNaiveTransposesTraceTakesTheBuiltInTransposesCycles) {
   for (const std::string model : {"dmm", "umm"})
     for (const unsigned threads : {128u, 1024u})
       for (const unsigned latency : {1u, 8u, 400u}) {
-        const std::string machine = "machine: {model: " + model + ", width: 32, latency: " +
-                                    std::to_string(latency) +
+        const std::string machine = "machine: {model: " + model +
+                                    ", width: 32, latency: " + std::to_string(latency) +
                                     ", threads: " + std::to_string(threads) + "}\n";
         const RunOutcome built_in =
             run_yaml(machine + "program: {name: transpose_naive, params: {n: 1024}}\n");
         for (const auto& [file, format] : std::vector<std::pair<std::string, std::string>>{
                  {"transpose_naive.nvbit.txt", "nvbit"}, {"transpose_naive.traceg", "accelsim"}}) {
-          const RunOutcome traced = run_yaml(machine + "program: {name: gpu_trace, params: {file: '" +
-                                             kSamples + file + "', format: " + format + "}}\n");
+          const RunOutcome traced =
+              run_yaml(machine + "program: {name: gpu_trace, params: {file: '" + kSamples + file +
+                       "', format: " + format + "}}\n");
           const std::string where = model + " p=" + std::to_string(threads) +
                                     " l=" + std::to_string(latency) + " " + format;
           EXPECT_EQ(traced.result.cycles(), built_in.result.cycles()) << where;
-          EXPECT_EQ(traced.result.counters.dispatches, built_in.result.counters.dispatches) << where;
+          EXPECT_EQ(traced.result.counters.dispatches, built_in.result.counters.dispatches)
+              << where;
           EXPECT_EQ(traced.result.counters.stages, built_in.result.counters.stages) << where;
           EXPECT_EQ(traced.machine.memory_words, 2048u) << where;
         }
@@ -248,7 +249,8 @@ TEST(GpuTrace, SelectsKernelsAndReportsEveryKernelsTotals) {
            {"three_kernels.nvbit.txt.xz", "nvbit"}, {"three_kernels/kernelslist.g", "accelsim"}}) {
     const std::string yaml =
         "machine: {model: hmm, multiprocessors: 2, width: 32, latency: 50, threads: 512}\n"
-        "program: {name: gpu_trace, params: {file: '" + kSamples + file + "', format: " + format;
+        "program: {name: gpu_trace, params: {file: '" +
+        kSamples + file + "', format: " + format;
     const RunOutcome all = run_yaml(yaml + "}}\n");
     EXPECT_EQ(all.result.grid_syncs, 2u) << format;  // between the three kernels
     const bool accelsim = format == "accelsim";
@@ -272,8 +274,8 @@ TEST(GpuTrace, SelectsKernelsAndReportsEveryKernelsTotals) {
     const RunOutcome second = run_yaml(yaml + ", kernel: 2}}\n");
     EXPECT_EQ(second.result.grid_syncs, 0u);
     EXPECT_EQ(second.result.counters.dispatches, 512u) << format;
-    const RunOutcome named = run_yaml(yaml + ", kernel: " +
-                                      (accelsim ? "_Z9reductionPKfPf" : "reduction") + "}}\n");
+    const RunOutcome named =
+        run_yaml(yaml + ", kernel: " + (accelsim ? "_Z9reductionPKfPf" : "reduction") + "}}\n");
     EXPECT_EQ(named.result.counters.dispatches, 72u + 360u) << format;
     EXPECT_EQ(row(named, "trace_kernels", std::uint64_t{1}).back(), ProgramTable::Cell("no"));
   }
@@ -282,8 +284,8 @@ TEST(GpuTrace, SelectsKernelsAndReportsEveryKernelsTotals) {
 TEST(GpuTrace, DropsSharedAccessesOnAFlatMachineOrRunsThemOnItsMemory) {
   const std::string yaml =
       "machine: {model: dmm, width: 32, latency: 4, threads: 256}\n"
-      "program: {name: gpu_trace, params: {file: '" + kSamples +
-      "transpose_tiled.traceg.xz', format: accelsim";
+      "program: {name: gpu_trace, params: {file: '" +
+      kSamples + "transpose_tiled.traceg.xz', format: accelsim";
   const RunOutcome dropped = run_yaml(yaml + "}}\n");
   EXPECT_EQ(dropped.result.counters.dispatches, 256u);
   EXPECT_EQ(row(dropped, "trace_not_run", std::string("LDS, STS, ATOMS, ...")).at(1),
@@ -325,9 +327,10 @@ TEST(GpuTrace, KnowsWhereEachIssuedInstructionComesFrom) {
   EXPECT_EQ(site.pc, 0xc0u);
   EXPECT_EQ(last.cta, 31u);
   EXPECT_EQ(last.instruction, 12u);
-  EXPECT_EQ(trace.where(last), "kernel 1 (_Z15transpose_naivePKfPf), CTA (31,0,0), warp 0, "
-                               "instruction 12 (" + kSamples + "transpose_naive.traceg:" +
-                                   std::to_string(last.line) + ")");
+  EXPECT_EQ(trace.where(last),
+            "kernel 1 (_Z15transpose_naivePKfPf), CTA (31,0,0), warp 0, "
+            "instruction 12 (" +
+                kSamples + "transpose_naive.traceg:" + std::to_string(last.line) + ")");
   std::ifstream file(kSamples + "transpose_naive.traceg");
   std::string line;
   for (std::uint64_t i = 0; i < last.line; ++i) std::getline(file, line);
@@ -339,8 +342,8 @@ TEST(GpuTrace, KnowsWhereEachIssuedInstructionComesFrom) {
 std::string run_yaml_text(const std::string& trace_file, const std::string& format,
                           const std::string& extra = "") {
   return "machine: {model: dmm, width: 32, latency: 4, threads: 64}\n"
-         "program: {name: gpu_trace, params: {file: '" + trace_file + "', format: " + format +
-         extra + "}}\n";
+         "program: {name: gpu_trace, params: {file: '" +
+         trace_file + "', format: " + format + extra + "}}\n";
 }
 
 TEST(GpuTraceCommand, RefusesBadTracesWithExitTwoLocatedAndWritesNothing) {
@@ -358,7 +361,8 @@ TEST(GpuTraceCommand, RefusesBadTracesWithExitTwoLocatedAndWritesNothing) {
   for (const auto& [trace, message] : cases) {
     const auto file = dir.write("bad.txt", trace);
     const auto tb = dir.write("tb.yaml", run_yaml_text(file.string(), "nvbit"));
-    const CommandResult r = mmsim("run " + shell_word(tb) + " --stats " + shell_word(dir / "s.json"));
+    const CommandResult r =
+        mmsim("run " + shell_word(tb) + " --stats " + shell_word(dir / "s.json"));
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(r.err.rfind("mmsim: " + file.string() + ":", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
@@ -368,8 +372,9 @@ TEST(GpuTraceCommand, RefusesBadTracesWithExitTwoLocatedAndWritesNothing) {
   std::ifstream xz(kSamples + "three_kernels.nvbit.txt.xz", std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(xz)), {});
   const auto cut = dir.write("cut.txt.xz", bytes.substr(0, bytes.size() - 100));
-  const CommandResult r = mmsim("run " + shell_word(dir.write("tb.yaml", run_yaml_text(cut.string(), "nvbit"))) +
-                                " --stats " + shell_word(dir / "s.json"));
+  const CommandResult r =
+      mmsim("run " + shell_word(dir.write("tb.yaml", run_yaml_text(cut.string(), "nvbit"))) +
+            " --stats " + shell_word(dir / "s.json"));
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "mmsim: " + cut.string() +
                        ": mem_trace file: the xz stream ends before its end (a truncated file?)\n");
@@ -391,7 +396,8 @@ TEST(GpuTraceCommand, RefusesBadParametersAtTheirKey) {
                 .find(": word_bytes: expected a power of two from 1 to 4096, got 3\n"),
             std::string::npos);
   EXPECT_NE(error(run_yaml_text(naive, "accelsim", ", kernel: 7"))
-                .find("kernel: no kernel of " + naive + " is '7'; it holds kernel 1 "
+                .find("kernel: no kernel of " + naive +
+                      " is '7'; it holds kernel 1 "
                       "(_Z15transpose_naivePKfPf)"),
             std::string::npos);
   EXPECT_NE(error(run_yaml_text(naive, "nvbit")).find("no mem_trace line"), std::string::npos);
@@ -407,7 +413,8 @@ TEST(GpuTraceCommand, LeavesNoTemporaryFileBehindEvenWhenInterrupted) {
   TempDir dir;
   const auto tmp = dir / "tmp";
   std::filesystem::create_directory(tmp);
-  const auto tb = dir.write("tb.yaml", run_yaml_text(kSamples + "transpose_naive.nvbit.txt", "nvbit"));
+  const auto tb =
+      dir.write("tb.yaml", run_yaml_text(kSamples + "transpose_naive.nvbit.txt", "nvbit"));
   const CommandResult with_tmp =
       run_command("TMPDIR=" + shell_word(tmp) + " '" + MMSIM_BINARY + "' run " + shell_word(tb));
   EXPECT_EQ(with_tmp.status, 0) << with_tmp.err;

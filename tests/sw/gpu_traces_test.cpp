@@ -92,10 +92,9 @@ TEST(CompressedInput, ReadsStreamsWrittenOneAfterTheOther) {
   TempDir dir;
   // gzip members, xz streams and zstd frames concatenated, as `cat a.gz b.gz` makes them.
   for (const auto& [name, bytes] :
-       std::vector<std::pair<std::string, std::string>>{
-           {"two.gz", gzip("one\n") + gzip("two\n")},
-           {"two.xz", xz("one\n") + xz("two\n")},
-           {"two.zst", zstd("one\n") + zstd("two\n")}})
+       std::vector<std::pair<std::string, std::string>>{{"two.gz", gzip("one\n") + gzip("two\n")},
+                                                        {"two.xz", xz("one\n") + xz("two\n")},
+                                                        {"two.zst", zstd("one\n") + zstd("two\n")}})
     EXPECT_EQ(lines_of(dir.write(name, bytes)), (std::vector<std::string>{"one", "two"})) << name;
 }
 
@@ -155,8 +154,7 @@ TEST(OpcodeMap, MapsMemoryInstructionsBarriersAndListsTheRest) {
   EXPECT_EQ(op("FOO.BAR", true).reason, "a memory instruction mmsim does not know");
   EXPECT_EQ(op("LDG.E", false).reason, "memory instruction recorded without addresses");
   EXPECT_EQ(op("LDGSTS.E.BYPASS.128").operation, TraceOperation::read);
-  EXPECT_EQ(op("LDGSTS.E.BYPASS.128", true, TraceFormat::nvbit).operation,
-            TraceOperation::other);
+  EXPECT_EQ(op("LDGSTS.E.BYPASS.128", true, TraceFormat::nvbit).operation, TraceOperation::other);
   EXPECT_EQ(base_opcode("LDG.E.64"), "LDG");
 }
 
@@ -238,7 +236,8 @@ TEST(AddressRelocation, LaysTheTouchedUnitsOneAfterTheOtherKeepingBanks) {
   EXPECT_EQ(r.map(100000), 64u + 100000 % 32);
   EXPECT_EQ(r.map(100040), 64u + 32 + 100040 % 32);
   EXPECT_EQ(r.words(), 128u);
-  for (const std::uint64_t word : {5u, 1000u, 100000u, 100040u}) EXPECT_EQ(r.map(word) % 32, word % 32);
+  for (const std::uint64_t word : {5u, 1000u, 100000u, 100040u})
+    EXPECT_EQ(r.map(word) % 32, word % 32);
   // Units of 64 words (w = 64): words 5 and 1000 keep their offsets in 64.
   const AddressRelocation wide(touched, relocation_unit(64, 64), 128);
   EXPECT_EQ(wide.map(1000), 128u + 64 + 1000 % 64);
@@ -254,8 +253,8 @@ AddressRelocation identity() {
 
 // Lays out the lanes of `mask` at `a`, through LaneWords' general path and, where the addresses
 // form one stride, through its strided one too: both must agree.
-unsigned layout(LaneWords& words, std::uint32_t mask, const std::array<std::uint64_t, kTraceLanes>& a,
-                unsigned bytes) {
+unsigned layout(LaneWords& words, std::uint32_t mask,
+                const std::array<std::uint64_t, kTraceLanes>& a, unsigned bytes) {
   static const AddressRelocation r = identity();
   RecordedInstruction in;
   in.mask = mask;
@@ -484,7 +483,8 @@ TEST(NvbitReader, LocatesMalformedLinesAndRefusesOtherWidths) {
             ":2: expected 32 lane addresses, got 64");
   std::string bad = nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4);
   bad.replace(bad.find("0x0000000000001008"), 4, "0xzz");
-  EXPECT_EQ(error(bad), ":2:122: expected a lane's address (hexadecimal), got '0xzz00000000001008'");
+  EXPECT_EQ(error(bad),
+            ":2:122: expected a lane's address (hexadecimal), got '0xzz00000000001008'");
   EXPECT_EQ(error("MEMTRACE: CTX 0x1 - grid_launch_id 0 - CTA 0,0 - warp 0 - LDG - 0x1\n"),
             ":2:44: expected the CTA's 'x,y,z'");
   EXPECT_EQ(error(nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4) +
@@ -508,8 +508,9 @@ TEST(AccelsimReader, ReadsEveryAddressFormatAndVersion) {
       "0020 000000f0 0 STG.E.64 2 R4 R2 8 1 0x100 -8 \n"
       "0030 00000007 1 R3 LDS 1 R4 4 2 0x7f0000000000 12 -4 \n"
       "\nwarp = 1\ninsts = 1\n0000 ffffffff 0 BAR.SYNC 0 0 \n\n#END_TB\n";
-  const RecordedTrace t = read(dir.write("k.traceg", traceg("-accelsim tracer version = 4\n-enable lineinfo = 0\n", block)),
-                               TraceFormat::accelsim);
+  const RecordedTrace t = read(
+      dir.write("k.traceg", traceg("-accelsim tracer version = 4\n-enable lineinfo = 0\n", block)),
+      TraceFormat::accelsim);
   const TraceKernel& k = t.kernels[0];
   EXPECT_EQ(k.name, "_Z1kPf");
   EXPECT_EQ(k.warps_per_cta, 2u);
@@ -539,18 +540,20 @@ TEST(AccelsimReader, ReadsEveryAddressFormatAndVersion) {
       TraceFormat::accelsim);
   EXPECT_EQ(v5.sites[0].source_line, 42u);
   EXPECT_EQ(records(v5, 0, 0)[0].address[31], 0x10u + 124);
-  const RecordedTrace v2 = read(
-      dir.write("v2.traceg", traceg("-accelsim tracer version = 2\n",
-                                    "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
-                                    "0 0 0 0 0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 \n#END_TB\n")),
-      TraceFormat::accelsim);
+  const RecordedTrace v2 =
+      read(dir.write("v2.traceg",
+                     traceg("-accelsim tracer version = 2\n",
+                            "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                            "0 0 0 0 0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 \n#END_TB\n")),
+           TraceFormat::accelsim);
   EXPECT_EQ(records(v2, 0, 0).size(), 1u);
 }
 
 TEST(AccelsimReader, LocatesMalformedLinesAndRefusesOtherWidths) {
   TempDir dir;
   const auto error = [&](const std::string& blocks) {
-    const auto file = dir.write("k.traceg", traceg("-accelsim tracer version = 4\n-enable lineinfo = 0\n", blocks));
+    const auto file = dir.write(
+        "k.traceg", traceg("-accelsim tracer version = 4\n-enable lineinfo = 0\n", blocks));
     return error_of([&] { read(file, TraceFormat::accelsim); }).substr(file.string().size());
   };
   const std::string head = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n";  // lines 15-17
@@ -580,10 +583,10 @@ TEST(AccelsimReader, ReadsAKernelsListAndOnlyTheSelectedKernelsInstructions) {
       "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
       "0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 \n#END_TB\n";
   dir.write("kernel-1.traceg", traceg("-accelsim tracer version = 4\n", blocks));
-  dir.write("kernel-2.traceg.gz",
-            gzip(traceg("-accelsim tracer version = 4\n", blocks + blocks)));
-  const auto list = dir.write("kernelslist.g", "MemcpyHtoD,0x00007f0000000000,256\n"
-                                               "kernel-1.traceg\nkernel-2.traceg.gz\n");
+  dir.write("kernel-2.traceg.gz", gzip(traceg("-accelsim tracer version = 4\n", blocks + blocks)));
+  const auto list = dir.write("kernelslist.g",
+                              "MemcpyHtoD,0x00007f0000000000,256\n"
+                              "kernel-1.traceg\nkernel-2.traceg.gz\n");
   const RecordedTrace t = read(list, TraceFormat::accelsim, "2");
   ASSERT_EQ(t.kernels.size(), 2u);
   EXPECT_FALSE(t.kernels[0].selected);
