@@ -73,16 +73,15 @@ class RunBuffer {
   std::string bytes_;
 };
 
-// A run written out: its groups, read back in order through a buffer.
+// A run written out, one after the other in one file (one file descriptor however many runs):
+// its groups, read back in order.
 class Run {
  public:
-  explicit Run(const std::string& trace_file)
-      : file_(std::make_unique<ScratchFile>(trace_file,
-                                            "a sorted run of the records of " + trace_file)) {}
-  ScratchFile& file() { return *file_; }
-  // Reading: the next group's header (false at the end), then its records.
+  Run(const ScratchFile& file, std::uint64_t begin, std::uint64_t end)
+      : file_(&file), offset_(begin), end_(end) {}
+  // The next group's header (false at the end of the run), then its records.
   bool next_group() {
-    if (offset_ >= file_->size()) return false;
+    if (offset_ >= end_) return false;
     file_->read_at(offset_, &header_, sizeof header_);
     offset_ += sizeof header_;
     return true;
@@ -95,8 +94,9 @@ class Run {
   }
 
  private:
-  std::unique_ptr<ScratchFile> file_;
-  std::uint64_t offset_ = 0;
+  const ScratchFile* file_;
+  std::uint64_t offset_;
+  std::uint64_t end_;
   GroupHeader header_;
 };
 
@@ -141,6 +141,7 @@ class NvbitReader {
   std::vector<bool> launched_;  // per kernel: its LAUNCH line was read
   std::uint64_t access_lines_ = 0;
   RunBuffer buffer_;
+  std::unique_ptr<ScratchFile> runs_file_;  // made at the first run
   std::vector<Run> runs_;
   RecordedInstruction in_;
   std::string record_;
@@ -307,13 +308,17 @@ void NvbitReader::access_line(std::string_view line) {
 
 void NvbitReader::spill() {
   buffer_.sort();
-  runs_.emplace_back(trace_.file.string());
-  ScratchFile& file = runs_.back().file();
+  if (!runs_file_)
+    runs_file_ = std::make_unique<ScratchFile>(
+        trace_.file.string(), "the sorted runs of the records of " + trace_.file.string());
+  ScratchFile& file = *runs_file_;
+  const std::uint64_t begin = file.size();
   buffer_.for_each_group([&file](const GroupHeader& h, const std::string& records) {
     file.append(&h, sizeof h);
     file.append(records.data(), records.size());
   });
   file.flush();
+  runs_.emplace_back(file, begin, file.size());
   buffer_.clear();
 }
 
@@ -409,6 +414,7 @@ void NvbitReader::merge() {
   }
   close_cta();
   runs_.clear();
+  runs_file_.reset();
 }
 
 void NvbitReader::read() {
