@@ -110,9 +110,9 @@ TEST(CompressedInput, RefusesATruncatedOrCorruptStreamNamingTheFile) {
         << name;
     std::string corrupt = bytes;
     for (std::size_t i = 20; i < 40; ++i) corrupt[i] = static_cast<char>(corrupt[i] ^ 0x55);
-    const std::string message = error_of([&] { lines_of(dir.write("bad-" + name, corrupt)); });
-    EXPECT_EQ(message.rfind((dir / ("bad-" + name)).string() + ": trace file: ", 0), 0u)
-        << name << ": " << message;
+    const auto bad = dir.write("bad-" + name, corrupt);
+    const std::string message = error_of([&] { lines_of(bad); });
+    EXPECT_EQ(message.rfind(bad.string() + ": trace file: ", 0), 0u) << name << ": " << message;
   }
   EXPECT_NE(error_of([&] { lines_of(dir.write("x.bz2", "BZh91AY&SY")); }).find("bzip2"),
             std::string::npos);
@@ -372,7 +372,8 @@ std::string nvbit_line(const std::string& cta, unsigned warp, const std::string&
   for (unsigned lane = 0; lane < lanes; ++lane) {
     char address[24];
     std::snprintf(address, sizeof address, "0x%016llx ",
-                  static_cast<unsigned long long>(mask >> lane & 1 ? base + lane * stride : 0));
+                  static_cast<unsigned long long>(
+                      lane >= 32 || (mask >> lane & 1) ? base + lane * stride : 0));
     line += address;
   }
   return line + "\n";
