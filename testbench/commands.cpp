@@ -19,6 +19,7 @@
 #include "testbench/congestion_experiment.hpp"
 #include "testbench/congestion_report.hpp"
 #include "testbench/integer_list.hpp"
+#include "testbench/output_folder.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/report.hpp"
 #include "testbench/runner.hpp"
@@ -45,47 +46,6 @@ std::vector<std::string> policy_names(const std::vector<std::string>& given) {
   return given;
 }
 
-// The folder of --out-dir: made when it is missing, with its missing parents, and removed again
-// (with the parents it made) when the command fails before anything was written into it.
-class OutputFolder {
- public:
-  OutputFolder(std::filesystem::path path, const std::string& option) : path_(std::move(path)) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path_, error)) return;
-    std::filesystem::path missing = path_.lexically_normal();
-    if (!missing.has_filename()) missing = missing.parent_path();  // "runs/a/" is "runs/a"
-    for (; !missing.empty() &&
-           !std::filesystem::exists(std::filesystem::symlink_status(missing, error));
-         missing = missing.parent_path())
-      made_.push_back(missing);
-    if (made_.empty())
-      throw InputError({option, 0, 0}, path_.string() + " exists and is not a folder");
-    if (!std::filesystem::create_directories(path_, error)) {
-      remove_made();
-      throw InputError({option, 0, 0},
-                       "cannot make the folder " + path_.string() + ": " + error.message());
-    }
-  }
-  OutputFolder(const OutputFolder&) = delete;
-  OutputFolder& operator=(const OutputFolder&) = delete;
-  ~OutputFolder() { remove_made(); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  // The folders this made, innermost first, as long as they are empty.
-  void remove_made() {
-    std::error_code error;
-    for (const std::filesystem::path& folder : made_) {
-      if (!std::filesystem::exists(folder, error)) continue;  // its making failed
-      if (!std::filesystem::is_empty(folder, error) || !std::filesystem::remove(folder, error))
-        return;
-    }
-  }
-
-  std::filesystem::path path_;
-  std::vector<std::filesystem::path> made_;
-};
-
 // The run's options; with --out-dir its outputs go into `folder` under fixed names, a waveform
 // only when the testbench asks for one.
 RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFolder* folder) {
@@ -98,6 +58,7 @@ RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFol
   if (folder) {
     options.stats = (folder->path() / "stats.json").string();
     options.resolved = (folder->path() / "testbench.yaml").string();
+    options.outputs_option = "--out-dir";
     if (!tb.vcd.file.empty()) options.vcd = (folder->path() / "trace.vcd").string();
     tb.vcd.file.clear();
     tb.stats.clear();

@@ -11,6 +11,7 @@
 #include "testbench/integer_list.hpp"
 #include "testbench/plan_command.hpp"
 #include "testbench/provenance.hpp"
+#include "testbench/standard_output.hpp"
 #include "testbench/sweep_command.hpp"
 
 namespace {
@@ -173,7 +174,7 @@ int main(int argc, char** argv) {
       "sweep", "run a testbench over cases and values on all cores, or as a SLURM job array");
   sweep_app->footer(
       "Exit status: 0 every run verified (or had nothing to verify), 1 a run failed its checks, "
-      "2 invalid input or an output that cannot be written, 130 interrupted.");
+      "2 invalid input or an output that cannot be written, 130 interrupted (129 by SIGHUP).");
   sweep_app->add_option("sweep", sweep.sweep, "sweep YAML file")->required();
   sweep_app->add_option("--set", sweep.overrides, "override a value in every run: key.path=value")
       ->allow_extra_args(false)
@@ -228,9 +229,11 @@ int main(int argc, char** argv) {
     std::cerr << "mmsim: " << (typo.empty() ? std::string(e.what()) : typo) << " (see --help)\n";
     return 2;
   }
-  if (*run_app) return mmsim::run_command(run);
-  if (*plan_app) return mmsim::plan_command(plan);
-  if (*sweep_app) return mmsim::sweep_command(sweep);
-  if (*congestion_app) return mmsim::congestion_command(congestion);
-  return mmsim::list_command(what);
+  // Every command's standard output is checked: a write that failed makes the exit status 2.
+  mmsim::CheckedStandardOutput standard_output;
+  if (*run_app) return standard_output.finish(mmsim::run_command(run));
+  if (*plan_app) return standard_output.finish(mmsim::plan_command(plan));
+  if (*sweep_app) return standard_output.finish(mmsim::sweep_command(sweep));
+  if (*congestion_app) return standard_output.finish(mmsim::congestion_command(congestion));
+  return standard_output.finish(mmsim::list_command(what));
 }

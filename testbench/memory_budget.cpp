@@ -1,6 +1,7 @@
 #include "testbench/memory_budget.hpp"
 
 #include "hw/machine/machine_models.hpp"
+#include "hw/mmu/mmu_pipeline.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -117,9 +118,20 @@ std::optional<std::uint64_t> cgroup_headroom(const CgroupFiles& files) {
   return headroom;
 }
 
-}  // namespace
+// The address space the process may still map: its limit (ulimit -v) less what it maps now.
+std::optional<std::uint64_t> address_space_headroom() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  std::ifstream in("/proc/self/statm");
+  std::uint64_t pages = 0;
+  in >> pages;
+  const std::uint64_t mapped = pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  const auto cap = static_cast<std::uint64_t>(limit.rlim_cur);
+  return cap - std::min(cap, mapped);
+}
 
-std::optional<AvailableMemory> available_memory() {
+// What the machine (or MMSIM_MEMORY_LIMIT) leaves this process, before the address-space limit.
+std::optional<AvailableMemory> machine_memory() {
   if (const char* limit = std::getenv("MMSIM_MEMORY_LIMIT"); limit && *limit)
     return AvailableMemory{parse_integer_option("MMSIM_MEMORY_LIMIT", limit, 0, ~std::uint64_t{0}),
                            "MMSIM_MEMORY_LIMIT"};
@@ -146,6 +158,15 @@ std::optional<AvailableMemory> available_memory() {
   for (const CgroupFiles& files : hierarchies)
     if (const auto room = cgroup_headroom(files); room && (!out || *room < out->bytes))
       out = AvailableMemory{*room, "the memory cgroup's limit less its usage"};
+  return out;
+}
+
+}  // namespace
+
+std::optional<AvailableMemory> available_memory() {
+  std::optional<AvailableMemory> out = machine_memory();
+  if (const auto room = address_space_headroom(); room && (!out || *room < out->bytes))
+    out = AvailableMemory{*room, "the address-space limit (ulimit -v) less what mmsim maps"};
   return out;
 }
 
@@ -198,6 +219,14 @@ MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bo
     e.add(fmt::format("{} shared memories of {} words", m.multiprocessors,
                       count_text(m.shared.words)),
           8 * shared_cells, "machine.shared.memory");
+  // Each memory's pipeline is a ring of the dispatches in flight, l + 2 of them.
+  e.add(fmt::format("the pipeline (l = {})", count_text(m.latency)), MmuPipeline::bytes(m.latency),
+        "machine.latency");
+  if (shared_cells > 0)
+    e.add(fmt::format("{} shared pipelines (l_s = {})", m.multiprocessors,
+                      count_text(m.shared.latency)),
+          std::uint64_t{m.multiprocessors} * MmuPipeline::bytes(m.shared.latency),
+          "machine.shared.latency");
   const std::uint64_t warps = m.warps();
   e.add(fmt::format("{} warps of {} lanes", count_text(warps), m.width),
         warps * (kPerWarp + m.width * (kPerLane + 8 * m.local_words)), "machine.threads");
@@ -245,6 +274,14 @@ void check_run_memory(const Testbench& tb, const MachineConfig& machine,
     key = given("program.params.n") ? "program.params.n" : key;
   if (!key.empty() && !given(key)) key = "machine";
   check_memory(estimate, "run", key.empty() ? tb.locate("machine") : tb.locate(key), key);
+}
+
+void check_input_memory(const Testbench& tb, std::uint64_t bytes) {
+  MemoryEstimate estimate;
+  estimate.add("the program's input", bytes, "program.params");
+  estimate.add("mmsim itself", kProcess);
+  const std::string key = tb.where.count("program.params.file") ? "program.params.file" : "program";
+  check_memory(estimate, "run", tb.locate(key), key);
 }
 
 std::uint64_t peak_resident_bytes() {

@@ -26,8 +26,9 @@ struct AvailableMemory {
 
 // MMSIM_MEMORY_LIMIT (bytes, 2^k accepted) when set; else the smaller of MemAvailable in
 // /proc/meminfo and, where a cgroup (v2 or v1) limits this process, its limit minus its usage
-// (page cache that can be dropped not counted), over the cgroup and its parents. Nothing when
-// none of these can be read. Throws InputError for a malformed MMSIM_MEMORY_LIMIT.
+// (page cache that can be dropped not counted), over the cgroup and its parents. Either way no
+// more than the address-space limit (ulimit -v) leaves, less what the process maps already.
+// Nothing when none of these can be read. Throws InputError for a malformed MMSIM_MEMORY_LIMIT.
 std::optional<AvailableMemory> available_memory();
 
 // An estimate of the memory a run or a plan will allocate, part by part.
@@ -51,10 +52,10 @@ struct MemoryEstimate {
 std::string format_bytes(std::uint64_t bytes);
 
 // What a run allocates once its machine is resolved (`machine` with memory, local memory and
-// threads set, `program` configured): the memory's cells, the warps (registers, local memory,
-// their units and coroutine frames), the random shift unit's table, the race detector's state
-// per address and per access, the program's host data (WarpProgram::host_bytes) and the
-// simulation kernel.
+// threads set, `program` configured): the memory's cells, each memory's pipeline (l + 2
+// dispatches in flight), the warps (registers, local memory, their units and coroutine frames),
+// the race detector's state per address and per access, the program's host data
+// (WarpProgram::host_bytes: its inputs, plans and references) and the simulation kernel.
 MemoryEstimate run_memory(const MachineConfig& machine, const WarpProgram& program,
                           bool race_check);
 
@@ -74,6 +75,10 @@ void check_memory(const MemoryEstimate& estimate, const std::string& what,
 // machine.race_check for the race detector.
 void check_run_memory(const Testbench& testbench, const MachineConfig& machine,
                       const WarpProgram& program);
+
+// The check of what making the program allocates before its machine is known (a trace read from
+// its file: ProgramInfo::made_bytes), located at program.params.file (or program).
+void check_input_memory(const Testbench& tb, std::uint64_t bytes);
 
 // The process's peak resident memory so far (getrusage's ru_maxrss) and its resident memory now.
 std::uint64_t peak_resident_bytes();

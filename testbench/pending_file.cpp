@@ -49,13 +49,14 @@ bool same_file(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-PendingFile::PendingFile(const fs::path& target, SourceLocation where)
+PendingFile::PendingFile(const fs::path& target, SourceLocation where, OutputKind kind)
     : target_(target), where_(std::move(where)) {
   struct stat info {};
   if (::stat(target.c_str(), &info) == 0) {
     if (S_ISDIR(info.st_mode)) fail("it is a folder");
     if (S_ISBLK(info.st_mode)) fail("it is a block device (refused)");
     if (S_ISSOCK(info.st_mode)) fail("it is a socket (refused)");
+    if (!kind.devices && !S_ISREG(info.st_mode)) fail("it is not a regular file");
     // Written in place, through links too (/dev/stdout to a pipe or a terminal).
     if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
       descriptor_ = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
@@ -66,16 +67,16 @@ PendingFile::PendingFile(const fs::path& target, SourceLocation where)
   final_ = file_to_replace(info);
   for (int attempt = 0; descriptor_ < 0; ++attempt) {
     temporary_ = temporary_name(final_);
-    descriptor_ =
-        ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+    descriptor_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
+                         kind.executable ? 0777 : 0666);
     if (descriptor_ < 0 && (errno != EEXIST || attempt == 100)) {
       temporary_.clear();
       fail(reason(errno));
     }
   }
   remove_on_signal_ = std::make_unique<RemoveOnSignal>(temporary_.string());
-  // An existing file keeps its permissions.
-  if (S_ISREG(info.st_mode) && (info.st_mode & 0777) != 0666)
+  // An existing file keeps its permissions (a script gets the umask's).
+  if (!kind.executable && S_ISREG(info.st_mode) && (info.st_mode & 0777) != 0666)
     ::fchmod(descriptor_, info.st_mode & 07777);
 }
 

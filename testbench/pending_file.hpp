@@ -7,7 +7,8 @@
 //   PendingFile never committed (an error, an exception, SIGINT or SIGTERM) leaves nothing.
 // - A symbolic link is followed: the file it points to is written as above; the link stays.
 // - A character device (a null device, a terminal) or a FIFO is written in place, as any Unix
-//   tool would; block devices and sockets are refused.
+//   tool would, unless the output is a script (OutputKind): then it is refused, as block devices
+//   and sockets always are.
 // Errors are InputError located at the option or key that named the output (exit status 2).
 #pragma once
 
@@ -26,10 +27,21 @@
 
 namespace mmsim {
 
+// What an output may replace and how it is made.
+struct OutputKind {
+  // A character device or a FIFO is written in place (a null device, a terminal, a pipe); a
+  // job script must be a file that sbatch can read, so it refuses them.
+  bool devices = true;
+  // Made executable (a job script): the temporary gets 0777 less the umask, so that no mode is
+  // ever changed through a path.
+  bool executable = false;
+};
+
 class PendingFile {
  public:
   // `where`: the option or the key that named the output (default: the path itself).
-  explicit PendingFile(const std::filesystem::path& target, SourceLocation where = {});
+  explicit PendingFile(const std::filesystem::path& target, SourceLocation where = {},
+                       OutputKind kind = {});
   PendingFile(const PendingFile&) = delete;
   PendingFile& operator=(const PendingFile&) = delete;
   ~PendingFile();

@@ -43,6 +43,20 @@ void measured(Planned& out, F&& f) {
   out.memory_bytes = peak > before ? peak - before : 0;
 }
 
+// Runs `f`; a planning error it throws becomes an InputError at the file's line when it names
+// one, else at `option` (the option whose value it is about).
+template <class F>
+auto for_option(const std::string& option, F&& f) {
+  try {
+    return f();
+  } catch (const planning::PlanningError& e) {
+    if (!e.file().empty() && e.line() > 0)
+      throw InputError({e.file(), static_cast<int>(e.line()), 0}, e.message());
+    throw InputError({option, 0, 0},
+                     e.file().empty() ? e.message() : e.file() + ": " + e.message());
+  }
+}
+
 // Plans, checks the plan and writes its schedule to `schedule` (when given) line by line, so
 // that the schedule's text is never held in memory as a whole.
 Planned plan(const PlanCommand& c, const planning::Permutation& p,
@@ -78,28 +92,34 @@ Planned plan(const PlanCommand& c, const planning::Permutation& p,
 int plan_command(const PlanCommand& c) {
   try {
     if (c.machine != "dmm" && c.machine != "umm")
-      throw planning::PlanError("--machine: expected dmm or umm, got '" + c.machine + "'");
-    if (c.n == 0) throw planning::PlanError("--n: expected a positive array size");
-    if (c.width == 0) throw planning::PlanError("--width: expected a positive width");
+      throw InputError({"--machine", 0, 0}, "expected dmm or umm, got '" + c.machine + "'");
+    if (c.n == 0) throw InputError({"--n", 0, 0}, "expected a positive array size");
+    if (c.width == 0) throw InputError({"--width", 0, 0}, "expected a positive width");
     planning::ColoringOptions options;
-    options.algorithm = planning::parse_coloring_algorithm(c.algorithm);
-    const planning::PermutationSpec spec = planning::parse_permutation_spec(c.permutation, c.seed);
+    options.algorithm =
+        for_option("--algorithm", [&] { return planning::parse_coloring_algorithm(c.algorithm); });
+    const planning::PermutationSpec spec = for_option(
+        "--permutation", [&] { return planning::parse_permutation_spec(c.permutation, c.seed); });
     const std::string input =
         spec.kind == planning::PermutationSpec::Kind::file ? spec.path : std::string();
     OutputFiles outputs({option_output(c.out, "--out"), option_output(c.stats, "--stats")},
                         {option_input(input, "--permutation")});
-    if (c.machine == "dmm")
-      planning::check_dmm_size(c.n, c.width);
-    else
-      planning::check_umm_size(c.n, c.width);
+    for_option("--n", [&] {
+      if (c.machine == "dmm")
+        planning::check_dmm_size(c.n, c.width);
+      else
+        planning::check_umm_size(c.n, c.width);
+    });
     check_memory(plan_memory(c.n, c.width, c.machine, spec, options.algorithm), "plan",
                  {"--n", 0, 0}, "");
-    const planning::Permutation p = planning::make_permutation(spec, c.n);
+    const planning::Permutation p =
+        for_option("--permutation", [&] { return planning::make_permutation(spec, c.n); });
 
     // The schedule goes into its file line by line, never held in memory as a whole.
     std::optional<PendingStream> schedule;
     if (PendingFile* file = outputs.file(0)) schedule.emplace(*file);
-    const Planned planned = plan(c, p, options, schedule ? &*schedule : nullptr);
+    const Planned planned =
+        for_option("--n", [&] { return plan(c, p, options, schedule ? &*schedule : nullptr); });
     if (schedule) schedule->flush();
     nlohmann::json stats = {
         {"n", c.n},

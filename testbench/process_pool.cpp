@@ -11,39 +11,61 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <system_error>
 #include <thread>
 
 namespace mmsim {
 namespace {
 
-volatile std::sig_atomic_t stop_requested = 0;
+// The signals that stop a pool: those that would end mmsim (a terminal's Ctrl-C, kill, a closed
+// terminal or pipe). Each ends the children too, so that none outlives the sweep.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
-void request_stop(int) { stop_requested = 1; }
+volatile std::sig_atomic_t stop_requested = 0;  // the signal, 0 while none came
 
-// SIGINT and SIGTERM set stop_requested while a pool runs (without SA_RESTART, so that poll()
-// returns at once); the previous handlers come back afterwards.
+void request_stop(int signal) { stop_requested = signal; }
+
+// The stop signals set stop_requested while a pool runs (without SA_RESTART, so that poll()
+// returns at once); a signal that was ignored (SIGHUP under nohup) stays ignored. The previous
+// handlers come back afterwards, and in every child (mmsim's own, which remove its unfinished
+// outputs: RemoveOnSignal).
 class StopSignals {
  public:
   StopSignals() {
     stop_requested = 0;
-    struct sigaction action {};
-    action.sa_handler = request_stop;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previous_int_);
-    sigaction(SIGTERM, &action, &previous_term_);
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+      sigaction(kStopSignals[i], nullptr, &previous_[i]);
+      if (previous_[i].sa_handler == SIG_IGN) continue;
+      struct sigaction action {};
+      action.sa_handler = request_stop;
+      sigemptyset(&action.sa_mask);
+      sigaction(kStopSignals[i], &action, nullptr);
+    }
   }
-  ~StopSignals() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-  }
+  ~StopSignals() { restore(); }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
+  void restore() const {
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+      sigaction(kStopSignals[i], &previous_[i], nullptr);
+  }
+  // The stop signals, to block around fork(): a child gets its handlers back before any of them
+  // can reach it.
+  static sigset_t set() {
+    sigset_t signals;
+    sigemptyset(&signals);
+    for (const int s : kStopSignals) sigaddset(&signals, s);
+    return signals;
+  }
+
  private:
-  struct sigaction previous_int_ {};
-  struct sigaction previous_term_ {};
+  struct sigaction previous_[std::size(kStopSignals)]{};
 };
+
+// How long children have to remove their unfinished outputs after SIGTERM before SIGKILL.
+constexpr auto kGraceTime = std::chrono::seconds(5);
 
 // The last bytes of a child's stdout and stderr are kept, for the message when it fails.
 constexpr std::size_t kKeptLog = 16 * 1024;
@@ -70,8 +92,6 @@ void write_all(int fd, const std::string& data) {
 
 [[noreturn]] void run_child(std::size_t job, const std::function<std::string(std::size_t)>& work,
                             int result_fd, int log_fd) {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   dup2(log_fd, STDOUT_FILENO);
   dup2(log_fd, STDERR_FILENO);
   close(log_fd);
@@ -90,7 +110,7 @@ void write_all(int fd, const std::string& data) {
 }
 
 Child start(std::size_t job, const std::function<std::string(std::size_t)>& work,
-            const std::vector<Child>& running) {
+            const std::vector<Child>& running, const StopSignals& signals) {
   int result[2];
   int log[2];
   if (pipe(result) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
@@ -104,7 +124,11 @@ Child start(std::size_t job, const std::function<std::string(std::size_t)>& work
   std::cerr.flush();
   std::fflush(nullptr);
   const auto started = std::chrono::steady_clock::now();
+  const sigset_t blocked = StopSignals::set();
+  sigset_t previous;
+  sigprocmask(SIG_BLOCK, &blocked, &previous);
   const pid_t pid = fork();
+  if (pid != 0) sigprocmask(SIG_SETMASK, &previous, nullptr);
   if (pid < 0) {
     const int error = errno;
     for (const int fd : {result[0], result[1], log[0], log[1]}) close(fd);
@@ -116,6 +140,8 @@ Child start(std::size_t job, const std::function<std::string(std::size_t)>& work
     for (const Child& other : running)
       for (const int fd : {other.result_fd, other.log_fd})
         if (fd >= 0) close(fd);
+    signals.restore();
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
     run_child(job, work, result[1], log[1]);
   }
   close(result[1]);
@@ -137,13 +163,21 @@ void drain(int& fd, std::string& into, std::size_t keep) {
   if (into.size() > keep) into.erase(0, into.size() - keep);
 }
 
-void kill_all(std::vector<Child>& children) {
-  for (const Child& c : children) kill(c.pid, SIGKILL);
+// Ends the children: SIGTERM, on which each removes its unfinished outputs and ends its own
+// children (RemoveOnSignal), then SIGKILL for any still running after kGraceTime.
+void end_all(std::vector<Child>& children) {
+  for (const Child& c : children) kill(c.pid, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() + kGraceTime;
   for (Child& c : children) {
     for (int* fd : {&c.result_fd, &c.log_fd})
       if (*fd >= 0) close(*fd);
     int status = 0;
-    while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    while (waitpid(c.pid, &status, WNOHANG) == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (waitpid(c.pid, &status, WNOHANG) == 0) {
+      kill(c.pid, SIGKILL);
+      while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+      }
     }
   }
   children.clear();
@@ -169,17 +203,17 @@ std::string ProcessPool::Finished::failure() const {
 
 ProcessPool::ProcessPool(unsigned workers) : workers_(workers == 0 ? 1 : workers) {}
 
-bool ProcessPool::run(const std::vector<std::size_t>& jobs,
-                      const std::function<std::string(std::size_t)>& work,
-                      const std::function<void(const Finished&)>& done,
-                      const std::function<void()>& tick) {
+int ProcessPool::run(const std::vector<std::size_t>& jobs,
+                     const std::function<std::string(std::size_t)>& work,
+                     const std::function<void(const Finished&)>& done,
+                     const std::function<void()>& tick) {
   const StopSignals signals;
   std::vector<Child> running;
   std::size_t next = 0;
   try {
     while (!stop_requested && (next < jobs.size() || !running.empty())) {
       while (!stop_requested && running.size() < workers_ && next < jobs.size())
-        running.push_back(start(jobs[next++], work, running));
+        running.push_back(start(jobs[next++], work, running, signals));
       std::vector<pollfd> fds;
       for (const Child& c : running)
         for (const int fd : {c.result_fd, c.log_fd})
@@ -211,12 +245,12 @@ bool ProcessPool::run(const std::vector<std::size_t>& jobs,
       tick();
     }
   } catch (...) {
-    kill_all(running);
+    end_all(running);
     throw;
   }
-  if (!stop_requested) return true;
-  kill_all(running);
-  return false;
+  if (!stop_requested) return 0;
+  end_all(running);
+  return stop_requested;
 }
 
 unsigned available_cores() {

@@ -28,11 +28,12 @@ class ProcessPool {
 
   // Runs work(job) for every job, at most `workers` at once, each in a child process; calls
   // done() in this process as each finishes, and tick() at least every quarter of a second.
-  // SIGINT or SIGTERM stops the scheduling: the children still running are killed, and run()
-  // returns false. If done() throws, the children are killed and the exception passes on.
-  bool run(const std::vector<std::size_t>& jobs,
-           const std::function<std::string(std::size_t)>& work,
-           const std::function<void(const Finished&)>& done, const std::function<void()>& tick);
+  // Returns 0 when every job ran. SIGINT, SIGTERM, SIGHUP or SIGPIPE stops the scheduling: the
+  // children still running are ended (SIGTERM, so that they remove their unfinished outputs;
+  // SIGKILL after some seconds), and run() returns the signal. If done() throws, the children
+  // are ended and the exception passes on.
+  int run(const std::vector<std::size_t>& jobs, const std::function<std::string(std::size_t)>& work,
+          const std::function<void(const Finished&)>& done, const std::function<void()>& tick);
 
  private:
   unsigned workers_;

@@ -1,71 +1,140 @@
 #include "testbench/remove_on_signal.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 
 namespace mmsim {
 namespace {
 
 // A signal handler may only touch lock-free atomics and call async-signal-safe functions
-// (unlink, rmdir, signal, raise): the registry is a fixed table of C strings.
+// (kill, waitpid, open, getdents64, unlink, rmdir, signal, raise): the registry is fixed tables
+// of C strings and process ids.
 constexpr std::size_t kSlots = 256;
-std::array<std::atomic<const char*>, kSlots> files{};
-std::array<std::atomic<const char*>, kSlots> folders{};
-// The process that registered each slot: a forked worker (mmsim sweep) inherits the table but
-// must leave its parent's temporaries alone.
-std::array<std::atomic<pid_t>, 2 * kSlots> owners{};
+constexpr std::size_t kRemovals = 3;  // Removal's values
+std::array<std::array<std::atomic<const char*>, kSlots>, kRemovals> paths{};
+std::array<std::atomic<pid_t>, kSlots> children{};
+// The process that registered each slot: a forked worker (mmsim sweep) inherits the tables but
+// must leave its parent's temporaries and helpers alone.
+std::array<std::array<std::atomic<pid_t>, kSlots>, kRemovals> path_owners{};
+std::array<std::atomic<pid_t>, kSlots> child_owners{};
 static_assert(std::atomic<const char*>::is_always_lock_free);
 static_assert(std::atomic<pid_t>::is_always_lock_free);
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
+// An entry of getdents64 (the system call: readdir may allocate).
+struct DirectoryEntry {
+  std::uint64_t inode;
+  std::int64_t offset;
+  unsigned short length;
+  unsigned char type;
+  char name[1];
+};
+
+// Unlinks every file of the folder at `path` (not following a link to it).
+void empty_folder(const char* path) {
+  const int folder = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (folder < 0) return;
+  alignas(8) static char buffer[8192];     // the handler runs once: the signals are blocked in it
+  for (int pass = 0; pass < 64; ++pass) {  // entries unlinked while listed may be skipped
+    ::lseek(folder, 0, SEEK_SET);
+    bool removed = false;
+    for (long got; (got = ::syscall(SYS_getdents64, folder, buffer, sizeof buffer)) > 0;) {
+      for (long at = 0; at < got;) {
+        const auto* entry = reinterpret_cast<const DirectoryEntry*>(buffer + at);
+        at += entry->length;
+        if (std::strcmp(entry->name, ".") == 0 || std::strcmp(entry->name, "..") == 0) continue;
+        removed = ::unlinkat(folder, entry->name, 0) == 0 || removed;
+      }
+    }
+    if (!removed) break;
+  }
+  ::close(folder);
+}
+
 extern "C" void remove_and_end(int signal) {
   const pid_t self = ::getpid();
   for (std::size_t i = 0; i < kSlots; ++i)
-    if (const char* path = files[i].load(); path && owners[i].load() == self) ::unlink(path);
-  for (std::size_t i = 0; i < kSlots; ++i)  // after the files: a folder goes once it is empty
-    if (const char* path = folders[i].load(); path && owners[kSlots + i].load() == self)
+    if (const pid_t child = children[i].load(); child > 0 && child_owners[i].load() == self) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, nullptr, 0);
+    }
+  // Files first: an output folder goes once it is empty.
+  for (const Removal removal : {Removal::file, Removal::private_folder, Removal::empty_folder}) {
+    const auto kind = static_cast<std::size_t>(removal);
+    for (std::size_t i = 0; i < kSlots; ++i) {
+      const char* path = paths[kind][i].load();
+      if (!path || path_owners[kind][i].load() != self) continue;
+      if (removal == Removal::file) {
+        ::unlink(path);
+        continue;
+      }
+      if (removal == Removal::private_folder) empty_folder(path);
       ::rmdir(path);
+    }
+  }
   ::signal(signal, SIG_DFL);
   ::raise(signal);
 }
 
 void install_handlers() {
-  for (const int s : kSignals) {
-    struct sigaction current {};
-    if (::sigaction(s, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
-    struct sigaction action {};
-    action.sa_handler = remove_and_end;
-    sigemptyset(&action.sa_mask);
-    for (const int other : kSignals) sigaddset(&action.sa_mask, other);
-    ::sigaction(s, &action, nullptr);
-  }
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    for (const int s : kSignals) {
+      struct sigaction current {};
+      if (::sigaction(s, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
+      struct sigaction action {};
+      action.sa_handler = remove_and_end;
+      sigemptyset(&action.sa_mask);
+      for (const int other : kSignals) sigaddset(&action.sa_mask, other);
+      ::sigaction(s, &action, nullptr);
+    }
+  });
 }
 
 }  // namespace
 
-RemoveOnSignal::RemoveOnSignal(std::string path, bool folder) : path_(std::move(path)) {
-  static std::once_flag installed;
-  std::call_once(installed, install_handlers);
-  auto& table = folder ? folders : files;
+RemoveOnSignal::RemoveOnSignal(std::string path, Removal removal)
+    : path_(std::move(path)), removal_(removal) {
+  install_handlers();
+  const auto kind = static_cast<std::size_t>(removal);
   for (std::size_t i = 0; i < kSlots; ++i) {
     const char* empty = nullptr;
-    if (table[i].compare_exchange_strong(empty, path_.c_str())) {
-      slot_ = static_cast<int>(i) + (folder ? static_cast<int>(kSlots) : 0);
-      owners[static_cast<std::size_t>(slot_)].store(::getpid());
+    if (paths[kind][i].compare_exchange_strong(empty, path_.c_str())) {
+      slot_ = static_cast<int>(i);
+      path_owners[kind][i].store(::getpid());
       return;
     }
   }
 }
 
 RemoveOnSignal::~RemoveOnSignal() {
-  if (slot_ < 0) return;
-  const auto i = static_cast<std::size_t>(slot_);
-  (i < kSlots ? files[i] : folders[i - kSlots]).store(nullptr);
+  if (slot_ >= 0)
+    paths[static_cast<std::size_t>(removal_)][static_cast<std::size_t>(slot_)].store(nullptr);
+}
+
+EndOnSignal::EndOnSignal(pid_t child) {
+  install_handlers();
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    pid_t none = 0;
+    if (children[i].compare_exchange_strong(none, child)) {
+      slot_ = static_cast<int>(i);
+      child_owners[i].store(::getpid());
+      return;
+    }
+  }
+}
+
+EndOnSignal::~EndOnSignal() {
+  if (slot_ >= 0) children[static_cast<std::size_t>(slot_)].store(0);
 }
 
 }  // namespace mmsim

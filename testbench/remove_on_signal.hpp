@@ -1,18 +1,29 @@
-// Files and folders that must not outlive an interrupted mmsim: the temporaries of outputs not
-// yet complete. On SIGINT, SIGTERM, SIGHUP or SIGPIPE the registered paths are removed, then the
-// signal ends mmsim as it would have (exit status 128 + the signal's number in a shell).
+// What must not outlive an interrupted mmsim: the temporaries of outputs not yet complete, the
+// folders made for them, and the helper processes (waveform converters) writing into them. On
+// SIGINT, SIGTERM, SIGHUP or SIGPIPE the registered processes are killed and waited for, then
+// the registered paths removed, then the signal ends mmsim as it would have (exit status 128 +
+// the signal's number in a shell).
 #pragma once
+
+#include <sys/types.h>
 
 #include <string>
 
 namespace mmsim {
 
+// How a registered path goes.
+enum class Removal {
+  file,            // unlinked
+  empty_folder,    // removed only if empty (an output folder: it may hold complete outputs)
+  private_folder,  // emptied of every file (what a killed helper left), then removed
+};
+
 class RemoveOnSignal {
  public:
-  // Registers `path` (a file, or an empty folder when `folder`); the first registration installs
-  // the handlers (a signal that was ignored, as SIGHUP under nohup, stays ignored). The table
-  // holds 256 paths; beyond, a path is removed only by its owner's destructor.
-  explicit RemoveOnSignal(std::string path, bool folder = false);
+  // Registers `path`; the first registration installs the handlers (a signal that was ignored,
+  // as SIGHUP under nohup, stays ignored). The table holds 256 paths of each kind; beyond, a
+  // path is removed only by its owner's destructor.
+  explicit RemoveOnSignal(std::string path, Removal removal = Removal::file);
   // Unregisters, without removing anything.
   ~RemoveOnSignal();
   RemoveOnSignal(const RemoveOnSignal&) = delete;
@@ -20,6 +31,22 @@ class RemoveOnSignal {
 
  private:
   std::string path_;
+  int slot_ = -1;
+  Removal removal_;
+};
+
+// A child process (a waveform converter) that must not outlive mmsim: on those signals it is
+// killed (SIGKILL) and waited for before any path is removed, so that it cannot write into a
+// folder being removed.
+class EndOnSignal {
+ public:
+  explicit EndOnSignal(pid_t child);
+  // Unregisters, without killing anything.
+  ~EndOnSignal();
+  EndOnSignal(const EndOnSignal&) = delete;
+  EndOnSignal& operator=(const EndOnSignal&) = delete;
+
+ private:
   int slot_ = -1;
 };
 

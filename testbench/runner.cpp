@@ -55,12 +55,29 @@ InputError param_error(const Testbench& tb, const ParamError& e) {
                     "program.params." + e.param() + ": " + e.what());
 }
 
+// An error about a file as a whole (it cannot be opened, it is too large), found by a program
+// in a file that a parameter names: located at that parameter in the testbench, the file named.
+InputError file_error(const Testbench& tb, const InputError& e) {
+  if (e.where().line > 0) return e;
+  for (const ParamSpec& spec : find_program(tb.program)->params) {
+    if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
+    const std::string& value = tb.args.params.string(spec.name);
+    if (value.empty() || (tb.args.base_dir / value).string() != e.where().file) continue;
+    const std::string key = "program.params." + spec.name;
+    return InputError(tb.locate(key), key + ": " + e.where().file + ": " + e.what());
+  }
+  return e;
+}
+
 std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
   const ProgramInfo& info = *find_program(tb.program);
   try {
+    if (info.made_bytes) check_input_memory(tb, info.made_bytes(tb.args));
     return info.make(tb.args);
   } catch (const ParamError& e) {
     throw param_error(tb, e);
+  } catch (const InputError& e) {
+    throw file_error(tb, e);
   }
 }
 
@@ -70,6 +87,8 @@ void prepare_program(const Testbench& tb, WarpProgram& program) {
     program.prepare();
   } catch (const ParamError& e) {
     throw param_error(tb, e);
+  } catch (const InputError& e) {
+    throw file_error(tb, e);
   }
 }
 
@@ -319,9 +338,12 @@ RunOutcome preview_testbench(const Testbench& tb) {
 }
 
 RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
-  const WaveformPlan wave = plan_waveform(tb, options.vcd, options.vcd_options);
+  const std::string& named_by = options.outputs_option;
+  const WaveformPlan wave =
+      plan_waveform(tb, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
   const NamedFile& vcd = wave.file;
-  NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats, "--stats");
+  NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats,
+                                named_by.empty() ? "--stats" : named_by);
   const bool stats_on_stdout = stats.path == kStandardOutput;
   const SourceLocation stdout_where = stats.where;
   if (stats_on_stdout) stats.path.clear();
@@ -360,7 +382,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
   std::vector<GtkwaveViewFile> view;
   sim_options.stats_interval = options.stats_interval;
-  {
+  try {
     Simulation simulation(o.machine, sim_options);
     if (vcd_file) {
       if (const auto unmatched = scopes->unmatched())
@@ -390,6 +412,9 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
       o.race_count = detector->count();
       o.races = detector->races();
     }
+  } catch (const SimulationError& e) {
+    // What the program did (an address outside memory, a deadlock): located at the program.
+    throw InputError(tb.locate("program"), std::string("the run failed: ") + e.what());
   }
   // Under race_check a divergence is an error: the barriers no longer separate what the
   // program meant them to (the run still ends: a finished warp no longer holds a barrier).

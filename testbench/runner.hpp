@@ -26,6 +26,9 @@ struct RunOptions {
   bool progress = false;        // a progress line on stderr for long runs
   Cycle stats_interval = 0;     // > 0: the counters every so many time units (time_series)
   std::string command;          // recorded in the statistics; "" = this process's command line
+  // The option that named vcd, stats and resolved (messages): "--out-dir" for its folder's
+  // files; empty: --vcd and --stats themselves.
+  std::string outputs_option;
 };
 
 struct Expectation {

@@ -1,12 +1,19 @@
 #include "testbench/sweep_command.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <set>
 #include <system_error>
 
+#include <yaml-cpp/yaml.h>
+
+#include "sw/programs/catalogue.hpp"
 #include "testbench/integer_list.hpp"
+#include "testbench/output_folder.hpp"
 #include "testbench/pending_file.hpp"
 #include "testbench/process_pool.hpp"
 #include "testbench/sweep_check.hpp"
@@ -80,14 +87,61 @@ std::string table_command(const SweepCommand& c) {
   return command;
 }
 
-// The results file and the SLURM folder are made as the sweep goes: their folder must exist
-// before anything runs.
-void check_folder_of(const std::string& path, const std::string& option) {
-  if (path.empty()) return;
-  const auto parent = std::filesystem::absolute(path).parent_path();
-  std::error_code error;
-  if (!std::filesystem::is_directory(parent, error))
-    throw InputError({option, 0, 0}, "cannot write " + path + ": no folder " + parent.string());
+// The names of the program parameters that name files (a trace, a permutation, input values).
+const std::set<std::string>& file_parameters() {
+  static const std::set<std::string> names = [] {
+    std::set<std::string> out;
+    for (const ProgramInfo& info : programs())
+      for (const ParamSpec& spec : info.params)
+        if (spec.type == ParamType::string) out.insert("program.params." + spec.name);
+    return out;
+  }();
+  return names;
+}
+
+// What the sweep's runs read: the sweep file, its testbench, and every existing file that a
+// file parameter takes in any run (from the testbench, a case, the grid, zip or --set), resolved
+// as the runs resolve it (beside the testbench). No output may overwrite one of them.
+std::vector<NamedFile> sweep_inputs(const Sweep& sweep) {
+  std::vector<NamedFile> inputs;
+  const auto input = [&](const std::filesystem::path& file, const std::string& role) {
+    NamedFile named;
+    named.path = file.string();
+    named.where.file = file.string();
+    named.role = role;
+    inputs.push_back(std::move(named));
+  };
+  input(sweep.file, "the sweep file");
+  input(sweep.testbench, "the sweep's testbench");
+  std::set<std::string> seen;
+  const auto add = [&](const std::string& key, const std::string& value) {
+    if (!file_parameters().count(key) || value.empty()) return;
+    const std::filesystem::path file = sweep.testbench.parent_path() / value;
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(file, error) || !seen.insert(file.string()).second)
+      return;
+    input(file, "the input of " + key + " in a run");
+  };
+  for (const auto& [key, value] : sweep.base_values) add(key, value);
+  const auto add_axes = [&](const std::vector<SweepAxis>& axes) {
+    for (const SweepAxis& axis : axes)
+      for (const std::string& value : axis.values) add(axis.key, value);
+  };
+  add_axes(sweep.grid);
+  add_axes(sweep.zip);
+  for (const SweepCase& c : sweep.cases) {
+    for (const SweepAssignment& a : c.set) add(a.key, a.value);
+    add_axes(c.grid);
+  }
+  for (const std::string& assignment : sweep.overrides) {
+    const std::size_t eq = assignment.find('=');
+    try {
+      const YAML::Node value = YAML::Load(assignment.substr(eq + 1));
+      if (value.IsScalar()) add(assignment.substr(0, eq), value.Scalar());
+    } catch (const YAML::Exception&) {  // refused where the runs load it
+    }
+  }
+  return inputs;
 }
 
 class SweepSession {
@@ -98,23 +152,15 @@ class SweepSession {
         sweep_(load_sweep(command.sweep, command.overrides)),
         plan_(plan_sweep(sweep_, options.max_runs)) {
     check_sweep(sweep_, plan_);
-    // The tables are opened before anything runs (an output that cannot be written, or that
-    // names an input, is refused now), and written together at the end.
-    tables_ = std::make_unique<OutputFiles>(
-        std::vector<NamedFile>{option_output(command.markdown, "--markdown"),
-                               option_output(command.csv, "--csv"),
-                               option_output(command.json, "--json")},
-        std::vector<NamedFile>{option_input(command.sweep, "the sweep file")});
-    check_folder_of(options.results.string(), "--results");
-    check_folder_of(command.emit_slurm, "--emit-slurm");
     for (const SweepRun& run : plan_.runs)
       identities_.push_back(run_identity(run_head(sweep_, run)));
     for (const SweepColumn& column : sweep_.columns) column_paths_.push_back(column.path);
+    open_outputs();
   }
 
   int execute() {
     if (options_.tasks) return run_task();
-    if (command_.slurm || !command_.emit_slurm.empty()) return submit();
+    if (job_) return submit();
     if (command_.collect) {
       stored_ = read_results(results_files(options_.results), column_paths_);
       announce("");
@@ -126,12 +172,78 @@ class SweepSession {
         static_cast<unsigned>(std::min<std::size_t>(options_.jobs, pending.size()));
     announce(", " + std::to_string(pending.size()) + " to run on " + std::to_string(workers) +
              (workers == 1 ? " worker" : " workers"));
-    ResultsLog log(options_.results, command_.resume);
-    if (!run_here(pending, log, workers)) return interrupted(log.path());
+    ResultsLog log(options_.results, command_.resume, {"--results", 0, 0});
+    if (const int signal = run_here(pending, log, workers)) return interrupted(log.path(), signal);
     return finish();
   }
 
  private:
+  // Every output is checked before anything runs, as `mmsim run` checks its own: none may be an
+  // input of the sweep or another output, and each must be writable. The tables and the job
+  // script are opened now (a PendingFile each, renamed into place when complete); the results
+  // file must be new unless the command keeps it (--resume, a task's own file).
+  void open_outputs() {
+    const SourceLocation results_where{"--results", 0, 0};
+    std::vector<NamedFile> inputs = sweep_inputs(sweep_);
+    std::vector<NamedFile> outputs = {option_output(command_.markdown, "--markdown"),
+                                      option_output(command_.csv, "--csv"),
+                                      option_output(command_.json, "--json")};
+    // The results file this command writes (or its job's tasks write beside).
+    std::optional<std::filesystem::path> written_results;
+    if (options_.tasks)
+      written_results = task_results_path(options_.results, options_.task);
+    else if (!command_.collect)
+      written_results = options_.results;
+    for (const std::filesystem::path& file : results_files(options_.results))
+      if (file != written_results)
+        inputs.push_back({file.string(), results_where, "a results file"});
+    if (written_results) outputs.push_back(option_output(written_results->string(), "--results"));
+    const bool submits = command_.slurm || !command_.emit_slurm.empty();
+    std::filesystem::path folder;
+    if (submits) {
+      job_folder_option_ = command_.slurm ? "--slurm" : "--emit-slurm";
+      folder = std::filesystem::absolute(
+          command_.emit_slurm.empty() ? std::filesystem::path(options_.results.string() + ".slurm")
+                                      : std::filesystem::path(command_.emit_slurm));
+      job_ = job(folder);
+      job_script_ = slurm_job_script(*job_);  // every value checked before anything is made
+      outputs.push_back(option_output((folder / "job.sh").string(), job_folder_option_));
+    }
+    check_distinct_files(inputs, outputs);
+    tables_ =
+        std::make_unique<OutputFiles>(std::vector<NamedFile>(outputs.begin(), outputs.begin() + 3));
+    if (written_results)
+      check_results_file(*written_results, command_.resume || options_.tasks, results_where);
+    if (submits) {
+      folder_.emplace(folder, job_folder_option_);
+      script_ =
+          std::make_unique<PendingFile>(folder / "job.sh", SourceLocation{job_folder_option_, 0, 0},
+                                        OutputKind{.devices = false, .executable = true});
+    }
+  }
+
+  // The SLURM job of this sweep, its script in `folder`.
+  SlurmJob job(const std::filesystem::path& folder) const {
+    return SlurmJob{
+        .name = sweep_.name,
+        .mmsim = std::filesystem::canonical("/proc/self/exe"),
+        .sweep = command_.sweep,
+        .results = options_.results,
+        .folder = folder,
+        .folder_option = job_folder_option_,
+        .workdir = std::filesystem::current_path(),
+        .overrides = command_.overrides,
+        .max_runs = options_.max_runs,
+        .tasks = std::max<std::size_t>(
+            1, std::min(plan_.runs.size(),
+                        options_.array_size ? options_.array_size : kDefaultArrayTasks)),
+        .cpus_per_task = options_.cpus_per_task,
+        .partition = command_.partition,
+        .time = command_.time,
+        .sbatch_options = command_.sbatch_options,
+    };
+  }
+
   // The runs the results do not hold yet, in the sweep's order.
   std::vector<std::size_t> missing() const {
     std::vector<std::size_t> pending;
@@ -151,14 +263,15 @@ class SweepSession {
     if (held > 0 || command_.resume || command_.collect)
       line += ", " + std::to_string(held) + " in the results";
     std::cerr << line << what << "\n";
-    if (stored_.unreadable > 0)
-      std::cerr << "mmsim: " << stored_.unreadable
-                << " lines of the results files are not records (skipped)\n";
+    if (stored_.torn > 0)
+      std::cerr << "mmsim: " << stored_.torn
+                << (stored_.torn == 1 ? " results file ends" : " results files end")
+                << " in a torn line (a process ended while writing it): skipped\n";
   }
 
-  // Runs `pending` on the local pool, appending each record to `log` as it finishes. False when
-  // interrupted.
-  bool run_here(const std::vector<std::size_t>& pending, ResultsLog& log, unsigned workers) {
+  // Runs `pending` on the local pool, appending each record to `log` as it finishes. Returns the
+  // signal that interrupted it, or 0.
+  int run_here(const std::vector<std::size_t>& pending, ResultsLog& log, unsigned workers) {
     SweepProgress progress(pending.size(), isatty(STDERR_FILENO) != 0);
     const auto record = [&](nlohmann::json r, double seconds) {
       r["seconds"] = seconds;
@@ -174,7 +287,7 @@ class SweepSession {
         record(execute_run(sweep_, plan_.runs[i]), 0);  // nothing to run: why is known
     }
     ProcessPool pool(workers);
-    const bool complete = pool.run(
+    const int signal = pool.run(
         jobs, [&](std::size_t i) { return execute_run(sweep_, plan_.runs[i]).dump(); },
         [&](const ProcessPool::Finished& f) {
           nlohmann::json r;
@@ -187,15 +300,16 @@ class SweepSession {
         },
         [&] { progress.tick(); });
     progress.close();
-    return complete;
+    return signal;
   }
 
-  int interrupted(const std::filesystem::path& results) const {
+  // Exit status 130 for SIGINT and SIGTERM (documented), 128 + the signal for another (SIGHUP).
+  int interrupted(const std::filesystem::path& results, int signal) const {
     std::size_t held = 0;
     for (const std::string& identity : identities_) held += stored_.records.count(identity);
     std::cerr << "mmsim: interrupted: " << held << " of " << plan_.runs.size() << " runs are in "
               << results.string() << "; the same command with --resume goes on from there\n";
-    return 130;
+    return signal == SIGINT || signal == SIGTERM ? 130 : 128 + signal;
   }
 
   // A task of a SLURM job array: its share of the runs, into its own results file.
@@ -209,42 +323,19 @@ class SweepSession {
     announce(", task " + std::to_string(options_.task) + " of " + std::to_string(options_.tasks) +
              ": " + std::to_string(pending.size()) + " to run on " + std::to_string(workers) +
              (workers == 1 ? " worker" : " workers"));
-    ResultsLog log(task_results_path(options_.results, options_.task), true);
-    return run_here(pending, log, workers) ? 0 : interrupted(log.path());
+    ResultsLog log(task_results_path(options_.results, options_.task), true, {"--results", 0, 0});
+    const int signal = run_here(pending, log, workers);
+    return signal ? interrupted(log.path(), signal) : 0;
   }
 
   int submit() {
-    if (command_.resume) {
-      stored_ = read_results(results_files(options_.results), column_paths_);
-    } else {  // a fresh sweep: no earlier results, the local ones or the tasks'
-      for (const std::filesystem::path& file : results_files(options_.results))
-        std::filesystem::remove(file);
-    }
+    if (command_.resume) stored_ = read_results(results_files(options_.results), column_paths_);
     const std::size_t pending = missing().size();
-    const std::size_t tasks = std::max<std::size_t>(
-        1, std::min(plan_.runs.size(),
-                    options_.array_size ? options_.array_size : kDefaultArrayTasks));
-    SlurmJob job{
-        .name = sweep_.name,
-        .mmsim = std::filesystem::canonical("/proc/self/exe"),
-        .sweep = command_.sweep,
-        .results = options_.results,
-        .folder = std::filesystem::absolute(
-            command_.emit_slurm.empty()
-                ? std::filesystem::path(options_.results.string() + ".slurm")
-                : std::filesystem::path(command_.emit_slurm)),
-        .workdir = std::filesystem::current_path(),
-        .overrides = command_.overrides,
-        .max_runs = options_.max_runs,
-        .tasks = tasks,
-        .cpus_per_task = options_.cpus_per_task,
-        .partition = command_.partition,
-        .time = command_.time,
-        .sbatch_options = command_.sbatch_options,
-    };
-    announce(", " + std::to_string(pending) + " to run in " + std::to_string(tasks) +
+    announce(", " + std::to_string(pending) + " to run in " + std::to_string(job_->tasks) +
              " SLURM array tasks");
-    const std::filesystem::path script = write_slurm_job(job);
+    script_->write(job_script_);
+    script_->commit();
+    const std::filesystem::path script = job_->folder / "job.sh";
     const std::string collect =
         "mmsim sweep " + shell_quote(command_.sweep) + " --collect" +
         (command_.results.empty() ? std::string() : " --results " + shell_quote(command_.results));
@@ -254,8 +345,8 @@ class SweepSession {
       return 0;
     }
     const std::string id = submit_slurm_job(script);
-    std::cerr << "mmsim: submitted SLURM job " << id << " (" << tasks << " tasks; output in "
-              << job.folder.string() << ")\n";
+    std::cerr << "mmsim: submitted SLURM job " << id << " (" << job_->tasks << " tasks; output in "
+              << job_->folder.string() << ")\n";
     if (!command_.wait) {
       std::cerr << "mmsim: when it is done: " << collect << "\n";
       return 0;
@@ -309,6 +400,11 @@ class SweepSession {
   const SweepCommand& command_;
   const Options& options_;
   std::unique_ptr<OutputFiles> tables_;
+  std::optional<SlurmJob> job_;  // --slurm, --emit-slurm
+  std::string job_folder_option_;
+  std::string job_script_;
+  std::optional<OutputFolder> folder_;  // the job's folder, made if missing
+  std::unique_ptr<PendingFile> script_;
   Sweep sweep_;
   SweepPlan plan_;
   std::vector<std::string> identities_;  // of each run of the plan

@@ -31,7 +31,8 @@ struct SweepCommand {
 };
 
 // Exit status: 0 every run verified (or had nothing to verify), 1 a run failed or was not
-// verified (or, with --collect, results are missing), 2 invalid input, 130 interrupted.
+// verified (or, with --collect, results are missing), 2 invalid input, 130 interrupted (SIGINT,
+// SIGTERM; 129 by SIGHUP).
 int sweep_command(const SweepCommand& command);
 
 }  // namespace mmsim

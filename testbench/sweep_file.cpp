@@ -148,13 +148,16 @@ SweepCase load_case(const YamlInput& input, const YAML::Node& node, const std::s
   return out;
 }
 
-// The scalars of a mapping (and of the mappings in it) by dotted path.
-void collect_scalars(const YAML::Node& node, const std::string& prefix,
-                     std::map<std::string, std::string>& out) {
+// The scalars of a mapping (and of the mappings in it) by dotted path, and where each is.
+void collect_scalars(const YamlInput& input, const YAML::Node& node, const std::string& prefix,
+                     Sweep& sweep) {
   for (const auto& entry : node) {
     const std::string path = prefix + entry.first.Scalar();
-    if (entry.second.IsScalar()) out[path] = entry.second.Scalar();
-    if (entry.second.IsMap()) collect_scalars(entry.second, path + ".", out);
+    if (entry.second.IsScalar()) {
+      sweep.base_values[path] = entry.second.Scalar();
+      sweep.base_where[path] = input.where(entry.second, path);
+    }
+    if (entry.second.IsMap()) collect_scalars(input, entry.second, path + ".", sweep);
   }
 }
 
@@ -214,7 +217,7 @@ void check_names(const Sweep& sweep, const SweepCase& c, const SweepExpression& 
         found = true;
       }
     if (const auto it = sweep.base_values.find(key); !found && it != sweep.base_values.end()) {
-      integer_at(it->second, {sweep.testbench.string(), 0, 0});
+      integer_at(it->second, sweep.base_where.at(key));
       found = true;
     }
     if (!found)
@@ -381,7 +384,7 @@ Sweep load_sweep(const std::filesystem::path& file, const std::vector<std::strin
                        "testbench: " + sweep.testbench.string() + ": " + e.what());
     }
   }();
-  collect_scalars(base.root(), "", sweep.base_values);
+  collect_scalars(base, base.root(), "", sweep);
   NameResolver names;
   for (const auto& [key, text] : sweep.base_values) names.add(key);
   std::map<std::string, SourceLocation> options;  // key -> the --set that sets it

@@ -82,8 +82,9 @@ struct Sweep {
   std::vector<SweepDerived> derived;
   std::vector<SweepExpression> condition;
   std::vector<SweepColumn> columns;
-  std::map<std::string, std::string> name_keys;    // each name of the expressions -> its key
-  std::map<std::string, std::string> base_values;  // the base testbench's scalars, by path
+  std::map<std::string, std::string> name_keys;      // each name of the expressions -> its key
+  std::map<std::string, std::string> base_values;    // the base testbench's scalars, by path
+  std::map<std::string, SourceLocation> base_where;  // where each is written
   std::vector<std::string> overrides;  // --set, applied to every run after the sweep's values
   // The base testbench's `expect` and `outputs`, dropped unless the sweep (its values or --set)
   // sets them: its expected figures belong to one run, its outputs would be written by every run.

@@ -96,8 +96,9 @@ SweepPlan plan_sweep(const Sweep& sweep, std::uint64_t max_runs) {
   std::string how;
   plan.combinations = count_combinations(sweep, how);
   if (plan.combinations > max_runs) {
-    const SourceLocation where =
-        sweep.grid.empty() ? SourceLocation{sweep.file.string(), 0, 0} : sweep.grid.front().where;
+    const SourceLocation where = !sweep.grid.empty()  ? sweep.grid.front().where
+                                 : !sweep.zip.empty() ? sweep.zip.front().where
+                                                      : sweep.cases.front().where;
     throw InputError(where,
                      "the sweep makes " +
                          (plan.combinations == UINT64_MAX ? std::string("more than 2^64")

@@ -8,9 +8,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <system_error>
 
 #include "hw/support/errors.hpp"
+#include "sw/support/text_input.hpp"
+#include "testbench/memory_budget.hpp"
 #include "testbench/runner.hpp"
 #include "testbench/stats_json.hpp"
 #include "testbench/testbench.hpp"
@@ -27,19 +30,65 @@ std::string without_jsonl(const std::filesystem::path& results) {
   return base;
 }
 
-// Cuts a torn last line off (everything after the last newline).
-void cut_torn_line(int fd, const std::filesystem::path& path) {
+std::string reason(int error) { return std::generic_category().message(error); }
+
+// Cuts a torn last line off (everything after the last newline), reading the file from its end:
+// at most one record's length.
+void cut_torn_line(int fd, const std::filesystem::path& path, const SourceLocation& where) {
+  const auto fail = [&](const std::string& what) {
+    throw InputError(where, "cannot " + what + " " + path.string() + ": " + reason(errno));
+  };
   const off_t size = lseek(fd, 0, SEEK_END);
-  if (size <= 0) return;
-  std::string content(static_cast<std::size_t>(size), '\0');
-  if (pread(fd, content.data(), content.size(), 0) != size)
-    throw InputError({path.string(), 0, 0},
-                     "results: cannot read: " + std::string(strerror(errno)));
-  if (content.back() == '\n') return;
-  const std::size_t last = content.rfind('\n');
-  if (ftruncate(fd, last == std::string::npos ? 0 : static_cast<off_t>(last + 1)) != 0)
-    throw InputError({path.string(), 0, 0},
-                     "results: cannot cut its torn last line: " + std::string(strerror(errno)));
+  if (size < 0) fail("read");
+  std::vector<char> chunk(std::size_t{1} << 16);
+  for (off_t end = size; end > 0 && size - end <= static_cast<off_t>(kMaxRecordBytes);) {
+    const off_t start = std::max<off_t>(0, end - static_cast<off_t>(chunk.size()));
+    const ssize_t got = pread(fd, chunk.data(), static_cast<std::size_t>(end - start), start);
+    if (got != end - start) fail("read");
+    const void* newline = memrchr(chunk.data(), '\n', static_cast<std::size_t>(got));
+    if (newline) {
+      const off_t cut = start + (static_cast<const char*>(newline) - chunk.data()) + 1;
+      if (cut != size && ftruncate(fd, cut) != 0) fail("cut the torn last line of");
+      return;
+    }
+    end = start;
+  }
+  if (size > static_cast<off_t>(kMaxRecordBytes)) {
+    errno = EFBIG;
+    fail("find the last record of");
+  }
+  if (size > 0 && ftruncate(fd, 0) != 0) fail("cut the torn last line of");
+}
+
+// Whether the file ends in the middle of a line (its last byte is not a newline).
+bool ends_torn(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in || in.tellg() <= 0) return false;
+  in.seekg(-1, std::ios::end);
+  return in.get() != '\n';
+}
+
+// "a number", "a list", ...: a JSON value's type as a message names it.
+std::string json_type(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::object:
+      return "an object";
+    case nlohmann::json::value_t::array:
+      return "a list";
+    case nlohmann::json::value_t::string:
+      return "a string";
+    case nlohmann::json::value_t::boolean:
+      return "a boolean";
+    case nlohmann::json::value_t::null:
+      return "null";
+    default:
+      return "a number";
+  }
+}
+
+bool is_string_list(const nlohmann::json& value) {
+  return value.is_array() &&
+         std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_string(); });
 }
 
 }  // namespace
@@ -65,17 +114,47 @@ nlohmann::json execute_run(const Sweep& sweep, const SweepRun& run) {
   return record;
 }
 
-ResultsLog::ResultsLog(const std::filesystem::path& path, bool keep) : path_(path) {
+void check_results_file(const std::filesystem::path& path, bool keep, const SourceLocation& where) {
+  const auto refuse = [&](const std::filesystem::path& file, const std::string& why) {
+    throw InputError(where, "cannot write " + file.string() + ": " + why);
+  };
   struct stat info {};
-  if (stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
-    throw InputError({path.string(), 0, 0}, "results: not a regular file");
-  fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | (keep ? 0 : O_TRUNC), 0644);
-  if (fd_ < 0)
-    throw InputError({path.string(), 0, 0},
-                     "results: cannot write: " + std::string(strerror(errno)));
+  if (stat(path.c_str(), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) refuse(path, "it is a folder");
+    if (!S_ISREG(info.st_mode)) refuse(path, "it is not a regular file");
+  } else if (errno != ENOENT) {
+    refuse(path, reason(errno));
+  } else {
+    const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error)) refuse(path, "no folder " + folder.string());
+  }
+  if (keep) return;
+  for (const std::filesystem::path& file : results_files(path))
+    if (std::filesystem::exists(std::filesystem::symlink_status(file)))
+      refuse(file,
+             std::string(file == path ? "it holds the results of an earlier sweep"
+                                      : "it holds a SLURM task's results of an earlier sweep") +
+                 " (kept, never emptied): --resume goes on from them, --collect makes the "
+                 "table from them; remove it to start afresh");
+}
+
+ResultsLog::ResultsLog(const std::filesystem::path& path, bool keep, const SourceLocation& where)
+    : path_(path) {
+  // Checked before the work (check_results_file); checked again on the descriptor, without
+  // waiting on a FIFO put there since.
+  fd_ = open(path.c_str(),
+             O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (keep ? 0 : O_EXCL),
+             0644);
+  if (fd_ < 0) throw InputError(where, "cannot write " + path.string() + ": " + reason(errno));
+  struct stat info {};
+  if (fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
+    close(fd_);
+    throw InputError(where, "cannot write " + path.string() + ": it is not a regular file");
+  }
   if (keep) {
     try {
-      cut_torn_line(fd_, path);
+      cut_torn_line(fd_, path, where);
     } catch (...) {
       close(fd_);
       throw;
@@ -116,20 +195,108 @@ nlohmann::json brief_record(const nlohmann::json& record, const std::vector<std:
   return brief;
 }
 
+std::string record_problem(const nlohmann::json& record) {
+  if (!record.is_object())
+    return "expected a run's record (a JSON object), got " + json_type(record);
+  struct Field {
+    const char* key;
+    bool (*valid)(const nlohmann::json&);
+    const char* expected;
+  };
+  static constexpr Field kFields[] = {
+      {"index", [](const nlohmann::json& v) { return v.is_number_unsigned(); },
+       "a non-negative integer"},
+      {"case", [](const nlohmann::json& v) { return v.is_string(); }, "a string"},
+      {"values", [](const nlohmann::json& v) { return v.is_object(); }, "an object"},
+      {"set", is_string_list, "a list of strings"},
+      {"command", [](const nlohmann::json& v) { return v.is_string(); }, "a string"},
+      {"seconds", [](const nlohmann::json& v) { return v.is_number(); }, "a number"},
+  };
+  static constexpr Field kError = {"error", [](const nlohmann::json& v) { return v.is_string(); },
+                                   "a string"};
+  static constexpr Field kOutcome[] = {
+      {"stats", [](const nlohmann::json& v) { return v.is_object(); }, "an object"},
+      {"verified", [](const nlohmann::json& v) { return v.is_boolean() || v.is_null(); },
+       "true, false or null"},
+  };
+  const auto check = [&](const Field& field) -> std::string {
+    const auto value = record.find(field.key);
+    if (value == record.end())
+      return std::string("no '") + field.key +
+             "' (a run's record has index, case, values, set, command, seconds, and stats with "
+             "verified or error)";
+    if (!field.valid(*value))
+      return std::string("'") + field.key + "' is " + json_type(*value) + ", expected " +
+             field.expected;
+    return {};
+  };
+  for (const Field& field : kFields)
+    if (std::string why = check(field); !why.empty()) return why;
+  if (record.contains("error")) {
+    if (record.contains("stats")) return "it holds both 'stats' and 'error'";
+    return check(kError);
+  }
+  for (const Field& field : kOutcome)
+    if (std::string why = check(field); !why.empty()) return why;
+  return {};
+}
+
 StoredResults read_results(const std::vector<std::filesystem::path>& files,
                            const std::vector<std::string>& columns) {
   StoredResults stored;
   for (const std::filesystem::path& file : files) {
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-      const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
-      if (!record.is_object() || !record.contains("case")) {
-        ++stored.unreadable;
-        continue;
-      }
-      stored.records.emplace(run_identity(record), brief_record(record, columns));
+    const std::string name = file.string();
+    std::ifstream in;
+    try {
+      in = open_text_file(file);
+    } catch (const TextInputError& e) {
+      if (e.code() == std::errc::no_such_file_or_directory) continue;
+      throw InputError({"--results", 0, 0}, "cannot read " + name + ": " + e.what());
     }
+    std::error_code error;
+    const std::uintmax_t size = std::filesystem::file_size(file, error);
+    if (!error && size > kMaxResultsBytes)
+      throw InputError({"--results", 0, 0}, "cannot read " + name + ": it holds more than " +
+                                                format_bytes(kMaxResultsBytes) +
+                                                " (the limit of a results file)");
+    const bool torn_end = ends_torn(file);
+    LineReader lines(in, {.line_bytes = kMaxRecordBytes, .total_bytes = kMaxResultsBytes});
+    // Each line is checked once the next is read: only the last may be torn.
+    std::optional<std::string> pending;
+    std::size_t pending_number = 0;
+    const auto take = [&](const std::string& line, std::size_t number) {
+      const SourceLocation where{name, static_cast<int>(number), 0};
+      nlohmann::json record;
+      try {
+        record = nlohmann::json::parse(
+            line, [&](int depth, nlohmann::json::parse_event_t, const nlohmann::json&) {
+              if (depth > kMaxRecordDepth)
+                throw InputError(where, "not a run's record: nested more than " +
+                                            std::to_string(kMaxRecordDepth) + " levels deep");
+              return true;
+            });
+      } catch (const nlohmann::json::parse_error& e) {
+        throw InputError({name, static_cast<int>(number), static_cast<int>(e.byte)},
+                         "expected a run's record (a JSON object on one line), got invalid JSON");
+      }
+      if (const std::string why = record_problem(record); !why.empty())
+        throw InputError(where, "not a run's record: " + why);
+      stored.records.emplace(run_identity(record), brief_record(record, columns));
+    };
+    try {
+      std::string line;
+      while (lines.next(line)) {
+        if (pending) take(*pending, pending_number);
+        pending = std::move(line);
+        pending_number = lines.number();
+      }
+    } catch (const TextInputError& e) {
+      throw InputError({name, static_cast<int>(e.line()), 0}, e.what());
+    }
+    if (pending && torn_end)
+      ++stored.torn;
+    else if (pending)
+      take(*pending, pending_number);
   }
   return stored;
 }

@@ -4,15 +4,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
 
-#include "testbench/sweep_plan.hpp"
+#include "sw/program/input_error.hpp"
+#include "testbench/provenance.hpp"
 
 extern char** environ;
 
@@ -62,6 +63,92 @@ Captured capture(const std::vector<std::string>& argv) {
   return result;
 }
 
+// A character sbatch reads as one word on an #SBATCH line: printable, no blank, no quote.
+bool sbatch_word_character(char c) {
+  return c > ' ' && c < 0x7f && c != '\'' && c != '"' && c != '`' && c != '\\';
+}
+
+bool is_sbatch_word(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), sbatch_word_character);
+}
+
+bool is_number(std::string_view text) {
+  return !text.empty() && text.size() <= 9 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A value as a message shows it: in quotes, a control character as \n, \r, \t or \xHH.
+std::string shown(std::string_view value) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  for (const char c : value) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (byte < ' ' || byte == 0x7f) {
+      out += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// A comment line of the script: a control character (a newline in a file name) would end it
+// and start a command, so each is shown as '?'.
+std::string comment(std::string line) {
+  for (char& c : line)
+    if (static_cast<unsigned char>(c) < ' ' || c == 0x7f) c = '?';
+  return line + "\n";
+}
+
+// A path on an #SBATCH line, where it must be one word.
+std::string sbatch_path(const std::filesystem::path& path, const SourceLocation& where,
+                        const std::string& what) {
+  if (!is_sbatch_word(path.string()))
+    throw InputError(where, what + " " + shown(path.string()) +
+                                " holds a blank, a quote, a backslash or a control character, "
+                                "which an #SBATCH line cannot take");
+  return path.string();
+}
+
+// An --sbatch option: one word, an option of sbatch; the values of --time, --partition and
+// --account (and their short forms) as SLURM writes them.
+void check_sbatch_option(const std::string& option) {
+  const SourceLocation where{"--sbatch", 0, 0};
+  if (option.size() < 2 || option[0] != '-' || !is_sbatch_word(option))
+    throw InputError(where,
+                     "expected one sbatch option such as --mem=4G (one word: no blanks, quotes, "
+                     "backslashes or control characters), got " +
+                         shown(option));
+  struct Checked {
+    std::string_view long_name;
+    std::string_view short_name;
+    bool (*valid)(std::string_view);
+    std::string_view expected;
+  };
+  static constexpr Checked kChecked[] = {
+      {"--time=", "-t", is_slurm_time, "a SLURM time limit (MM, MM:SS, HH:MM:SS, D-HH, ...)"},
+      {"--partition=", "-p", is_slurm_names, "partition names"},
+      {"--account=", "-A", is_slurm_names, "an account name"},
+  };
+  for (const Checked& c : kChecked) {
+    std::string_view value;
+    if (option.rfind(c.long_name, 0) == 0)
+      value = std::string_view(option).substr(c.long_name.size());
+    else if (option.rfind(c.short_name, 0) == 0)
+      value = std::string_view(option).substr(c.short_name.size());
+    else
+      continue;
+    if (!c.valid(value))
+      throw InputError(where, "expected " + std::string(c.expected) + " in " + shown(option));
+  }
+}
+
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -69,24 +156,69 @@ std::string trimmed(std::string s) {
 
 }  // namespace
 
-std::filesystem::path write_slurm_job(const SlurmJob& job) {
-  std::filesystem::create_directories(job.folder);
-  const std::filesystem::path script = job.folder / "job.sh";
+bool is_slurm_time(std::string_view text) {
+  if (text == "UNLIMITED" || text == "INFINITE") return true;
+  const std::size_t dash = text.find('-');
+  if (dash != std::string_view::npos && !is_number(text.substr(0, dash))) return false;
+  // After days, hours[:minutes[:seconds]]; without, minutes[:seconds] or hours:minutes:seconds.
+  std::string_view rest = dash == std::string_view::npos ? text : text.substr(dash + 1);
+  for (int fields = 1;; ++fields) {
+    const std::size_t colon = rest.find(':');
+    if (!is_number(rest.substr(0, colon))) return false;
+    if (colon == std::string_view::npos) return true;
+    if (fields == 3) return false;
+    rest.remove_prefix(colon + 1);
+  }
+}
+
+bool is_slurm_names(std::string_view text) {
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view name = text.substr(start, comma - start);
+    if (name.empty() || name.size() > 256) return false;
+    for (const char c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+        return false;
+    if (comma == std::string_view::npos) return true;
+    start = comma + 1;
+  }
+}
+
+std::string slurm_job_script(const SlurmJob& job) {
+  const std::string script = (job.folder / "job.sh").string();
   const std::string q_results = shell_quote(job.results.string());
+  if (!job.partition.empty() && !is_slurm_names(job.partition))
+    throw InputError({"--partition", 0, 0},
+                     "expected a partition name (letters, digits, '_', '-', '.'; a list "
+                     "separated by commas), got " +
+                         shown(job.partition));
+  if (!job.time.empty() && !is_slurm_time(job.time))
+    throw InputError({"--time", 0, 0},
+                     "expected a SLURM time limit: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, "
+                     "D-HH:MM:SS or UNLIMITED, got " +
+                         shown(job.time));
+  for (const std::string& option : job.sbatch_options) check_sbatch_option(option);
   std::string text = "#!/bin/sh\n";
-  text += "# mmsim sweep " + job.name + ": " + std::to_string(job.tasks) +
-          " array tasks. Task I runs the runs I, I+" + std::to_string(job.tasks) +
-          ", ... of the sweep and appends them to its own results file beside $RESULTS.\n"
-          "# Submit: sbatch " +
-          shell_quote(script.string()) + "\n# Then:   mmsim sweep " +
-          shell_quote(job.sweep.string()) + " --collect --results " + q_results + "\n";
+  text += comment("# mmsim sweep " + job.name + ": " + std::to_string(job.tasks) +
+                  " array tasks. Task I runs the runs I, I+" + std::to_string(job.tasks) +
+                  ", ... of the sweep and appends them to its own results file beside $RESULTS.");
+  text += comment("# Submit: sbatch " + shell_quote(script));
+  text += comment("# Then:   mmsim sweep " + shell_quote(job.sweep.string()) +
+                  " --collect --results " + q_results);
   std::string name = "mmsim-" + job.name;  // #SBATCH lines take no quotes: one plain word
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '-';
   text += "#SBATCH --job-name=" + name + "\n";
   text += "#SBATCH --array=0-" + std::to_string(job.tasks - 1) + "\n";
-  text += "#SBATCH --output=" + (job.folder / "task-%a.out").string() + "\n";
-  text += "#SBATCH --chdir=" + job.workdir.string() + "\n";
+  // In --output, SLURM reads %a as the task's number and %% as one %.
+  std::string output;
+  for (const char c : sbatch_path(job.folder, {job.folder_option, 0, 0}, "the job's folder"))
+    output += c == '%' ? "%%" : std::string(1, c);
+  text += "#SBATCH --output=" + output + "/task-%a.out\n";
+  text += "#SBATCH --chdir=" +
+          sbatch_path(job.workdir, {job.folder_option, 0, 0},
+                      "the current folder (where the tasks run)") +
+          "\n";
   text += "#SBATCH --cpus-per-task=" + std::to_string(job.cpus_per_task) + "\n";
   if (!job.partition.empty()) text += "#SBATCH --partition=" + job.partition + "\n";
   if (!job.time.empty()) text += "#SBATCH --time=" + job.time + "\n";
@@ -102,20 +234,7 @@ std::filesystem::path write_slurm_job(const SlurmJob& job) {
   text += " --results \"$RESULTS\" --max-runs " + std::to_string(job.max_runs) +
           " --task \"$SLURM_ARRAY_TASK_ID/" + std::to_string(job.tasks) +
           "\" --jobs \"${SLURM_CPUS_PER_TASK:-1}\"\n";
-  {
-    std::ofstream out(script, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out)
-      throw std::system_error(errno ? errno : EIO, std::generic_category(),
-                              "cannot write " + script.string());
-  }
-  std::filesystem::permissions(script,
-                               std::filesystem::perms::owner_exec |
-                                   std::filesystem::perms::group_exec |
-                                   std::filesystem::perms::others_exec,
-                               std::filesystem::perm_options::add);
-  return script;
+  return text;
 }
 
 std::string submit_slurm_job(const std::filesystem::path& script) {

@@ -2,11 +2,16 @@
 // of the sweep (skipping those the results already hold) with `mmsim sweep --task I/K` and
 // appends them to a results file of its own beside the sweep's; `mmsim sweep --collect` (or
 // --resume) merges them into the table.
+//
+// The job script is text that a shell runs and sbatch reads: every value written into it is
+// either checked against SLURM's own syntax (a time, a partition, an #SBATCH option as one
+// word) or quoted as one shell word, so that no value can add a line or a command.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mmsim {
@@ -17,6 +22,7 @@ struct SlurmJob {
   std::filesystem::path sweep;         // as given: relative to workdir
   std::filesystem::path results;       // as given: relative to workdir
   std::filesystem::path folder;        // the job script and the tasks' output (absolute)
+  std::string folder_option;           // the option that names the folder (messages)
   std::filesystem::path workdir;       // where the tasks run: the submitting folder
   std::vector<std::string> overrides;  // --set
   std::uint64_t max_runs = 0;
@@ -27,9 +33,19 @@ struct SlurmJob {
   std::vector<std::string> sbatch_options;  // more #SBATCH lines, as given
 };
 
-// Writes the job script (folder/job.sh, executable) and returns its path; throws
-// std::system_error when it cannot.
-std::filesystem::path write_slurm_job(const SlurmJob& job);
+// Whether `text` is a time limit as SLURM writes one: minutes, minutes:seconds,
+// hours:minutes:seconds, days-hours, days-hours:minutes, days-hours:minutes:seconds, UNLIMITED
+// or INFINITE.
+bool is_slurm_time(std::string_view text);
+// Whether `text` is a list of partition (or account) names: letters, digits, '_', '-', '.',
+// separated by commas.
+bool is_slurm_names(std::string_view text);
+
+// The job script (folder/job.sh). Throws InputError, located at the option that gave it, for a
+// value that cannot be written into it (a time or a partition SLURM would not read, an #SBATCH
+// option that is not one word, a path with blanks, quotes or control characters on an #SBATCH
+// line).
+std::string slurm_job_script(const SlurmJob& job);
 
 // Submits the script with sbatch; returns the job id. Throws std::runtime_error with sbatch's
 // own message when it refuses (or cannot be found).

@@ -99,10 +99,12 @@ WaveformConverter::WaveformConverter(WaveformFormat format, const std::string& f
     fail("cannot start " + program + ": " + reason(error));
   }
   input_ = pipe_ends[1];
+  end_on_signal_ = std::make_unique<EndOnSignal>(pid_);
 }
 
 WaveformConverter::~WaveformConverter() {
   if (input_ >= 0) ::close(input_);
+  end_on_signal_.reset();
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
@@ -134,6 +136,7 @@ void WaveformConverter::finish(PendingFile& file) {
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+  end_on_signal_.reset();
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::ifstream log(log_);
     std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());

@@ -53,6 +53,7 @@ class WaveformConverter {
   std::unique_ptr<RemoveOnSignal> remove_log_;
   int input_ = -1;
   pid_t pid_ = -1;
+  std::unique_ptr<EndOnSignal> end_on_signal_;  // while the converter runs
 };
 
 }  // namespace mmsim

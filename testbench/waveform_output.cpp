@@ -35,11 +35,11 @@ std::vector<NamedFile> WaveformPlan::view_files() const {
 }
 
 WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
-                           const WaveformOptions& options) {
+                           const std::string& option_name, const WaveformOptions& options) {
   WaveformPlan plan;
   const WaveformRequest& request = tb.vcd;
   if (!vcd_option.empty()) {
-    plan.file = option_output(vcd_option, "--vcd");
+    plan.file = option_output(vcd_option, option_name);
   } else {
     plan.file = {request.file, tb.locate("outputs.vcd.file"), "the output of outputs.vcd"};
   }

@@ -37,10 +37,11 @@ struct WaveformPlan {
   std::vector<NamedFile> view_files() const;  // the save file and its filters
 };
 
-// Throws InputError for an option or key that is not valid (from after to, a negative cycle,
-// a converter that is not installed).
+// `vcd_option` (when not empty) replaces outputs.vcd's file, named by `option_name` (--vcd, or
+// --out-dir for its folder's trace.vcd). Throws InputError for an option or key that is not
+// valid (from after to, a negative cycle, a converter that is not installed).
 WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
-                           const WaveformOptions& options);
+                           const std::string& option_name, const WaveformOptions& options);
 
 // A run's cycles before it runs, from the program's bounds on time.
 struct WaveformCycles {

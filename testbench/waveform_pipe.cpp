@@ -37,7 +37,7 @@ WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where, Wavef
       folder_(private_folder(where)),
       base_(folder_ + "/waveform"),
       fifo_(base_ + ".vcd"),
-      remove_folder_(folder_, true),
+      remove_folder_(folder_, Removal::private_folder),
       remove_fifo_(fifo_) {
   const auto give_up = [&](const std::string& what) {
     const int error = errno;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -118,6 +120,52 @@ std::vector<YAML::Mark> document_roots(const std::string& text, std::size_t limi
   return roots.marks;
 }
 
+// The first byte that YAML does not take as text: a control character other than tab, line feed
+// and carriage return (a NUL byte would end the value where C strings end).
+std::optional<std::size_t> control_character(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f) return i;
+  }
+  return std::nullopt;
+}
+
+std::string control_message(std::string_view text, std::size_t at) {
+  return fmt::format("invalid character (byte 0x{:02x}): YAML is printable text",
+                     static_cast<unsigned char>(text[at]));
+}
+
+// Walks a parsed document (or --set value), where `locate` places a node: refuses nesting beyond
+// kMaxYamlDepth, an expansion beyond kMaxYamlValues values (`values` counts them), and a quoted
+// string that is never closed (yaml-cpp takes it to the end of the text).
+void check_tree(const YAML::Node& node, const std::string& text, int depth, std::uint64_t& values,
+                const std::function<SourceLocation(const YAML::Node&)>& locate) {
+  if (depth > kMaxYamlDepth)
+    throw InputError(locate(node), "invalid YAML: nested more than " +
+                                       std::to_string(kMaxYamlDepth) +
+                                       " levels deep (an alias inside its own anchor?)");
+  if (++values > kMaxYamlValues)
+    throw InputError(locate(node), "invalid YAML: the document expands to more than " +
+                                       std::to_string(kMaxYamlValues) +
+                                       " values (aliases repeat what their anchors hold, and "
+                                       "aliases of aliases multiply)");
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      check_tree(entry.first, text, depth + 1, values, locate);
+      check_tree(entry.second, text, depth + 1, values, locate);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) check_tree(item, text, depth + 1, values, locate);
+  } else if (node.IsScalar() && !node.Mark().is_null()) {
+    const auto at = static_cast<std::size_t>(node.Mark().pos);
+    if (at < text.size() && (text[at] == '"' || text[at] == '\'') && !closed_quote(text, at))
+      throw InputError(locate(node), std::string("unclosed quote: the string that starts here "
+                                                 "with ") +
+                                         text[at] + " runs to the end of the " +
+                                         (locate(node).line > 0 ? "file" : "value"));
+  }
+}
+
 }  // namespace
 
 std::string yaml_describe(const YAML::Node& node) {
@@ -129,33 +177,44 @@ std::string yaml_describe(const YAML::Node& node) {
 
 std::int64_t yaml_integer(const YAML::Node& node, const SourceLocation& where,
                           const std::string& what, std::int64_t min, std::int64_t max) {
-  const auto expected = [&] {
+  // `beyond`: the value is a number outside the 64 bits of a value (its bound is then named).
+  const auto expected = [&](const std::string& beyond = "") {
     std::string range;
     if (min == 0 && max == std::numeric_limits<std::int64_t>::max())
       range = "a non-negative integer";
     else if (min == 1 && max == std::numeric_limits<std::int64_t>::max())
       range = "a positive integer";
+    else if (max == std::numeric_limits<std::int64_t>::max() &&
+             min == std::numeric_limits<std::int64_t>::min())
+      range = "an integer";
     else if (max == std::numeric_limits<std::int64_t>::max())
       range = "an integer >= " + std::to_string(min);
     else
       range = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
-    return what + ": expected " + range + ", got " + yaml_describe(node);
+    return InputError(where,
+                      what + ": expected " + range + beyond + ", got " + yaml_describe(node));
   };
-  if (!node || !node.IsScalar()) throw InputError(where, expected());
+  const std::string too_large = " (at most 2^63 - 1 = 9223372036854775807)";
+  const std::string too_small = " (at least -2^63 = -9223372036854775808)";
+  if (!node || !node.IsScalar()) throw expected();
   const std::string& text = node.Scalar();
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range && ptr == end)
+    throw expected(text[0] == '-' ? too_small : too_large);
   if (ec == std::errc() && ptr != end && *ptr == '^' && value == 2) {  // 2^k
     std::int64_t exponent = 0;
     const auto [p2, ec2] = std::from_chars(ptr + 1, end, exponent);
-    if (ec2 != std::errc() || p2 != end || exponent < 0 || exponent > 62)
-      throw InputError(where, expected());
+    if ((ec2 == std::errc() && p2 == end && exponent > 62) ||
+        (ec2 == std::errc::result_out_of_range && p2 == end && ptr[1] != '-'))
+      throw expected(too_large);
+    if (ec2 != std::errc() || p2 != end || exponent < 0) throw expected();
     value = std::int64_t{1} << exponent;
   } else if (ec != std::errc() || ptr != end) {
-    throw InputError(where, expected());
+    throw expected();
   }
-  if (value < min || value > max) throw InputError(where, expected());
+  if (value < min || value > max) throw expected();
   return value;
 }
 
@@ -192,6 +251,8 @@ YamlInput::YamlInput(std::filesystem::path file, std::string kind)
     throw InputError(location_of(name, text, *bad),
                      fmt::format("invalid UTF-8 (byte 0x{:02x}): YAML is UTF-8 text",
                                  static_cast<unsigned char>(text[*bad])));
+  if (const auto bad = control_character(text))
+    throw InputError(location_of(name, text, *bad), control_message(text, *bad));
   try {
     const std::vector<YAML::Mark> roots = document_roots(text, 2);
     if (roots.size() == 2 && roots[1].pos == roots[0].pos &&
@@ -210,32 +271,11 @@ YamlInput::YamlInput(std::filesystem::path file, std::string kind)
   } catch (const YAML::ParserException& e) {
     throw InputError({name, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
   }
-  check_quotes(root_, text, 0);
+  std::uint64_t values = 0;
+  check_tree(root_, text, 0, values, [&](const YAML::Node& node) { return where(node, ""); });
   if (!root_.IsMap())
     throw InputError({name, 1, 1},
                      "expected a " + kind_ + " (a mapping), got " + yaml_describe(root_));
-}
-
-void YamlInput::check_quotes(const YAML::Node& node, const std::string& text, int depth) const {
-  if (depth > kMaxYamlDepth)
-    throw InputError(where(node, ""), "invalid YAML: nested more than " +
-                                          std::to_string(kMaxYamlDepth) +
-                                          " levels deep (an alias inside its own anchor?)");
-  if (node.IsMap()) {
-    for (const auto& entry : node) {
-      check_quotes(entry.first, text, depth + 1);
-      check_quotes(entry.second, text, depth + 1);
-    }
-  } else if (node.IsSequence()) {
-    for (const auto& item : node) check_quotes(item, text, depth + 1);
-  } else if (node.IsScalar() && !node.Mark().is_null()) {
-    // yaml-cpp takes a quoted string that is never closed to the end of the file.
-    const auto at = static_cast<std::size_t>(node.Mark().pos);
-    if (at < text.size() && (text[at] == '"' || text[at] == '\'') && !closed_quote(text, at))
-      throw InputError(where(node, ""), std::string("unclosed quote: the string that starts here "
-                                                    "with ") +
-                                            text[at] + " runs to the end of the file");
-  }
 }
 
 void YamlInput::override_value(const std::string& assignment) {
@@ -244,12 +284,31 @@ void YamlInput::override_value(const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) throw InputError(option, "expected key.path=value");
   const std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  if (const auto bad = control_character(text))
+    throw InputError(option, control_message(text, *bad));
   YAML::Node value;
   try {
-    value = YAML::Load(assignment.substr(eq + 1));
+    // One value, as in a file: text after it (after a closing quote: 'umm'x) would start a
+    // second document, which YAML::Load drops.
+    const std::vector<YAML::Mark> roots = document_roots(text, 2);
+    if (roots.size() == 2 && roots[1].pos == roots[0].pos &&
+        static_cast<std::size_t>(roots[1].pos) < text.size())
+      throw InputError(option, "invalid YAML value: '" + std::string(1, text[roots[1].pos]) +
+                                   "' where a value was expected");
+    if (roots.size() == 2 && static_cast<std::size_t>(roots[1].pos) < text.size())
+      throw InputError(option, "invalid YAML value: text after the value ('" +
+                                   text.substr(static_cast<std::size_t>(roots[1].pos)) +
+                                   "'): quote the whole value");
+    value = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw InputError(option, "invalid YAML value: nested " + std::to_string(e.depth()) +
+                                 " levels deep, beyond what the YAML reader takes");
   } catch (const YAML::ParserException& e) {
     throw InputError(option, "invalid YAML value: " + e.msg);
   }
+  std::uint64_t values = 0;
+  check_tree(value, text, 0, values, [&](const YAML::Node&) { return option; });
   const std::vector<std::string> parts = split_path(path);
   for (const std::string& part : parts)
     if (part.empty()) throw InputError(option, "expected key.path=value (empty key in the path)");

@@ -21,6 +21,9 @@ inline constexpr std::uint64_t kMaxYamlBytes = std::uint64_t{64} << 20;
 // Deeper than yaml-cpp's own limit, which stops the nesting a file can write: only an alias
 // inside its own anchor goes further (forever).
 inline constexpr int kMaxYamlDepth = 1000;
+// The values a document may expand to, each alias counted with everything it repeats: aliases of
+// aliases multiply (ten levels of ten make 10^10), and every reader of the document walks them.
+inline constexpr std::uint64_t kMaxYamlValues = std::uint64_t{1} << 22;
 
 // A key the input does not know; `path` is its dotted path (machine.lattency), so that a caller
 // that set it (a sweep) can point at its own place.
@@ -37,10 +40,12 @@ class UnknownKeyError : public InputError {
 class YamlInput {
  public:
   // Loads `file`, a `kind` of input ("testbench", "sweep"); throws InputError when it is
-  // missing, unreadable, not UTF-8, not valid YAML or more than one document.
+  // missing, unreadable, not UTF-8, holds a control character (a NUL byte, ...), is not valid
+  // YAML, is more than one document (text after a quoted value starts another) or expands to
+  // more than kMaxYamlValues values.
   YamlInput(std::filesystem::path file, std::string kind);
 
-  // Applies "key.path=value" (value in YAML syntax) on top of the file.
+  // Applies "key.path=value" (value in YAML syntax, checked as a file is) on top of the file.
   void override_value(const std::string& assignment);
 
   const std::filesystem::path& file() const { return file_; }
@@ -50,8 +55,6 @@ class YamlInput {
   SourceLocation where(const YAML::Node& node, const std::string& path) const;
 
  private:
-  void check_quotes(const YAML::Node& node, const std::string& text, int depth) const;
-
   std::filesystem::path file_;
   std::string kind_;
   YAML::Node root_;

@@ -33,6 +33,10 @@ class MmuPipeline : public sc_core::sc_module {
   };
 
   MmuPipeline(const sc_core::sc_module_name& name, unsigned latency);
+  // The bytes the ring of a pipeline of `latency` stages takes (the memory estimate's).
+  static std::uint64_t bytes(unsigned latency) {
+    return (std::uint64_t{latency} + 2) * sizeof(InFlight);
+  }
 
   unsigned latency() const { return latency_; }
   bool empty() const { return size_ == 0; }

@@ -7,9 +7,9 @@
 
 namespace mmsim {
 
-std::vector<Word> read_input_file(const std::filesystem::path& file, Word min, Word max) {
+void for_each_input_value(const std::filesystem::path& file, Word min, Word max,
+                          const std::function<void(Word)>& take) {
   InputLines lines(file, "the input file");
-  std::vector<Word> values;
   std::string line;
   while (lines.next(line)) {
     const int number = lines.number();
@@ -31,10 +31,15 @@ std::vector<Word> read_input_file(const std::filesystem::path& file, Word min, W
         throw InputError({file.string(), number, static_cast<int>(i) + 1},
                          "expected an integer from " + std::to_string(min) + " to " +
                              std::to_string(max) + ", got " + std::to_string(value));
-      values.push_back(value);
+      take(value);
       i = end;
     }
   }
+}
+
+std::vector<Word> read_input_file(const std::filesystem::path& file, Word min, Word max) {
+  std::vector<Word> values;
+  for_each_input_value(file, min, max, [&](Word value) { values.push_back(value); });
   return values;
 }
 
@@ -46,23 +51,51 @@ std::vector<ParamSpec> input_value_params() {
   };
 }
 
-std::vector<Word> input_values(const ParamValues& params, const std::filesystem::path& base_dir) {
+std::vector<Word> read_counted_input_file(const std::filesystem::path& file, Word min, Word max,
+                                          std::uint64_t count) {
+  const auto changed = [&] {
+    return ParamError("file", file.string() + " changed since it was read (it held " +
+                                  std::to_string(count) + " numbers)");
+  };
+  std::vector<Word> values;
+  values.reserve(count);
+  for_each_input_value(file, min, max, [&](Word value) {
+    if (values.size() == count) throw changed();
+    values.push_back(value);
+  });
+  if (values.size() != count) throw changed();
+  return values;
+}
+
+InputValues::InputValues(const ParamValues& params, const std::filesystem::path& base_dir) {
   const std::int64_t n = params.integer("n");
   if (n < 0) throw ParamError("n", "n must be at least 1 (got " + std::to_string(n) + ")");
   const std::string& file = params.string("file");
   if (!file.empty()) {
-    std::vector<Word> values = read_input_file(base_dir / file);
-    if (values.empty()) throw ParamError("file", file + " holds no numbers");
-    if (n != 0 && static_cast<std::uint64_t>(n) != values.size())
+    file_ = base_dir / file;
+    for_each_input_value(file_, std::numeric_limits<Word>::min(), std::numeric_limits<Word>::max(),
+                         [&](Word) { ++count_; });
+    if (count_ == 0) throw ParamError("file", file + " holds no numbers");
+    if (n != 0 && static_cast<std::uint64_t>(n) != count_)
       throw ParamError("n", "n = " + std::to_string(n) + " but " + file + " holds " +
-                                std::to_string(values.size()) + " numbers");
-    return values;
+                                std::to_string(count_) + " numbers");
+    return;
   }
   if (n == 0) throw ParamError("n", "give n (the number of inputs) or params.file");
   if (static_cast<std::uint64_t>(n) > kMaxMemoryWords)
     throw ParamError("n", "n = " + std::to_string(n) + " exceeds the memory limit of 2^32 words");
-  return random_values(static_cast<std::uint64_t>(n),
-                       static_cast<std::uint64_t>(params.integer("seed")));
+  count_ = static_cast<std::uint64_t>(n);
+  seed_ = static_cast<std::uint64_t>(params.integer("seed"));
+}
+
+std::vector<Word> InputValues::make() const {
+  if (file_.empty()) return random_values(count_, seed_);
+  return read_counted_input_file(file_, std::numeric_limits<Word>::min(),
+                                 std::numeric_limits<Word>::max(), count_);
+}
+
+std::vector<Word> input_values(const ParamValues& params, const std::filesystem::path& base_dir) {
+  return InputValues(params, base_dir).make();
 }
 
 std::vector<Word> random_values(std::uint64_t count, std::uint64_t seed) {

@@ -28,6 +28,10 @@ struct ProgramInfo {
   std::string source;  // where the algorithm comes from (docs/bibliography.md)
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<WarpProgram>(const ProgramArgs&)> make;
+  // What make() itself allocates (a trace read from its file: the program needs it to know its
+  // warps and addresses), estimated from the arguments before make() runs; none: nothing that
+  // grows with the input (programs make their data in WarpProgram::prepare).
+  std::function<std::uint64_t(const ProgramArgs&)> made_bytes = nullptr;
 };
 
 }  // namespace mmsim

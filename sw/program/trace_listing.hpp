@@ -34,4 +34,13 @@ inline constexpr std::uint32_t kMaxTraceWarps = 1u << 16;
 // '#' are skipped. Throws InputError at the offending field.
 TraceListing read_trace_csv(const std::filesystem::path& file);
 
+// At most the bytes read_trace_csv(file) allocates, found from the file's size and lines without
+// reading it as a trace: a lane takes at least 2 bytes of text ("0," or "-,") and at most 16 bytes
+// (an address and a value), an instruction a line. 0 when the file cannot be read
+// (read_trace_csv says why).
+std::uint64_t trace_csv_bytes(const std::filesystem::path& file);
+
+// The bytes a listing holds.
+std::uint64_t listing_bytes(const TraceListing& listing);
+
 }  // namespace mmsim

@@ -77,10 +77,16 @@ class HmmConvolution final : public HmmProgram {
       : HmmProgram("hmm_convolution"), n_(args.params.count("n")), m_(args.params.count("m")) {
     if (2 * m_ + 2 * n_ > kMaxMemoryWords)
       throw ParamError("n", "a, b and c (2m + 2n - 1 words) exceed the memory limit of 2^32 words");
-    const auto seed = static_cast<std::uint64_t>(args.params.integer("seed"));
-    std::vector<Word> values = random_values(m_ + m_ + n_ - 1, seed);
-    a_.assign(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(m_));
-    b_.assign(values.begin() + static_cast<std::ptrdiff_t>(m_), values.end());
+    seed_ = static_cast<std::uint64_t>(args.params.integer("seed"));
+  }
+
+  // a and b, drawn together (2m + n - 1 numbers), then a moved out: at the peak 8 bytes per
+  // number and m more.
+  std::uint64_t host_bytes() const override { return 8 * (m_ + m_ + n_ - 1) + 8 * m_; }
+  void prepare() override {
+    b_ = random_values(m_ + m_ + n_ - 1, seed_);
+    a_.assign(b_.begin(), b_.begin() + static_cast<std::ptrdiff_t>(m_));
+    b_.erase(b_.begin(), b_.begin() + static_cast<std::ptrdiff_t>(m_));
   }
 
   void configure(const MachineConfig& machine) override {
@@ -130,7 +136,8 @@ class HmmConvolution final : public HmmProgram {
 
   std::uint64_t n_;
   std::uint64_t m_;
-  std::vector<Word> a_;        // m coefficients
+  std::uint64_t seed_;
+  std::vector<Word> a_;        // m coefficients (made by prepare())
   std::vector<Word> b_;        // m + n - 1 numbers
   std::uint64_t outputs_ = 0;  // S: outputs per block
   Address b_at_ = 0;           // global layout: a at 0, then b, then c

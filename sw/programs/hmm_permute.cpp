@@ -130,8 +130,7 @@ class HmmPermute final : public HmmPermutationProgram {
   // The row-wise steps of a UMM schedule: the steps between its two transposes of side sqrt(n),
   // composed (a plan of mmsim plan --machine umm --width sqrt(n) is the top level itself).
   RowSteps from_schedule() const {
-    std::ifstream in(schedule_);
-    if (!in) throw InputError({schedule_.string(), 0, 0}, "cannot open the schedule file");
+    std::ifstream in = open_schedule(schedule_);
     const planning::UmmPlan plan = planning_input("schedule", [&] {
       return planning::read_umm_schedule(in, schedule_.string(), permutation());
     });

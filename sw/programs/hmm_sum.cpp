@@ -15,11 +15,11 @@ constexpr const char* kSource = "Nakano 2013 (the HMM), abstract";
 class HmmSum final : public HmmProgram {
  public:
   explicit HmmSum(const ProgramArgs& args)
-      : HmmProgram("hmm_sum"), values_(input_values(args.params, args.base_dir)) {}
+      : HmmProgram("hmm_sum"), input_(args.params, args.base_dir) {}
 
   void configure(const MachineConfig& machine) override {
     HmmProgram::configure(machine);
-    const std::uint64_t n = values_.size();
+    const std::uint64_t n = input_.size();
     summing_blocks_ = std::min<std::uint64_t>(d(), (n + block_threads() - 1) / block_threads());
     partials_ = align(n);
     result_ = align(partials_ + (summing_blocks_ > 1 ? summing_blocks_ : 0));
@@ -27,13 +27,16 @@ class HmmSum final : public HmmProgram {
 
   std::uint64_t memory_words() const override { return result_ + 1; }
   std::uint64_t shared_words() const override { return block_threads(); }
+  // The n numbers, made by prepare().
+  std::uint64_t host_bytes() const override { return input_.bytes(); }
+  void prepare() override { values_ = input_.make(); }
 
   void initialize(Mmu& memory) override {
     for (Address a = 0; a < values_.size(); ++a) memory.poke(a, values_[a]);
   }
 
   Task run(Warp& warp) override {
-    const std::uint64_t n = values_.size();
+    const std::uint64_t n = input_.size();
     BlockLanes lanes(warp.width());
     std::vector<Word> sums(warp.width(), 0);
     // Every thread adds up its numbers m[g], m[g + p], ... (g its global number) in its
@@ -87,7 +90,7 @@ class HmmSum final : public HmmProgram {
   // Threads of `block` that read a number, whose registers its tree adds up.
   std::uint64_t numbers_held(unsigned block) const {
     const std::uint64_t before = std::uint64_t{block} * block_threads();
-    return values_.size() > before ? std::min(block_threads(), values_.size() - before) : 0;
+    return input_.size() > before ? std::min(block_threads(), input_.size() - before) : 0;
   }
 
   // Block thread 0 writes `value` to global m[at].
@@ -99,14 +102,15 @@ class HmmSum final : public HmmProgram {
     co_await warp.write(lanes.addresses, values);
   }
 
-  std::vector<Word> values_;
+  InputValues input_;
+  std::vector<Word> values_;          // made by prepare()
   std::uint64_t summing_blocks_ = 1;  // blocks that hold numbers: min(d, ceil(n/(p/d)))
   Address partials_ = 0;              // their partial sums, when there are several
   Address result_ = 0;
 };
 
 std::vector<Bound> HmmSum::bounds(const MachineConfig& machine, const RunResult&) const {
-  const std::uint64_t n = values_.size();
+  const std::uint64_t n = input_.size();
   const double nn = static_cast<double>(n);
   const double ll = l();
   const std::uint64_t blocks = summing_blocks_;

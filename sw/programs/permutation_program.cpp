@@ -2,6 +2,7 @@
 
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/rounds.hpp"
+#include "sw/support/text_input.hpp"
 
 namespace mmsim {
 
@@ -57,6 +58,15 @@ void PermutationProgram::verify(const Mmu& memory) {
 std::vector<ProgramFigure> PermutationProgram::figures() const {
   if (!plan_seconds_) return {};
   return {{"plan_seconds", "offline planning, not simulated", *plan_seconds_, "s"}};
+}
+
+std::ifstream open_schedule(const std::filesystem::path& file) {
+  try {
+    return open_text_file(file);
+  } catch (const TextInputError& e) {
+    throw ParamError("schedule",
+                     "cannot open the schedule file " + file.string() + ": " + e.what());
+  }
 }
 
 }  // namespace mmsim

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -107,6 +109,10 @@ std::optional<std::uint64_t> PermutationProgram::scatter_stages(const MachineCon
 
 // Runs f, turning the planners' errors into located input errors (file and line when they come
 // from a file, else the parameter `param`).
+// Opens params.schedule; a ParamError (at that key) with the file and the reason when it cannot:
+// missing, a folder, unreadable.
+std::ifstream open_schedule(const std::filesystem::path& file);
+
 template <class F>
 auto planning_input(const std::string& param, F&& f) {
   try {

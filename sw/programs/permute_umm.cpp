@@ -45,8 +45,7 @@ class PermuteUmm final : public PermutationProgram {
       plan_ =
           planning_input("n", [&] { return timed([&] { return planning::plan_umm(p_, w_); }); });
     } else {
-      std::ifstream in(schedule_);
-      if (!in) throw InputError({schedule_.string(), 0, 0}, "cannot open the schedule file");
+      std::ifstream in = open_schedule(schedule_);
       plan_ = planning_input(
           "schedule", [&] { return planning::read_umm_schedule(in, schedule_.string(), p_, w_); });
     }

@@ -11,7 +11,7 @@ namespace mmsim {
 
 ReductionProgram::ReductionProgram(const ProgramArgs& args, std::string name,
                                    std::string threads_formula)
-    : values_(input_values(args.params, args.base_dir)),
+    : input_(args.params, args.base_dir),
       name_(std::move(name)),
       threads_formula_(std::move(threads_formula)) {}
 

@@ -30,6 +30,9 @@ class ReductionProgram : public WarpProgram {
   std::uint64_t default_threads(const MachineConfig& machine) const override;
   void configure(const MachineConfig& machine) override;
   std::uint64_t memory_words() const override { return next_free_; }
+  // The n numbers, made by prepare().
+  std::uint64_t host_bytes() const override { return input_.bytes(); }
+  void prepare() override { values_ = input_.make(); }
   void initialize(Mmu& memory) override;
 
  protected:
@@ -62,12 +65,13 @@ class ReductionProgram : public WarpProgram {
   std::vector<Bound> paper_bounds(const MachineConfig& m, const PaperFigures& figures) const;
 
   const std::vector<Word>& values() const { return values_; }
-  std::uint64_t n() const { return values_.size(); }
+  std::uint64_t n() const { return input_.size(); }
   unsigned w() const { return w_; }
   unsigned l() const { return l_; }
 
  private:
-  std::vector<Word> values_;
+  InputValues input_;
+  std::vector<Word> values_;  // made by prepare()
   std::string name_;
   std::string threads_formula_;
   unsigned w_ = 1;

@@ -35,6 +35,12 @@ std::vector<Word> generated_keys(std::uint64_t n, std::uint64_t seed, unsigned k
   return keys;
 }
 
+// The keys of key_bits bits: signed, from -2^(key_bits-1) to 2^(key_bits-1) - 1.
+Word max_key(unsigned key_bits) {
+  return key_bits == 64 ? std::numeric_limits<Word>::max() : (Word{1} << (key_bits - 1)) - 1;
+}
+Word min_key(unsigned key_bits) { return -max_key(key_bits) - 1; }
+
 }  // namespace
 
 std::vector<ParamSpec> sort_input_params() {
@@ -48,38 +54,46 @@ std::vector<ParamSpec> sort_input_params() {
   };
 }
 
-std::vector<Word> sort_keys(const ParamValues& params, const std::filesystem::path& base_dir) {
+SortKeys::SortKeys(const ParamValues& params, const std::filesystem::path& base_dir) {
   const std::int64_t key_bits = params.integer("key_bits");
   if (key_bits != 32 && key_bits != 64)
     throw ParamError("key_bits", "expected 32 or 64, got " + std::to_string(key_bits));
-  const std::string& input = params.string("input");
-  if (input != "random" && input != "sorted" && input != "reversed" && input != "equal" &&
-      input != "few")
+  key_bits_ = static_cast<unsigned>(key_bits);
+  input_ = params.string("input");
+  if (input_ != "random" && input_ != "sorted" && input_ != "reversed" && input_ != "equal" &&
+      input_ != "few")
     throw ParamError("input",
-                     "expected random, sorted, reversed, equal or few, got '" + input + "'");
+                     "expected random, sorted, reversed, equal or few, got '" + input_ + "'");
   const std::int64_t n = params.integer("n");
   if (n < 0) throw ParamError("n", "n must be at least 1 (got " + std::to_string(n) + ")");
   const std::string& file = params.string("file");
   if (!file.empty()) {
-    if (input != "random")
-      throw ParamError("input", "input: " + input +
+    if (input_ != "random")
+      throw ParamError("input", "input: " + input_ +
                                     " arranges generated keys; the keys of params.file are "
                                     "sorted as the file gives them");
-    const Word max =
-        key_bits == 64 ? std::numeric_limits<Word>::max() : (Word{1} << (key_bits - 1)) - 1;
-    std::vector<Word> keys = read_input_file(base_dir / file, -max - 1, max);
-    if (keys.empty()) throw ParamError("file", file + " holds no keys");
-    if (n != 0 && static_cast<std::uint64_t>(n) != keys.size())
+    file_ = base_dir / file;
+    for_each_input_value(file_, min_key(key_bits_), max_key(key_bits_), [&](Word) { ++count_; });
+    if (count_ == 0) throw ParamError("file", file + " holds no keys");
+    if (n != 0 && static_cast<std::uint64_t>(n) != count_)
       throw ParamError("n", "n = " + std::to_string(n) + " but " + file + " holds " +
-                                std::to_string(keys.size()) + " keys");
-    return keys;
+                                std::to_string(count_) + " keys");
+    return;
   }
   if (n == 0) throw ParamError("n", "give n (the number of keys) or params.file");
   if (static_cast<std::uint64_t>(n) > kMaxMemoryWords / 4)
     throw ParamError("n", "n = " + std::to_string(n) + " exceeds the limit of 2^30 keys");
-  return generated_keys(static_cast<std::uint64_t>(n),
-                        static_cast<std::uint64_t>(params.integer("seed")),
-                        static_cast<unsigned>(key_bits), input);
+  count_ = static_cast<std::uint64_t>(n);
+  seed_ = static_cast<std::uint64_t>(params.integer("seed"));
+}
+
+std::vector<Word> SortKeys::make() const {
+  if (file_.empty()) return generated_keys(count_, seed_, key_bits_, input_);
+  return read_counted_input_file(file_, min_key(key_bits_), max_key(key_bits_), count_);
+}
+
+std::vector<Word> sort_keys(const ParamValues& params, const std::filesystem::path& base_dir) {
+  return SortKeys(params, base_dir).make();
 }
 
 void verify_sorted(Verification& verification, const Mmu& memory, Address base,

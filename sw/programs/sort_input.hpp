@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "hw/mmu/mmu.hpp"
@@ -22,8 +23,26 @@ std::vector<ParamSpec> sort_input_params();
 // n >= 1 keys of key_bits (32 or 64) bits, signed: from params.file (relative to `base_dir`; n = 0
 // takes them all; a key outside the key_bits range is refused at its line and column), or drawn
 // from a generator seeded with params.seed and arranged as params.input says: random (uniform),
-// sorted, reversed, equal (one key n times) or few (kFewDistinctKeys distinct keys). Throws
-// ParamError or InputError.
+// sorted, reversed, equal (one key n times) or few (kFewDistinctKeys distinct keys). Known before
+// they are made: the constructor checks the parameters and counts a file's keys (keeping none);
+// make() makes them once the run's memory has been accepted (WarpProgram::prepare).
+class SortKeys {
+ public:
+  // Throws ParamError or InputError.
+  SortKeys(const ParamValues& params, const std::filesystem::path& base_dir);
+
+  std::uint64_t size() const { return count_; }
+  std::vector<Word> make() const;
+
+ private:
+  std::uint64_t count_ = 0;
+  std::uint64_t seed_ = 0;
+  unsigned key_bits_ = 32;
+  std::string input_;
+  std::filesystem::path file_;  // empty: generated
+};
+
+// SortKeys(params, base_dir).make().
 std::vector<Word> sort_keys(const ParamValues& params, const std::filesystem::path& base_dir);
 
 // Checks m[base .. base + n) against `sorted` (the input, sorted) element by element: the output

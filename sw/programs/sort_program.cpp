@@ -19,7 +19,7 @@ constexpr std::uint64_t kWarpsPerMultiprocessor = 4;
 
 SortProgram::SortProgram(const ProgramArgs& args, std::string name)
     : name_(std::move(name)),
-      keys_(sort_keys(args.params, args.base_dir)),
+      source_(args.params, args.base_dir),
       drop_sync_(args.params.integer("drop_sync")),
       requested_block_(args.params.count("block")) {
   if (const std::string why = not_a_power(n(), 2, "two"); !why.empty() || n() < 2)
@@ -28,6 +28,10 @@ SortProgram::SortProgram(const ProgramArgs& args, std::string name)
   if (!std::has_single_bit(requested_block_))
     throw ParamError("block",
                      "block = " + std::to_string(requested_block_) + " is not a power of two");
+}
+
+void SortProgram::prepare() {
+  keys_ = source_.make();
   sorted_ = keys_;
   std::sort(sorted_.begin(), sorted_.end());
 }

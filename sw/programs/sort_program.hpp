@@ -36,6 +36,9 @@ class SortProgram : public WarpProgram {
   std::uint64_t default_threads(const MachineConfig& machine) const final;
   void configure(const MachineConfig& machine) final;
   std::uint64_t memory_words() const override { return n(); }
+  // The keys and their sorted copy (the reference of the check), made by prepare().
+  std::uint64_t host_bytes() const override { return 16 * n(); }
+  void prepare() override;
   void initialize(Mmu& memory) override;
   void verify(const Mmu& memory) override;
 
@@ -52,11 +55,10 @@ class SortProgram : public WarpProgram {
   // output is written after the last read: 2n/width + 2l - 2.
   Bound io_lower_bound(unsigned width, unsigned latency) const;
 
-  std::uint64_t n() const { return keys_.size(); }
+  std::uint64_t n() const { return source_.size(); }
   unsigned log_n() const;
   const std::string& name() const { return name_; }
   std::int64_t drop_sync() const { return drop_sync_; }
-  const std::vector<Word>& keys() const { return keys_; }
 
   // The hierarchical machine (after configure).
   bool hierarchical() const { return hierarchical_; }
@@ -70,8 +72,9 @@ class SortProgram : public WarpProgram {
 
  private:
   std::string name_;
-  std::vector<Word> keys_;
-  std::vector<Word> sorted_;
+  SortKeys source_;
+  std::vector<Word> keys_;    // made by prepare()
+  std::vector<Word> sorted_;  // made by prepare()
   std::int64_t drop_sync_;
   std::uint64_t requested_block_;
   bool hierarchical_ = false;

@@ -12,6 +12,8 @@ class TraceProgram final : public WarpProgram {
   TraceProgram(TraceListing listing, bool address_init)
       : listing_(std::move(listing)), address_init_(address_init) {}
 
+  std::uint64_t host_bytes() const override { return listing_bytes(listing_); }
+
   std::uint64_t default_threads(const MachineConfig& machine) const override {
     return listing_.warps.size() * std::uint64_t{machine.width};
   }
@@ -121,6 +123,10 @@ ProgramInfo trace_program() {
           throw ParamError("file", "the trace program needs program.warps or params.file");
         }
         return std::make_unique<TraceProgram>(std::move(listing), init == "address");
+      },
+      [](const ProgramArgs& args) -> std::uint64_t {
+        const std::string& file = args.params.string("file");
+        return file.empty() ? 0 : trace_csv_bytes(args.base_dir / file);
       },
   };
 }

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <charconv>
+#include <fstream>
 
 #include "sw/program/input_lines.hpp"
 #include "sw/program/trace_listing.hpp"
@@ -76,6 +78,8 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
     if (!barrier && fields.size() == first_lane)
       throw InputError(at(first_lane - 1), op + " needs one field per lane");
     bool any_value = false;
+    instruction.addresses.reserve(fields.size() - first_lane);
+    instruction.values.reserve(fields.size() - first_lane);
     for (std::size_t f = first_lane; f < fields.size(); ++f) {
       const std::string& text = fields[f].first;
       if (text == "-") {
@@ -98,11 +102,39 @@ TraceListing read_trace_csv(const std::filesystem::path& file) {
       instruction.addresses.push_back(address);
       instruction.values.push_back(value);
     }
-    if (!any_value) instruction.values.clear();
+    if (!any_value) std::vector<Word>().swap(instruction.values);
     if (listing.warps.size() <= warp) listing.warps.resize(warp + 1);
     listing.warps[warp].push_back(std::move(instruction));
   }
   return listing;
+}
+
+std::uint64_t trace_csv_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return 0;
+  std::uint64_t size = 0;
+  std::uint64_t lines = 1;
+  std::vector<char> chunk(std::size_t{1} << 20);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    size += got;
+    lines += static_cast<std::uint64_t>(std::count(chunk.begin(), chunk.begin() + got, '\n'));
+    if (size > TextLimits{}.total_bytes) break;  // read_trace_csv refuses it
+  }
+  // An instruction, its place (the file's name) and the growth of its warp's list.
+  const std::uint64_t per_line = 2 * sizeof(TraceInstruction) + file.string().size() + 1;
+  return 8 * size + lines * per_line;
+}
+
+std::uint64_t listing_bytes(const TraceListing& listing) {
+  std::uint64_t bytes = 0;
+  for (const auto& warp : listing.warps) {
+    bytes += warp.capacity() * sizeof(TraceInstruction);
+    for (const TraceInstruction& in : warp)
+      bytes += 8 * (in.addresses.capacity() + in.values.capacity()) + in.where.file.capacity();
+  }
+  return bytes;
 }
 
 }  // namespace mmsim

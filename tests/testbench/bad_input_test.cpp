@@ -35,6 +35,18 @@ program:
     - [ {read: [0, 4, 8, 12], space: shared} ]
 )";
 
+// A value of 8^9 values in a few hundred bytes: each list repeats the one before 8 times.
+const std::string kSetBomb = [] {
+  std::string bomb = "[&a0 [1, 1, 1, 1, 1, 1, 1, 1]";
+  for (int level = 1; level <= 8; ++level) {
+    const std::string previous = "*a" + std::to_string(level - 1);
+    bomb += ", &a" + std::to_string(level) + " [" + previous;
+    for (int i = 1; i < 8; ++i) bomb += ", " + previous;
+    bomb += "]";
+  }
+  return bomb + "]";
+}();
+
 // Replaces the first occurrence of `from` in `text` (by default the good testbench).
 std::string edit(const std::string& from, const std::string& to, std::string text = kGood) {
   const auto at = text.find(from);
@@ -260,8 +272,117 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"OverlongUtf8", edit("name: good", "name: go\xc0\xafod"), ":1:9",
                 "invalid UTF-8 (byte 0xc0)"},
         BadCase{"InvalidUtf8InSet", kGood, "--set name=\xff", "invalid UTF-8",
-                "--set \"$(printf 'name=\\377')\""}),
+                "--set \"$(printf 'name=\\377')\""},
+        // A NUL byte would end the value where C strings end ("dmm\0fig4" read as another).
+        BadCase{"NulByte", edit("model: dmm", std::string("model: dmm\0fig4", 15)), ":3:13",
+                "invalid character (byte 0x00): YAML is printable text"},
+        BadCase{"ControlCharacter", edit("name: good", "name: go\x01od"), ":1:9",
+                "invalid character (byte 0x01): YAML is printable text"},
+        BadCase{"ControlCharacterInSet", kGood,
+                "--set name=a\x01"
+                "b",
+                "invalid character (byte 0x01): YAML is printable text",
+                "--set \"$(printf 'name=a\\001b')\""},
+        // Text after a quoted value is an error, on the command line as in a file.
+        BadCase{"TextAfterAQuotedValue", edit("model: dmm", "model: 'dmm'x"), ":3:15",
+                "invalid YAML"},
+        BadCase{"TextAfterAQuotedValueInSet", kGood, "--set machine.model='umm'x",
+                "invalid YAML value: text after the value ('x'): quote the whole value",
+                "--set \"machine.model='umm'x\""},
+        BadCase{"TextAfterADoubleQuotedValueInSet", kGood,
+                "--set program.params.file=\"t.csv\".bak",
+                "invalid YAML value: text after the value ('.bak'): quote the whole value",
+                "--set 'program.params.file=\"t.csv\".bak'"},
+        BadCase{"AnAliasBombInSet", kGood, "--set description=" + kSetBomb,
+                "invalid YAML: the document expands to more than 4194304 values",
+                "--set 'description=" + kSetBomb + "'"},
+        // Integers beyond 64 bits name the bound they pass.
+        BadCase{"AnExpectationBeyond64Bits", kGood, "--set expect.grid_syncs=2^63",
+                "expect.grid_syncs: expected a non-negative integer (at most 2^63 - 1 = "
+                "9223372036854775807), got '2^63'",
+                "--set expect.grid_syncs=2^63"},
+        BadCase{"ANegativeBeyond64Bits", kGood, "--set expect.cycles=-9223372036854775809",
+                "expect.cycles: expected a non-negative integer (at least -2^63 = "
+                "-9223372036854775808), got '-9223372036854775809'",
+                "--set expect.cycles=-9223372036854775809"},
+        // A run that fails (two memories in one dispatch) is located at the testbench's program.
+        BadCase{"ARunThatFails",
+                edit("shared: {latency: 1}", "shared: {latency: 1, model: sdmm}\n  super_warp: 2",
+                     edit("multiprocessors: 2", "multiprocessors: 1", kHmm)),
+                ":11:3",
+                "the run failed: the warps of super warp 0 send one dispatch to two memories "
+                "(0 and 1)"}),
     [](const auto& info) { return info.param.name; });
+
+// Aliases of aliases multiply: ten levels of ten would be 10^10 values for every reader of the
+// document to walk. The document is refused at once, at the value where the count passed.
+TEST(BadInputFile, AnAliasBombIsRefused) {
+  TempDir dir;
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level < 10; ++level) {
+    // Appended piece by piece: GCC 12 warns (-Wrestrict) on "a" + std::to_string(...).
+    const std::string previous = "*a" + std::to_string(level - 1);
+    const std::string name = std::to_string(level);
+    bomb.append("a").append(name).append(": &a").append(name).append(" [").append(previous);
+    for (int i = 1; i < 10; ++i) bomb.append(", ").append(previous);
+    bomb += "]\n";
+  }
+  const auto file = dir.write("t.yaml", bomb + kGood);
+  const CommandResult r = mmsim("run '" + file.string() + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("mmsim: " + file.string() + ":1:", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(": invalid YAML: the document expands to more than 4194304 values "
+                       "(aliases repeat what their anchors hold, and aliases of aliases "
+                       "multiply)\n"),
+            std::string::npos)
+      << r.err;
+}
+
+// Messages about a file that a parameter or an option names say which, with the reason.
+TEST(BadInputFile, AFileMessageNamesItsKeyOrOption) {
+  TempDir dir;
+  const std::string config =
+      std::string(MMSIM_SOURCE_DIR) + "/configs/permute_dmm_conflict_free_random.yaml";
+  const auto folder = dir / "folder";
+  std::filesystem::create_directory(folder);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run " + config + " --set program.params.schedule=" + (dir / "no.txt").string(),
+       "--set program.params.schedule=" + (dir / "no.txt").string() +
+           ": program.params.schedule: cannot open the schedule file " + (dir / "no.txt").string() +
+           ": No such file or directory"},
+      {"run " + config + " --set program.params.schedule=" + folder.string(),
+       "--set program.params.schedule=" + folder.string() +
+           ": program.params.schedule: cannot open the schedule file " + folder.string() +
+           ": is a folder"},
+      {"run " + config + " --set program.params.seed=18446744073709551615",
+       "--set program.params.seed=18446744073709551615: program.params.seed: expected an integer "
+       "(at most 2^63 - 1 = 9223372036854775807), got '18446744073709551615'"},
+      {"run " + std::string(MMSIM_SOURCE_DIR) + "/configs/sum_simple.yaml" +
+           " --set program.params.file=" + (dir / "no.txt").string(),
+       "--set program.params.file=" + (dir / "no.txt").string() + ": program.params.file: " +
+           (dir / "no.txt").string() + ": cannot open the input file: No such file or directory"},
+      {"plan --n 16 --width 4 --permutation " + (dir / "x").string(),
+       "--permutation: " + (dir / "x").string() +
+           ": cannot open permutation file: No such file or directory"},
+      {"plan --n 10 --width 4",
+       "--n: DMM plan: n = 10 is not a multiple of w = 4 (the plan moves n/w full warps); the "
+       "nearest valid sizes are 8 and 12"},
+  };
+  for (const auto& [command, message] : cases) {
+    const CommandResult r = mmsim(command);
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.err.substr(0, r.err.find('\n') == std::string::npos ? 0 : r.err.find('\n')),
+              "mmsim: " + message)
+        << command;
+  }
+  // --out-dir's files are named by --out-dir, not by --stats or --vcd.
+  std::filesystem::create_directories(dir / "od" / "stats.json");
+  const CommandResult r = mmsim("run " + std::string(MMSIM_SOURCE_DIR) +
+                                "/configs/dmm_fig4.yaml --out-dir " + shell_word(dir / "od"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "mmsim: --out-dir: cannot write " + (dir / "od" / "stats.json").string() +
+                       ": it is a folder\n");
+}
 
 TEST(BadInputFile, AMissingTestbenchIsReported) {
   TempDir dir;
@@ -366,7 +487,7 @@ TEST(BadInputFile, EndlessInputFilesStopAtTheLimitOfALine) {
   }
   const CommandResult plan = mmsim("plan --n 16 --width 4 --permutation /dev/zero");
   EXPECT_EQ(plan.status, 2);
-  EXPECT_EQ(plan.err, "mmsim: plan: " + message + "\n");
+  EXPECT_EQ(plan.err, "mmsim: " + message + "\n");
 }
 
 TEST(BadInputFile, UnknownCommandLineOptionsExitWithTwo) {

@@ -55,8 +55,8 @@ TEST(CommandLine, AMistypedPermutationKeywordGetsTheKeyword) {
   const CommandResult r = mmsim("plan --n 16 --width 4 --permutation bitreversal");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,
-            "mmsim: plan: 'bitreversal' is no permutation (did you mean 'bit_reversal'?) and no "
-            "file either\n");
+            "mmsim: --permutation: 'bitreversal' is no permutation (did you mean 'bit_reversal'?) "
+            "and no file either\n");
 }
 
 TEST(CommandLine, HelpShowsEveryDefaultAndTheExitStatuses) {

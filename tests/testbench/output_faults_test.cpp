@@ -279,5 +279,30 @@ TEST(OutputFaults, AnInterruptedRunLeavesNoPartialFile) {
   }
 }
 
+// Standard output that fails (a full disk: a private node as /dev/full is) fails the command:
+// the report, the sweep's table, the lists and the congestion table alike.
+TEST(OutputFaults, AFailedWriteToStandardOutputIsAnError) {
+  TempDir dir;
+  const auto full = dir.device("full", TempDir::kFullDevice);
+  if (!full) GTEST_SKIP() << "mknod needs root";
+  dir.write("base.yaml",
+            "machine: {model: dmm, width: 4, latency: 3, threads: 16}\n"
+            "program: {name: contiguous_access, params: {n: 64}}\n");
+  const auto sweep = dir.write("s.yaml", "testbench: base.yaml\n");
+  for (const std::string& command : std::vector<std::string>{
+           "list", "list programs", "run " + kFig4, "plan --n 16 --width 4",
+           "congestion --width 4 --super-warp 1 --array 16 --rounds 100",
+           "sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl")}) {
+    std::filesystem::remove(dir / "r.jsonl");
+    const CommandResult r = run_command("{ '" + std::string(MMSIM_BINARY) + "' " + command + " > " +
+                                        shell_word(*full) + "; }");
+    EXPECT_EQ(r.status, 2) << command;
+    const std::string message = "mmsim: cannot write to standard output: No space left on device\n";
+    ASSERT_GE(r.err.size(), message.size()) << command;
+    EXPECT_EQ(r.err.substr(r.err.size() - message.size()), message) << command;
+  }
+  EXPECT_TRUE(fs::is_character_file(*full));
+}
+
 }  // namespace
 }  // namespace mmsim::test

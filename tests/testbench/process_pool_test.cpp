@@ -16,7 +16,7 @@ namespace {
 TEST(ProcessPool, RunsEveryJobInAChildOfItsOwn) {
   std::map<std::size_t, std::string> outputs;
   std::set<std::string> pids;
-  const bool complete = ProcessPool(3).run(
+  const int signal = ProcessPool(3).run(
       {0, 1, 2, 3, 4, 5, 6, 7},
       [](std::size_t job) {
         std::cout << "noise on stdout that is not the output\n";
@@ -30,7 +30,7 @@ TEST(ProcessPool, RunsEveryJobInAChildOfItsOwn) {
         EXPECT_EQ(f.log, "noise on stdout that is not the output\n");
       },
       [] {});
-  EXPECT_TRUE(complete);
+  EXPECT_EQ(signal, 0);
   ASSERT_EQ(outputs.size(), 8u);
   for (std::size_t job = 0; job < 8; ++job) EXPECT_EQ(outputs[job], std::to_string(job * job));
   EXPECT_EQ(pids.size(), 8u);  // a fresh process each time

@@ -178,8 +178,8 @@ TEST(Sweep, TheBaseExpectationsAreDroppedUnlessTheSweepSetsThem) {
       << read_file(dir / "t.csv");
   // Setting expect.* keeps the base's: n = 128 takes 34 cycles, not 18.
   const CommandResult kept =
-      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "r.jsonl") + " --csv " +
-            shell_word(dir / "t.csv") + " --set expect.stages=16");
+      mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "kept.jsonl") +
+            " --csv " + shell_word(dir / "t.csv") + " --set expect.stages=16");
   EXPECT_EQ(kept.status, 1) << kept.err;
   EXPECT_NE(read_file(dir / "t.csv").find("free,64,18,16,0,true,\n"), std::string::npos);
   EXPECT_NE(read_file(dir / "t.csv").find("free,128,34,32,0,false,\n"), std::string::npos);
@@ -372,6 +372,16 @@ TEST(Sweep, ResumeRunsOnlyWhatTheResultsLack) {
   EXPECT_EQ(incomplete.status, 1);
   EXPECT_NE(incomplete.err.find("4 of 6 runs have no result in"), std::string::npos)
       << incomplete.err;
+  // Without --resume an existing results file is refused, never emptied; removed, the sweep
+  // starts afresh.
+  const CommandResult refused = mmsim(args);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err, "mmsim: --results: cannot write " + (dir / "r.jsonl").string() +
+                             ": it holds the results of an earlier sweep (kept, never emptied): "
+                             "--resume goes on from them, --collect makes the table from them; "
+                             "remove it to start afresh\n");
+  EXPECT_EQ(read_file(dir / "r.jsonl"), kept);
+  std::filesystem::remove(dir / "r.jsonl");
   const CommandResult fresh = mmsim(args);
   EXPECT_NE(fresh.err.find("6 runs, 6 to run on"), std::string::npos) << fresh.err;
   EXPECT_EQ(read_lines(dir / "r.jsonl").size(), 6u);
@@ -436,8 +446,8 @@ TEST(Sweep, TheResultsMustBeARegularFile) {
   const CommandResult r =
       mmsim("sweep " + shell_word(sweep) + " --results " + shell_word(dir / "fifo"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "mmsim: sweep s: 1 run, 1 to run on 1 worker\nmmsim: " +
-                       (dir / "fifo").string() + ": results: not a regular file\n");
+  EXPECT_EQ(r.err, "mmsim: --results: cannot write " + (dir / "fifo").string() +
+                       ": it is not a regular file\n");
 }
 
 // Starts mmsim with `args`, its output in files of `dir`.
