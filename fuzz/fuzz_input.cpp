@@ -50,6 +50,14 @@ class WorkDir {
         std::filesystem::copy_file(entry.path(), to);
     }
     write_helper_files(path_ / "configs");
+    // The GPU traces the gpu_trace testbenches name (../examples/traces/...), and the kernels
+    // of examples/traces/three_kernels/ at the top, where a kernels list input names them.
+    const std::filesystem::path traces = std::filesystem::path(MMSIM_SOURCE_DIR) / "examples";
+    std::filesystem::copy(traces, path_ / "examples", std::filesystem::copy_options::recursive);
+    for (const auto& entry :
+         std::filesystem::directory_iterator(traces / "traces" / "three_kernels"))
+      if (entry.path().filename().string().rfind("kernel-", 0) == 0)
+        std::filesystem::copy_file(entry.path(), path_ / entry.path().filename());
   }
   ~WorkDir() {
     std::error_code ignored;

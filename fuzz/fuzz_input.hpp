@@ -16,7 +16,8 @@ namespace mmsim::fuzz {
 // The process's private folder: made on first use, with configs/ copied into it (its pictures
 // left out) and, in configs/, the files its testbenches name: trace.csv, values.txt,
 // permutation.txt (bit_reversal of 16), schedule_dmm.txt and schedule_umm.txt (its plans for
-// w = 4).
+// w = 4); examples/, with the GPU traces the gpu_trace testbenches name, and at the top the
+// kernel-N.traceg files of examples/traces/three_kernels/ (for a kernels list input).
 const std::filesystem::path& work_dir();
 
 // Writes `data` to work_dir() / `name` (replacing what was there) and returns the path; a

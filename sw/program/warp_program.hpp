@@ -11,6 +11,7 @@
 #include "hw/mmu/mmu.hpp"
 #include "hw/pe/kernel.hpp"
 #include "sw/program/bound.hpp"
+#include "sw/program/program_table.hpp"
 #include "sw/program/verification.hpp"
 
 namespace mmsim {
@@ -53,6 +54,8 @@ class WarpProgram : public Kernel {
   Verification& verification() { return verification_; }
   // What the program measured about itself (offline planning time, ...).
   virtual std::vector<ProgramFigure> figures() const { return {}; }
+  // Tables of what it read and how it mapped it, for the report and the statistics.
+  virtual std::vector<ProgramTable> tables() const { return {}; }
   // The papers' figures for this run, to show next to what was measured.
   virtual std::vector<Bound> bounds(const MachineConfig& /*machine*/,
                                     const RunResult& /*result*/) const {

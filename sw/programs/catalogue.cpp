@@ -4,6 +4,7 @@
 #include "sw/programs/hmm_programs.hpp"
 #include "sw/programs/bitonic_sort.hpp"
 #include "sw/programs/cole_merge_sort.hpp"
+#include "sw/programs/gpu_trace.hpp"
 #include "sw/programs/merge_sort_hmm.hpp"
 #include "sw/programs/permutation_programs.hpp"
 #include "sw/programs/prefix_sums.hpp"
@@ -19,6 +20,7 @@ namespace mmsim {
 const std::vector<ProgramInfo>& programs() {
   static const std::vector<ProgramInfo> all = {
       trace_program(),
+      gpu_trace_program(),
       contiguous_access_program(),
       stride_access_program(),
       transpose_umm_rotating_program(),

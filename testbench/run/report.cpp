@@ -94,6 +94,44 @@ void statistics_lines(const RunOutcome& o, const std::function<void(const std::s
                      counted(r.time_series.cycle.size(), "sample"), r.time_series.interval));
 }
 
+// A program's table: its title, the columns aligned (numbers to the right), its notes.
+void table_lines(const ProgramTable& t, const std::function<void(const std::string&)>& line) {
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::size_t> widths;
+  for (const std::string& c : t.columns) widths.push_back(c.size());
+  for (const auto& row : t.rows) {
+    std::vector<std::string> texts;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      texts.push_back(std::visit(
+          [](const auto& v) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>)
+              return v;
+            else
+              return fmt::format("{}", v);
+          },
+          row[i]));
+      if (i < widths.size()) widths[i] = std::max(widths[i], texts.back().size());
+    }
+    cells.push_back(std::move(texts));
+  }
+  const auto render = [&](const std::vector<std::string>& texts,
+                          const std::vector<ProgramTable::Cell>* row) {
+    std::string out = "   ";
+    for (std::size_t i = 0; i < texts.size() && i < widths.size(); ++i) {
+      const bool numeric = row && std::holds_alternative<std::uint64_t>((*row)[i]);
+      out += numeric ? fmt::format(" {:>{}}", texts[i], widths[i])
+                     : fmt::format(" {:<{}}", texts[i], widths[i]);
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  };
+  line("");
+  line("  " + t.title);
+  line(render(t.columns, nullptr));
+  for (std::size_t r = 0; r < cells.size(); ++r) line(render(cells[r], &t.rows[r]));
+  for (const std::string& note : t.notes) line("    " + note);
+}
+
 std::string describe(const RaceDetector::Access& a) {
   return fmt::format("warp {} {} (instruction {}, cycle {})", a.warp,
                      a.kind == AccessKind::read ? "read" : "write", a.pc, a.cycle);
@@ -209,6 +247,7 @@ std::string format_report(const RunOutcome& o) {
   for (const ProgramFigure& f : o.figures)
     line(fmt::format("  {:<12} {} {}", f.key, number(f.value), f.unit) +
          (f.label.empty() ? "" : "  (" + f.label + ")"));
+  for (const ProgramTable& t : o.tables) table_lines(t, line);
 
   if (!o.bounds.empty()) {
     line("");

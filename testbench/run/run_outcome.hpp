@@ -49,6 +49,7 @@ struct RunOutcome {
   std::uint64_t race_count = 0;
   std::vector<RaceDetector::Race> races;
   std::vector<ProgramFigure> figures;  // what the program measured about itself
+  std::vector<ProgramTable> tables;    // what it read and how it mapped it
   std::optional<bool> verified;        // none: nothing to verify
   std::vector<std::string> warnings;
   std::vector<std::string> errors;  // what failed verification besides data and expectations

@@ -311,6 +311,7 @@ RunOutcome preview_testbench(const Testbench& tb) {
   o.race_check = tb.race_check;
   o.bounds = program->bounds(o.machine, o.result);
   o.figures = program->figures();
+  o.tables = program->tables();
   return o;
 }
 
@@ -416,6 +417,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   }
   o.bounds = program->bounds(o.machine, o.result);
   o.figures = program->figures();
+  o.tables = program->tables();
 
   // Every output is complete before any is committed. Names and paths may hold bytes that are
   // not UTF-8 (file names are bytes): JSON gets U+FFFD in their place.

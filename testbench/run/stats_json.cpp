@@ -75,6 +75,22 @@ nlohmann::json waiting_json(const std::vector<WarpTime>& times, Cycle compute_la
           {"total", total}};
 }
 
+// The program's tables, by key: numbers as numbers.
+nlohmann::json program_tables_json(const std::vector<ProgramTable>& tables) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const ProgramTable& t : tables) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : t.rows) {
+      nlohmann::json cells = nlohmann::json::array();
+      for (const ProgramTable::Cell& cell : row)
+        std::visit([&cells](const auto& v) { cells.push_back(v); }, cell);
+      rows.push_back(std::move(cells));
+    }
+    out[t.key] = {{"title", t.title}, {"columns", t.columns}, {"rows", rows}, {"notes", t.notes}};
+  }
+  return out;
+}
+
 // Per memory: what it is, and what it did.
 nlohmann::json memories_json(const RunResult& r) {
   nlohmann::json out = nlohmann::json::array();
@@ -160,6 +176,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
   json figures = json::object();
   for (const ProgramFigure& f : o.figures) figures[f.key] = f.value;
   stats["program_figures"] = figures;
+  if (!o.tables.empty()) stats["program_tables"] = program_tables_json(o.tables);
   // The random shift unit and the shared memories as the testbench as it ran says them.
   const nlohmann::ordered_json& machine = o.resolved.at("machine");
   if (machine.contains("rsu")) stats["rsu"] = json(machine.at("rsu"));

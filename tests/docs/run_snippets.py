@@ -3,8 +3,8 @@
 from what mmsim does. The convention (docs/testing.md, "The documentation's tests"):
 
 - Every fenced block names its language. The blocks of a page run in order, in one scratch
-  copy of the repository per page (configs/ and scripts/ copied, build/mmsim the mmsim under
-  test), from its top folder, so a block may use the files an earlier one wrote.
+  copy of the repository per page (configs/, examples/ and scripts/ copied, build/mmsim the
+  mmsim under test), from its top folder, so a block may use the files an earlier one wrote.
 - ```yaml: a complete testbench, run with `mmsim run`; it must exit with status 0.
 - ```console: lines starting with "$ " are commands (a line ending in "\\" continues on the
   next); the lines after a command, up to the next, are its expected output (standard output
@@ -239,7 +239,7 @@ def check_page(page, mmsim, source):
     with tempfile.TemporaryDirectory(prefix="mmsim-doctest-") as scratch:
         clone = os.path.join(scratch, "clone")
         os.makedirs(os.path.join(clone, "build"))
-        for folder in ("configs", "scripts"):
+        for folder in ("configs", "examples", "scripts"):
             shutil.copytree(os.path.join(source, folder), os.path.join(clone, folder),
                             symlinks=True)
         os.symlink(os.path.abspath(mmsim), os.path.join(clone, "build", "mmsim"))

@@ -1,0 +1,458 @@
+#include "sw/gpu_traces/nvbit_reader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <map>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "sw/gpu_traces/line_fields.hpp"
+
+namespace mmsim {
+namespace {
+
+constexpr std::string_view kPrefix = "MEMTRACE: ";
+
+// One group of a run: the records of one warp, in recorded order.
+struct GroupHeader {
+  std::uint32_t kernel = 0;
+  std::uint32_t cta = 0;   // in the order CTAs first appear in the kernel
+  std::uint32_t warp = 0;  // mem_trace's warp field
+  std::uint32_t records = 0;
+  std::uint64_t bytes = 0;
+  auto key() const { return std::tuple(kernel, cta, warp); }
+};
+
+// Records of the selected kernels gathered in memory, in the order they were read.
+class RunBuffer {
+ public:
+  struct Entry {
+    std::uint32_t kernel, cta, warp, size;
+    std::uint64_t offset;  // in bytes_
+  };
+  void add(std::uint32_t kernel, std::uint32_t cta, std::uint32_t warp, const std::string& record) {
+    entries_.push_back(
+        {kernel, cta, warp, static_cast<std::uint32_t>(record.size()), bytes_.size()});
+    bytes_ += record;
+  }
+  std::size_t bytes() const { return bytes_.size() + entries_.size() * sizeof(Entry); }
+  bool empty() const { return entries_.empty(); }
+  // Sorted by (kernel, CTA, warp), each warp's records in order.
+  void sort() {
+    std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+      return std::tie(a.kernel, a.cta, a.warp) < std::tie(b.kernel, b.cta, b.warp);
+    });
+  }
+  // Calls group(header, records) per warp, after sort().
+  template <class Group>
+  void for_each_group(Group&& group) const {
+    std::string records;
+    for (std::size_t i = 0; i < entries_.size();) {
+      const Entry& first = entries_[i];
+      GroupHeader h{first.kernel, first.cta, first.warp, 0, 0};
+      records.clear();
+      for (; i < entries_.size() && entries_[i].kernel == h.kernel && entries_[i].cta == h.cta &&
+             entries_[i].warp == h.warp;
+           ++i) {
+        records.append(bytes_, entries_[i].offset, entries_[i].size);
+        ++h.records;
+      }
+      h.bytes = records.size();
+      group(h, records);
+    }
+  }
+  void clear() {
+    entries_.clear();
+    bytes_.clear();
+  }
+
+ private:
+  std::vector<Entry> entries_;
+  std::string bytes_;
+};
+
+// A run written out, one after the other in one file (one file descriptor however many runs):
+// its groups, read back in order.
+class Run {
+ public:
+  Run(const ScratchFile& file, std::uint64_t begin, std::uint64_t end)
+      : file_(&file), offset_(begin), end_(end) {}
+  // The next group's header (false at the end of the run), then its records.
+  bool next_group() {
+    if (offset_ >= end_) return false;
+    file_->read_at(offset_, &header_, sizeof header_);
+    offset_ += sizeof header_;
+    return true;
+  }
+  const GroupHeader& header() const { return header_; }
+  void records(std::string& out) {
+    out.resize(header_.bytes);
+    file_->read_at(offset_, out.data(), out.size());
+    offset_ += header_.bytes;
+  }
+
+ private:
+  const ScratchFile* file_;
+  std::uint64_t offset_;
+  std::uint64_t end_;
+  GroupHeader header_;
+};
+
+struct KernelState {
+  std::uint32_t kernel = 0;
+  std::unordered_map<std::uint64_t, std::uint32_t> ctas;  // (x, y, z) -> first-appearance order
+  std::vector<std::array<std::uint32_t, 3>> ids;
+  std::uint64_t last_key = ~std::uint64_t{0};
+  std::uint32_t last_cta = 0;
+};
+
+class NvbitReader {
+ public:
+  NvbitReader(const std::filesystem::path& file, const KernelSelection& selection,
+              RecordedTrace& trace, std::size_t run_bytes)
+      : lines_(file, "mem_trace file"),
+        selection_(selection),
+        trace_(trace),
+        recorder_(trace),
+        run_bytes_(run_bytes) {}
+
+  void read();
+
+ private:
+  std::uint32_t kernel_of(std::uint64_t ctx, std::uint64_t launch);
+  void launch_line(std::string_view line);
+  void access_line(std::string_view line);
+  void spill();
+  void merge();
+  // The merge's output, group after group.
+  void emit(const GroupHeader& h, const std::string& records);
+  void close_warp();
+  void close_cta();
+
+  TraceLines lines_;
+  const KernelSelection& selection_;
+  RecordedTrace& trace_;
+  TraceRecorder recorder_;
+  std::size_t run_bytes_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> kernels_;  // (ctx, launch)
+  std::vector<KernelState> states_;                                           // per kernel
+  std::vector<bool> launched_;  // per kernel: its LAUNCH line was read
+  std::uint64_t access_lines_ = 0;
+  RunBuffer buffer_;
+  std::unique_ptr<ScratchFile> runs_file_;  // made at the first run
+  std::vector<Run> runs_;
+  RecordedInstruction in_;
+  std::string record_;
+  // The merge's position.
+  bool open_cta_ = false, open_warp_ = false;
+  std::uint32_t kernel_ = 0, cta_index_ = 0, warp_field_ = 0;
+  CtaEntry cta_;
+  WarpEntry warp_;
+  RecordPosition position_;
+};
+
+std::uint32_t NvbitReader::kernel_of(std::uint64_t ctx, std::uint64_t launch) {
+  const auto [it, added] = kernels_.try_emplace({ctx, launch}, 0);
+  if (!added) return it->second;
+  TraceKernel kernel;
+  kernel.number = trace_.kernels.size() + 1;
+  kernel.launch = launch;
+  kernel.name = "grid launch " + std::to_string(launch);
+  kernel.where = lines_.where();
+  kernel.selected = selection_.matches(kernel.number, kernel.name);
+  kernel.read = true;
+  it->second = static_cast<std::uint32_t>(trace_.kernels.size());
+  trace_.kernels.push_back(std::move(kernel));
+  states_.push_back({it->second, {}, {}, ~std::uint64_t{0}, 0});
+  launched_.push_back(false);
+  return it->second;
+}
+
+void NvbitReader::launch_line(std::string_view line) {
+  LineFields f(line, lines_);
+  f.next();  // MEMTRACE:
+  f.next();  // CTX
+  const std::uint64_t ctx = f.hex("the context");
+  // The name may hold blanks (a demangled signature): it ends at the last " - grid launch id ".
+  constexpr std::string_view kName = " - Kernel name ";
+  constexpr std::string_view kLaunch = " - grid launch id ";
+  const std::size_t name_at = line.find(kName);
+  const std::size_t launch_at = line.rfind(kLaunch);
+  if (name_at == std::string_view::npos || launch_at == std::string_view::npos ||
+      launch_at < name_at)
+    throw InputError(lines_.where(1),
+                     "a LAUNCH line without '- Kernel name NAME - grid launch "
+                     "id N': expected mem_trace's LAUNCH line");
+  const std::string name(line.substr(name_at + kName.size(), launch_at - name_at - kName.size()));
+  // " - grid launch id N - grid size x,y,z - block size x,y,z - nregs ... - cuda stream id S":
+  // segments of "key value"; the keys mmsim does not need are skipped.
+  std::string_view rest = line.substr(launch_at + 3);
+  std::optional<std::uint64_t> launch;
+  std::array<std::uint32_t, 3> grid{}, block{};
+  while (!rest.empty()) {
+    const std::size_t end = rest.find(" - ");
+    const std::string_view segment = rest.substr(0, end);
+    const std::size_t column = static_cast<std::size_t>(segment.data() - line.data()) + 1;
+    const std::size_t blank = segment.rfind(' ');
+    const std::string_view key = segment.substr(0, blank == std::string_view::npos ? 0 : blank);
+    const std::string_view value =
+        blank == std::string_view::npos ? segment : segment.substr(blank + 1);
+    if (key == "grid launch id") {
+      std::uint64_t v = 0;
+      const auto [p, error] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || error != std::errc() || p != value.data() + value.size())
+        throw InputError(lines_.where(column),
+                         "expected 'grid launch id N', got '" + std::string(segment) + "'");
+      launch = v;
+    } else if (key == "grid size" || key == "block size") {
+      if (!parse_triple(value, key == "grid size" ? grid : block))
+        throw InputError(lines_.where(column), "expected '" + std::string(key) + " x,y,z', got '" +
+                                                   std::string(segment) + "'");
+    }
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 3);
+  }
+  if (!launch) throw InputError(lines_.where(launch_at + 4), "expected 'grid launch id N'");
+  const std::uint32_t k = kernel_of(ctx, *launch);
+  if (launched_[k])
+    throw InputError(lines_.where(),
+                     "a second LAUNCH line for grid launch id " + std::to_string(*launch));
+  launched_[k] = true;
+  TraceKernel& kernel = trace_.kernels[k];
+  kernel.name = name;
+  kernel.where = lines_.where();
+  kernel.grid = grid;
+  kernel.block = block;
+  const bool selected = selection_.matches(kernel.number, kernel.name);
+  if (selected != kernel.selected && kernel.instructions > 0)
+    throw InputError(lines_.where(), "the LAUNCH line of grid launch id " +
+                                         std::to_string(*launch) + " comes after its accesses");
+  kernel.selected = selected;
+  const std::uint64_t threads = std::uint64_t{block[0]} * block[1] * block[2];
+  if (threads > 0)
+    kernel.warps_per_cta = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>((threads + kTraceLanes - 1) / kTraceLanes, 1u << 20));
+}
+
+void NvbitReader::access_line(std::string_view line) {
+  LineFields f(line, lines_);
+  f.next();  // MEMTRACE:
+  f.next();  // CTX
+  const std::uint64_t ctx = f.hex("the context");
+  const auto expect = [&f](std::string_view word) {
+    if (const std::string_view got = f.next(); got != word)
+      f.fail("expected '" + std::string(word) + "', got " + LineFields::shown(got) +
+             " (mem_trace's line: MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - warp W - "
+             "OPCODE - 32 addresses)");
+  };
+  expect("-");
+  expect("grid_launch_id");
+  const std::uint64_t launch = f.decimal("the grid launch id");
+  expect("-");
+  expect("CTA");
+  std::array<std::uint32_t, 3> id{};
+  if (!parse_triple(f.next(), id)) f.fail("expected the CTA's 'x,y,z'");
+  if (id[1] > 0xffff || id[2] > 0xffff || id[0] > 0x7fffffff)
+    f.fail("the CTA lies beyond CUDA's grid (x < 2^31, y and z < 65536)");
+  expect("-");
+  expect("warp");
+  const std::uint64_t warp = f.decimal("the warp");
+  if (warp > 0xffffffffu) f.fail("the warp number is out of range");
+  expect("-");
+  const std::string_view opcode = f.next();
+  if (opcode.empty() || opcode == "-") f.fail("expected the opcode");
+  expect("-");
+  in_.mask = 0;
+  in_.strided = false;
+  unsigned lanes = 0;
+  for (std::uint64_t a = 0; f.address(a, "a lane's address"); ++lanes) {
+    if (lanes >= kTraceLanes) continue;
+    in_.address[lanes] = a;
+    if (a != 0) in_.mask |= std::uint32_t{1} << lanes;
+  }
+  if (lanes != kTraceLanes)
+    throw InputError(lines_.where(), "expected 32 lane addresses, got " + std::to_string(lanes) +
+                                         ": a trace for another warp width (mem_trace and mmsim "
+                                         "read warps of 32 threads)");
+  if (in_.mask == 0xffffffffu) {  // one stride, as most warp accesses: known from here on
+    in_.stride = in_.address[1] - in_.address[0];
+    bool strided = true;
+    for (unsigned lane = 2; lane < kTraceLanes; ++lane)
+      strided &= in_.address[lane] - in_.address[lane - 1] == in_.stride;
+    in_.strided = strided;
+  }
+  const std::uint32_t k = kernel_of(ctx, launch);
+  ++access_lines_;
+  in_.site = recorder_.site(k, std::nullopt, std::nullopt, opcode, access_bytes(opcode), true);
+  in_.has_addresses = true;
+  in_.index = 0;
+  in_.line = lines_.number();
+  recorder_.count(in_);
+  if (!trace_.kernels[k].selected) return;
+  KernelState& state = states_[k];
+  const std::uint64_t key = std::uint64_t{id[0]} << 32 | std::uint64_t{id[1]} << 16 | id[2];
+  if (key != state.last_key) {
+    const auto [it, added] =
+        state.ctas.try_emplace(key, static_cast<std::uint32_t>(state.ids.size()));
+    if (added) state.ids.push_back(id);
+    state.last_key = key;
+    state.last_cta = it->second;
+  }
+  record_.clear();
+  RecordPosition fresh;
+  encode_record(in_, fresh, record_);
+  buffer_.add(k, state.last_cta, static_cast<std::uint32_t>(warp), record_);
+  if (buffer_.bytes() >= run_bytes_) spill();
+}
+
+void NvbitReader::spill() {
+  buffer_.sort();
+  if (!runs_file_)
+    runs_file_ = std::make_unique<ScratchFile>(
+        trace_.file.string(), "the sorted runs of the records of " + trace_.file.string());
+  ScratchFile& file = *runs_file_;
+  const std::uint64_t begin = file.size();
+  buffer_.for_each_group([&file](const GroupHeader& h, const std::string& records) {
+    file.append(&h, sizeof h);
+    file.append(records.data(), records.size());
+  });
+  file.flush();
+  runs_.emplace_back(file, begin, file.size());
+  buffer_.clear();
+}
+
+void NvbitReader::close_warp() {
+  if (!open_warp_) return;
+  warp_.bytes = trace_.store->data_bytes() - warp_.offset;
+  cta_.max_barriers = std::max(cta_.max_barriers, warp_.barriers);
+  trace_.store->add_warp(warp_);
+  ++cta_.warps;
+  open_warp_ = false;
+}
+
+void NvbitReader::close_cta() {
+  close_warp();
+  if (!open_cta_) return;
+  TraceKernel& kernel = trace_.kernels[kernel_];
+  kernel.warps_per_cta = std::max(kernel.warps_per_cta, cta_.warps);
+  trace_.store->add_cta(cta_);
+  ++kernel.ctas;
+  open_cta_ = false;
+}
+
+void NvbitReader::emit(const GroupHeader& h, const std::string& records) {
+  if (!open_cta_ || h.kernel != kernel_ || h.cta != cta_index_) {
+    close_cta();
+    TraceKernel& kernel = trace_.kernels[h.kernel];
+    if (h.kernel != kernel_ || kernel.ctas == 0) kernel.first_cta = trace_.store->ctas();
+    kernel_ = h.kernel;
+    cta_index_ = h.cta;
+    cta_ = CtaEntry{};
+    cta_.first_warp = trace_.store->warps();
+    const auto& id = states_[h.kernel].ids[h.cta];
+    std::copy(id.begin(), id.end(), cta_.id);
+    open_cta_ = true;
+  }
+  const unsigned char* data = reinterpret_cast<const unsigned char*>(records.data());
+  std::size_t at = 0;
+  if (!open_warp_ || h.warp != warp_field_) {
+    close_warp();
+    const TraceKernel& kernel = trace_.kernels[h.kernel];
+    if (kernel.block[0] != 0 && cta_.warps >= kernel.warps_per_cta) {
+      RecordPosition fresh;
+      decode_record(data, records.size(), fresh, in_);
+      throw InputError({trace_.file.string(), static_cast<int>(in_.line), 0},
+                       trace_.kernel_label(h.kernel) + ": CTA (" + std::to_string(cta_.id[0]) +
+                           "," + std::to_string(cta_.id[1]) + "," + std::to_string(cta_.id[2]) +
+                           ") has more warps than the " + std::to_string(kernel.warps_per_cta) +
+                           " of its block size (" + std::to_string(kernel.block[0]) + "," +
+                           std::to_string(kernel.block[1]) + "," + std::to_string(kernel.block[2]) +
+                           ")");
+    }
+    warp_ = WarpEntry{};
+    warp_.warp = h.warp;
+    warp_.offset = trace_.store->data_bytes();
+    warp_field_ = h.warp;
+    position_ = RecordPosition{};
+    open_warp_ = true;
+  }
+  for (std::uint32_t r = 0; r < h.records; ++r) {
+    RecordPosition fresh;
+    at += decode_record(data + at, records.size() - at, fresh, in_);
+    in_.index = warp_.instructions++;
+    const TraceOperation op = trace_.sites[in_.site].mapping.operation;
+    if (op == TraceOperation::other) continue;
+    if (op == TraceOperation::barrier) ++warp_.barriers;
+    record_.clear();
+    encode_record(in_, position_, record_);
+    trace_.store->append_records(record_);
+    ++warp_.records;
+  }
+}
+
+void NvbitReader::merge() {
+  if (runs_.empty()) {  // everything fitted in memory
+    buffer_.sort();
+    buffer_.for_each_group([this](const GroupHeader& h, const std::string& r) { emit(h, r); });
+    buffer_.clear();
+  } else {
+    if (!buffer_.empty()) spill();
+    // The smallest group first; of equal keys, the earlier run's first (recorded order).
+    using Head = std::pair<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t>;
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    for (std::size_t i = 0; i < runs_.size(); ++i)
+      if (runs_[i].next_group()) heads.push({runs_[i].header().key(), i});
+    std::string records;
+    while (!heads.empty()) {
+      const std::size_t i = heads.top().second;
+      heads.pop();
+      runs_[i].records(records);
+      emit(runs_[i].header(), records);
+      if (runs_[i].next_group()) heads.push({runs_[i].header().key(), i});
+    }
+  }
+  close_cta();
+  runs_.clear();
+  runs_file_.reset();
+}
+
+void NvbitReader::read() {
+  trace_.compression = lines_.compression();
+  std::string_view line;
+  while (lines_.next(line)) {
+    if (!line.starts_with(kPrefix)) {
+      ++trace_.skipped_lines;
+      continue;
+    }
+    // "MEMTRACE: CTX 0x... - LAUNCH - ..." or "MEMTRACE: CTX 0x... - grid_launch_id ..."; other
+    // MEMTRACE lines (TOOL_VERBOSE's) are skipped.
+    const std::size_t dash = line.find(" - ");
+    const std::string_view after =
+        dash == std::string_view::npos ? std::string_view{} : line.substr(dash + 3);
+    if (after.starts_with("grid_launch_id "))
+      access_line(line);
+    else if (after.starts_with("LAUNCH"))
+      launch_line(line);
+    else
+      ++trace_.skipped_lines;
+  }
+  trace_.lines = lines_.number();
+  trace_.decompress_seconds = lines_.decompress_seconds();
+  if (access_lines_ == 0)
+    throw InputError({trace_.file.string(), 0, 0},
+                     "no mem_trace line ('MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - "
+                     "warp W - OPCODE - addresses') in " +
+                         std::to_string(lines_.number()) +
+                         " lines: is it the output of NVBit's mem_trace tool?");
+  merge();
+}
+
+}  // namespace
+
+void read_nvbit_trace(const std::filesystem::path& file, const KernelSelection& selection,
+                      RecordedTrace& trace, std::size_t run_bytes) {
+  NvbitReader(file, selection, trace, run_bytes).read();
+}
+
+}  // namespace mmsim

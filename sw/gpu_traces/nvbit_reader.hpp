@@ -1,0 +1,29 @@
+// NVBit's mem_trace output (docs/gpu_traces.md, "NVBit"): one line per warp memory instruction,
+// "MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - warp W - OPCODE - " and 32 lane
+// addresses ("0x0000000000000000" for a lane that does not take part), with a LAUNCH line per
+// kernel ("MEMTRACE: CTX 0x... - LAUNCH - Kernel pc 0x... - Kernel name NAME - grid launch id G
+// - grid size x,y,z - block size x,y,z - ..."); every other line (the program's own output) is
+// skipped. Warps are told apart by (launch, CTA, warp) — W is a hardware slot, unique only among
+// the warps on one SM at a time — and CTAs are numbered in the order they first appear.
+//
+// The lines of all warps come interleaved in the order the GPU ran them. They are regrouped per
+// (CTA, warp) with bounded memory: records are gathered in memory up to kRunBytes, sorted by
+// (kernel, CTA, warp) — stably, so each warp keeps its order — and written out as a run; the
+// runs are then merged into the WarpStore, one warp's records of one run in memory at a time.
+// Memory: kRunBytes (records of about 10 bytes and 24 bytes of sort key each), and about 60
+// bytes per CTA of the selected kernels (their recorded order).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+
+#include "sw/gpu_traces/recorded_trace.hpp"
+
+namespace mmsim {
+
+inline constexpr std::size_t kRunBytes = std::size_t{64} << 20;
+
+void read_nvbit_trace(const std::filesystem::path& file, const KernelSelection& selection,
+                      RecordedTrace& trace, std::size_t run_bytes = kRunBytes);
+
+}  // namespace mmsim

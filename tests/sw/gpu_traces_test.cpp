@@ -1,0 +1,607 @@
+// The parts of reading a GPU trace (sw/gpu_traces/): decompression, both readers, the opcode
+// map, the temporary per-warp encoding, address relocation, the word split and the CTA
+// schedule, each against what docs/gpu_traces.md says.
+#include <gtest/gtest.h>
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <random>
+
+#include "support/temp_dir.hpp"
+#include "sw/gpu_traces/address_relocation.hpp"
+#include "sw/gpu_traces/cta_scheduler.hpp"
+#include "sw/gpu_traces/lane_words.hpp"
+#include "sw/gpu_traces/nvbit_reader.hpp"
+#include "sw/gpu_traces/opcode_map.hpp"
+#include "sw/gpu_traces/recorded_trace.hpp"
+#include "sw/program/input_error.hpp"
+
+namespace mmsim::test {
+namespace {
+
+std::string gzip(const std::string& text) {
+  z_stream z{};
+  deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(text.size() + 1024, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string xz(const std::string& text) {
+  std::string out(text.size() + 1024, '\0');
+  std::size_t size = 0;
+  lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr,
+                          reinterpret_cast<const std::uint8_t*>(text.data()), text.size(),
+                          reinterpret_cast<std::uint8_t*>(out.data()), &size, out.size());
+  out.resize(size);
+  return out;
+}
+
+std::string zstd(const std::string& text) {
+  std::string out(ZSTD_compressBound(text.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3));
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::filesystem::path& file) {
+  TraceLines lines(file, "trace file");
+  std::vector<std::string> out;
+  std::string_view line;
+  while (lines.next(line)) out.emplace_back(line);
+  return out;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.describe();
+  } catch (const ParamError& e) {
+    return e.param() + ": " + e.what();
+  }
+  return "no error";
+}
+
+// ---- compressed input -------------------------------------------------------------------
+
+TEST(CompressedInput, ReadsPlainGzipXzAndZstdAlikeWhateverTheFileIsCalled) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "line " + std::to_string(i) + "\n";
+  text += "last line without its newline";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"plain.gz", text}, {"a.txt", gzip(text)}, {"b.txt", xz(text)}, {"c.txt", zstd(text)}};
+  for (const auto& [name, bytes] : files) {
+    const std::vector<std::string> lines = lines_of(dir.write(name, bytes));
+    ASSERT_EQ(lines.size(), 5001u) << name;
+    EXPECT_EQ(lines[1234], "line 1234") << name;
+    EXPECT_EQ(lines.back(), "last line without its newline") << name;
+  }
+  TraceLines gz(dir / "a.txt", "trace file");
+  EXPECT_EQ(gz.compression(), Compression::gzip);
+}
+
+TEST(CompressedInput, ReadsStreamsWrittenOneAfterTheOther) {
+  TempDir dir;
+  // gzip members, xz streams and zstd frames concatenated, as `cat a.gz b.gz` makes them.
+  for (const auto& [name, bytes] :
+       std::vector<std::pair<std::string, std::string>>{{"two.gz", gzip("one\n") + gzip("two\n")},
+                                                        {"two.xz", xz("one\n") + xz("two\n")},
+                                                        {"two.zst", zstd("one\n") + zstd("two\n")}})
+    EXPECT_EQ(lines_of(dir.write(name, bytes)), (std::vector<std::string>{"one", "two"})) << name;
+}
+
+TEST(CompressedInput, RefusesATruncatedOrCorruptStreamNamingTheFile) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += std::to_string(i * 7919 % 10007) + "\n";
+  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"t.gz", gzip(text)}, {"t.xz", xz(text)}, {"t.zst", zstd(text)}}) {
+    const auto cut = dir.write("cut-" + name, bytes.substr(0, bytes.size() / 2));
+    EXPECT_NE(error_of([&] { lines_of(cut); }).find("ends before its end (a truncated file?)"),
+              std::string::npos)
+        << name;
+    std::string corrupt = bytes;
+    for (std::size_t i = 20; i < 40; ++i) corrupt[i] = static_cast<char>(corrupt[i] ^ 0x55);
+    const auto bad = dir.write("bad-" + name, corrupt);
+    const std::string message = error_of([&] { lines_of(bad); });
+    EXPECT_EQ(message.rfind(bad.string() + ": trace file: ", 0), 0u) << name << ": " << message;
+  }
+  EXPECT_NE(error_of([&] { lines_of(dir.write("x.bz2", "BZh91AY&SY")); }).find("bzip2"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { lines_of(dir / "missing"); }).find("No such file or directory"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { lines_of(dir.path()); }).find("is a folder"), std::string::npos);
+}
+
+TEST(CompressedInput, RefusesALineLongerThanItsLimitAtItsNumber) {
+  TempDir dir;
+  const auto file = dir.write("long.txt", "short\n" + std::string(5000, 'x') + "\n");
+  TraceLines lines(file, "trace file", 4096);
+  std::string_view line;
+  ASSERT_TRUE(lines.next(line));
+  EXPECT_EQ(error_of([&] { lines.next(line); }),
+            file.string() + ":2: the line is longer than 4096 bytes (the limit of a trace line)");
+}
+
+// ---- the opcode map -------------------------------------------------------------------------
+
+TEST(OpcodeMap, MapsMemoryInstructionsBarriersAndListsTheRest) {
+  const auto op = [](std::string_view opcode, bool addresses = true,
+                     TraceFormat format = TraceFormat::accelsim) {
+    return map_opcode(opcode, format, addresses);
+  };
+  EXPECT_EQ(op("LDG.E.64.SYS").operation, TraceOperation::read);
+  EXPECT_EQ(op("LDG.E.64.SYS").space, Space::global);
+  EXPECT_EQ(op("ST.E").operation, TraceOperation::write);  // generic: global
+  EXPECT_EQ(op("RED.E.ADD.F32.FTZ.RN").operation, TraceOperation::atomic);
+  EXPECT_EQ(op("ATOMG.E.ADD").space, Space::global);
+  EXPECT_EQ(op("LDS.U.128").space, Space::shared);
+  EXPECT_EQ(op("STS").operation, TraceOperation::write);
+  EXPECT_EQ(op("ATOMS.ADD").operation, TraceOperation::atomic);
+  EXPECT_EQ(op("ATOMS.ADD").space, Space::shared);
+  EXPECT_EQ(op("BAR.SYNC.DEFER_BLOCKING", false).operation, TraceOperation::barrier);
+  EXPECT_EQ(op("BAR.ARV", false).operation, TraceOperation::other);
+  EXPECT_EQ(op("LDL", true).reason, "local memory (each thread's own): not modelled");
+  EXPECT_EQ(op("IMAD.WIDE", false).reason, "not a memory instruction");
+  EXPECT_EQ(op("FOO.BAR", true).reason, "a memory instruction mmsim does not know");
+  EXPECT_EQ(op("LDG.E", false).reason, "memory instruction recorded without addresses");
+  EXPECT_EQ(op("LDGSTS.E.BYPASS.128").operation, TraceOperation::read);
+  EXPECT_EQ(op("LDGSTS.E.BYPASS.128", true, TraceFormat::nvbit).operation, TraceOperation::other);
+  EXPECT_EQ(base_opcode("LDG.E.64"), "LDG");
+}
+
+TEST(OpcodeMap, ReadsTheLaneWidthFromTheModifiers) {
+  EXPECT_EQ(access_bytes("LDG.E"), 4u);
+  EXPECT_EQ(access_bytes("LDG.E.64"), 8u);
+  EXPECT_EQ(access_bytes("LDS.U.128"), 16u);
+  EXPECT_EQ(access_bytes("STS.U8"), 1u);
+  EXPECT_EQ(access_bytes("LDG.E.S16"), 2u);
+  EXPECT_EQ(access_bytes("ATOMG.E.ADD.F64.RN"), 8u);
+  EXPECT_EQ(access_bytes("LDG.E.EL.LTC128B"), 4u);  // not a width
+}
+
+// ---- the per-warp encoding -------------------------------------------------------------------
+
+TEST(WarpRecords, EncodeAndDecodeRecordsOfEveryShape) {
+  std::mt19937_64 random(26);
+  std::vector<RecordedInstruction> records;
+  for (int i = 0; i < 2000; ++i) {
+    RecordedInstruction in;
+    in.site = static_cast<std::uint32_t>(random() % 1000);
+    in.has_addresses = random() % 4 != 0;
+    in.index = (records.empty() ? 0 : records.back().index + 1) + random() % 3;
+    in.line = (records.empty() ? 1 : records.back().line) + random() % 100;
+    in.mask = i % 3 == 0 ? 0xffffffffu : static_cast<std::uint32_t>(random());
+    const std::uint64_t base = random();
+    const std::uint64_t stride = i % 2 == 0 ? random() % 256 : 0;
+    for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+      in.address[lane] = stride ? base + lane * stride : random();
+    if (!in.has_addresses) in.mask = 0;
+    records.push_back(in);
+  }
+  std::string bytes;
+  RecordPosition write;
+  for (const RecordedInstruction& in : records) encode_record(in, write, bytes);
+  RecordPosition read;
+  std::size_t at = 0;
+  for (const RecordedInstruction& in : records) {
+    RecordedInstruction out;
+    at += decode_record(reinterpret_cast<const unsigned char*>(bytes.data()) + at,
+                        bytes.size() - at, read, out);
+    ASSERT_EQ(out.site, in.site);
+    ASSERT_EQ(out.has_addresses, in.has_addresses);
+    ASSERT_EQ(out.index, in.index);
+    ASSERT_EQ(out.line, in.line);
+    if (!in.has_addresses) continue;
+    ASSERT_EQ(out.mask, in.mask);
+    for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+      if (in.mask >> lane & 1) {
+        ASSERT_EQ(out.address[lane], in.address[lane]);
+      }
+  }
+  EXPECT_EQ(at, bytes.size());
+  // A coalesced warp access takes a few bytes: site, gaps, flags, base, stride.
+  RecordedInstruction coalesced;
+  coalesced.has_addresses = true;
+  coalesced.mask = 0xffffffffu;
+  coalesced.line = 1;
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+    coalesced.address[lane] = 0x7f8ea2000000 + 4 * lane;
+  std::string one;
+  RecordPosition fresh;
+  encode_record(coalesced, fresh, one);
+  EXPECT_EQ(one.size(), 12u);
+}
+
+// ---- relocation and words ----------------------------------------------------------------------
+
+TEST(AddressRelocation, LaysTheTouchedUnitsOneAfterTheOtherKeepingBanks) {
+  TouchedGranules touched;
+  touched.touch(5, 6);
+  touched.touch(1000, 1000);
+  touched.touch(100000, 100000);
+  touched.touch(100010, 100040);  // into the next unit
+  const AddressRelocation r(touched, 32, 0);
+  ASSERT_EQ(r.ranges().size(), 3u);
+  EXPECT_EQ(r.map(5), 5u);
+  EXPECT_EQ(r.map(1000), 32u + 1000 % 32);
+  EXPECT_EQ(r.map(100000), 64u + 100000 % 32);
+  EXPECT_EQ(r.map(100040), 64u + 32 + 100040 % 32);
+  EXPECT_EQ(r.words(), 128u);
+  for (const std::uint64_t word : {5u, 1000u, 100000u, 100040u})
+    EXPECT_EQ(r.map(word) % 32, word % 32);
+  // Units of 64 words (w = 64): words 5 and 1000 keep their offsets in 64.
+  const AddressRelocation wide(touched, relocation_unit(64, 64), 128);
+  EXPECT_EQ(wide.map(1000), 128u + 64 + 1000 % 64);
+  EXPECT_EQ(relocation_unit(32, 8), 32u);
+  EXPECT_EQ(relocation_unit(48, 48), 96u);
+}
+
+AddressRelocation identity() {
+  TouchedGranules all;
+  all.touch(0, 1 << 16);
+  return AddressRelocation(all, 32, 0);
+}
+
+// Lays out the lanes of `mask` at `a`, through LaneWords' general path and, where the addresses
+// form one stride, through its strided one too: both must agree.
+unsigned layout(LaneWords& words, std::uint32_t mask,
+                const std::array<std::uint64_t, kTraceLanes>& a, unsigned bytes) {
+  static const AddressRelocation r = identity();
+  RecordedInstruction in;
+  in.mask = mask;
+  in.address = a;
+  const unsigned n = words.layout(in, bytes, r, 0);
+  const std::vector<Address> general(words.instruction(0).begin(), words.instruction(n - 1).end());
+  in.stride = a[1] - a[0];
+  in.strided = mask == 0xffffffffu;
+  for (unsigned lane = 1; lane < kTraceLanes; ++lane)
+    in.strided = in.strided && a[lane] - a[lane - 1] == in.stride;
+  if (in.strided) {
+    EXPECT_EQ(words.layout(in, bytes, r, 0), n);
+    EXPECT_EQ(std::vector<Address>(words.instruction(0).begin(), words.instruction(n - 1).end()),
+              general);
+  }
+  return n;
+}
+
+std::vector<Address> slots(const LaneWords& words, unsigned instruction) {
+  const auto s = words.instruction(instruction);
+  return {s.begin(), s.end()};
+}
+
+TEST(LaneWords, SplitsWideAccessesLaneByLaneIntoInstructionsOfWLanes) {
+  const AddressRelocation r = identity();
+  std::array<std::uint64_t, kTraceLanes> a{};
+  // 64-bit accesses of consecutive elements: lanes 0-15, then lanes 16-31, 32 words each.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 8 * lane;
+  LaneWords words(2, 32);
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 8), 2u);
+  EXPECT_EQ(words.words_per_lane(), 2u);
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(slots(words, 0)[i], i);
+    EXPECT_EQ(slots(words, 1)[i], 32 + i);
+  }
+  // 128-bit: four instructions of eight lanes.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 16 * lane;
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 16), 4u);
+  EXPECT_EQ(slots(words, 3)[31], 127u);
+  // Lane 1 inactive: its two slots are empty.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 8 * lane;
+  layout(words, 0xfffffffdu, a, 8);
+  EXPECT_EQ(slots(words, 0)[2], kInactive);
+  EXPECT_EQ(slots(words, 0)[3], kInactive);
+  EXPECT_EQ(slots(words, 0)[4], 4u);
+  // An unaligned 32-bit access spans two words: two per lane.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 2 + 4 * lane;
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 4), 2u);
+  EXPECT_EQ(slots(words, 0)[0], 0u);
+  EXPECT_EQ(slots(words, 0)[1], 1u);
+  EXPECT_EQ(slots(words, 0)[2], 1u);
+  // A machine of w = 16: a 32-bit warp access is two instructions, lanes 0-15 and 16-31.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 4 * lane;
+  LaneWords narrow(2, 16);
+  ASSERT_EQ(layout(narrow, 0x0000ffffu, a, 4), 2u);
+  EXPECT_TRUE(narrow.active(0));
+  EXPECT_FALSE(narrow.active(1));  // lanes 16-31 are inactive: nothing to send
+  EXPECT_EQ(slots(narrow, 0)[15], 15u);
+  // w = 64: one instruction, slots 32-63 empty; word_bytes 8: two 4-byte lanes per word.
+  LaneWords wide(3, 64);
+  ASSERT_EQ(layout(wide, 0xffffffffu, a, 4), 1u);
+  EXPECT_EQ(slots(wide, 0)[1], 0u);
+  EXPECT_EQ(slots(wide, 0)[2], 1u);
+  EXPECT_EQ(slots(wide, 0)[40], kInactive);
+  // A column read downwards and upwards: one stride, a word apart or many.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 4096 - 128 * lane;
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 4), 1u);
+  EXPECT_EQ(slots(words, 0)[31], (4096 - 128 * 31) / 4u);
+  // Byte loads: four lanes in one word.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = lane;
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 1), 1u);
+  EXPECT_EQ(slots(words, 0)[7], 1u);
+}
+
+// ---- the CTA schedule -------------------------------------------------------------------------
+
+TEST(CtaSchedule, PlacesCtasOnSlotsRoundByRound) {
+  // 2 blocks of 5 warps, CTAs of 2 warps: 2 slots per block (warp 4 of each block idle); 7
+  // CTAs round robin: block 0 gets 0, 2, 4, 6 (rounds 0, 0, 1, 1), block 1 gets 1, 3, 5.
+  const CtaSchedule s(7, 2, 2, 5, CtaPlacement::round_robin);
+  EXPECT_EQ(s.slots(), 2u);
+  ASSERT_TRUE(s.slot_of(7));
+  EXPECT_EQ(s.slot_of(7)->block, 1u);
+  EXPECT_EQ(s.slot_of(7)->slot, 1u);
+  EXPECT_EQ(s.slot_of(7)->warp, 0u);
+  EXPECT_FALSE(s.slot_of(4));
+  EXPECT_EQ(s.cta(*s.slot_of(0), 0), 0u);
+  EXPECT_EQ(s.cta(*s.slot_of(2), 0), 2u);
+  EXPECT_EQ(s.cta(*s.slot_of(0), 1), 4u);
+  EXPECT_EQ(s.cta(*s.slot_of(3), 1), 6u);
+  EXPECT_EQ(s.cta(*s.slot_of(5), 0), 1u);
+  EXPECT_EQ(s.cta(*s.slot_of(7), 0), 3u);
+  EXPECT_EQ(s.cta(*s.slot_of(5), 1), 5u);
+  EXPECT_FALSE(s.cta(*s.slot_of(7), 1));
+  EXPECT_EQ(s.rounds(0), 2u);
+  EXPECT_EQ(s.rounds(1), 2u);
+  // By CTA id: recorded CTAs with linear ids 3, 0, 1, 2 on 2 blocks: block 0 gets the CTAs of
+  // ids 0 and 2 (recorded 1 and 3), in recorded order.
+  const CtaSchedule by_id(4, 1, 2, 1, CtaPlacement::cta_id, {3, 0, 1, 2});
+  EXPECT_EQ(by_id.cta(*by_id.slot_of(0), 0), 1u);
+  EXPECT_EQ(by_id.cta(*by_id.slot_of(0), 1), 3u);
+  EXPECT_EQ(by_id.cta(*by_id.slot_of(1), 0), 0u);
+}
+
+// ---- the readers ------------------------------------------------------------------------------
+
+std::string nvbit_line(const std::string& cta, unsigned warp, const std::string& opcode,
+                       std::uint64_t base, std::uint64_t stride, unsigned lanes = 32,
+                       std::uint32_t mask = 0xffffffffu, unsigned launch = 0) {
+  char head[160];
+  std::snprintf(head, sizeof head,
+                "MEMTRACE: CTX 0x00005581e4e9f0a0 - grid_launch_id %u - CTA %s - warp %u - %s - ",
+                launch, cta.c_str(), warp, opcode.c_str());
+  std::string line = head;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    char address[24];
+    std::snprintf(address, sizeof address, "0x%016llx ",
+                  static_cast<unsigned long long>(
+                      lane >= 32 || (mask >> lane & 1) ? base + lane * stride : 0));
+    line += address;
+  }
+  return line + "\n";
+}
+
+std::string nvbit_launch(unsigned launch, const std::string& name, const std::string& grid,
+                         const std::string& block) {
+  return "MEMTRACE: CTX 0x00005581e4e9f0a0 - LAUNCH - Kernel pc 0x00007f8ed6a4e700 - Kernel name " +
+         name + " - grid launch id " + std::to_string(launch) + " - grid size " + grid +
+         " - block size " + block + " - nregs 10 - shmem 0 - cuda stream id 0\n";
+}
+
+RecordedTrace read(const std::filesystem::path& file, TraceFormat format,
+                   const std::string& kernel = "all") {
+  return read_recorded_trace(file, format, KernelSelection(kernel), 2);
+}
+
+// The records of warp q of CTA c of the first selected kernel.
+std::vector<RecordedInstruction> records(const RecordedTrace& t, std::uint64_t c, unsigned q) {
+  const CtaEntry cta = t.store->cta(c);
+  std::vector<RecordedInstruction> out;
+  if (q >= cta.warps) return out;
+  WarpCursor cursor(4096);
+  cursor.open(*t.store, t.store->warp(cta.first_warp + q));
+  RecordedInstruction in;
+  while (cursor.next(in)) out.push_back(in);
+  return out;
+}
+
+TEST(NvbitReader, TellsWarpsApartByCtaAndSlotKeepingEachWarpsOrder) {
+  TempDir dir;
+  // Slot 0 runs a warp of CTA 1,0,0 and later one of CTA 0,0,0; their lines interleave.
+  const auto file = dir.write(
+      "t.txt", "the program's own output\n" + nvbit_launch(0, "k(float*, int)", "2,1,1", "64,1,1") +
+                   nvbit_line("1,0,0", 0, "LDG.E", 0x1000, 4) +
+                   nvbit_line("1,0,0", 3, "LDG.E.64", 0x2000, 8) +
+                   nvbit_line("0,0,0", 0, "STS", 0x7f0000000000, 4, 32, 0x0000ffffu) +
+                   nvbit_line("1,0,0", 0, "STG.E", 0x3000, 4) + "more output\n" +
+                   nvbit_line("1,0,0", 0, "LDL", 0x5000, 4) +
+                   nvbit_line("1,0,0", 0, "LDG.E", 0x4000, 4));
+  const RecordedTrace t = read(file, TraceFormat::nvbit);
+  ASSERT_EQ(t.kernels.size(), 1u);
+  const TraceKernel& k = t.kernels[0];
+  EXPECT_EQ(k.name, "k(float*, int)");
+  EXPECT_EQ(k.warps_per_cta, 2u);
+  EXPECT_EQ(k.ctas, 2u);
+  EXPECT_EQ(k.instructions, 6u);
+  EXPECT_EQ(k.global, 4u);
+  EXPECT_EQ(k.shared, 1u);
+  EXPECT_EQ(k.other, 1u);
+  EXPECT_EQ(k.lanes, 4u * 32 + 16);
+  EXPECT_EQ(t.skipped_lines, 2u);
+  // CTA 1,0,0 appeared first: it is CTA 0 of the recorded order; its warps by slot: 0, 3.
+  EXPECT_EQ(t.store->cta(0).id[0], 1u);
+  const auto w0 = records(t, 0, 0);
+  ASSERT_EQ(w0.size(), 3u);  // LDG, STG, LDG (the LDL is counted, not kept)
+  EXPECT_EQ(w0[0].address[1], 0x1004u);
+  EXPECT_EQ(w0[1].address[0], 0x3000u);
+  EXPECT_EQ(w0[2].index, 3u);  // its fourth recorded instruction
+  EXPECT_EQ(w0[2].line, 9u);
+  const auto w1 = records(t, 0, 1);
+  ASSERT_EQ(w1.size(), 1u);
+  EXPECT_EQ(t.sites[w1[0].site].bytes, 8u);
+  const auto other = records(t, 1, 0);
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_EQ(other[0].mask, 0x0000ffffu);  // a zero address is an inactive lane
+  EXPECT_EQ(t.not_mapped.at({"LDL", "local memory (each thread's own): not modelled"}), 1u);
+}
+
+TEST(NvbitReader, RegroupsThroughSortedRunsAsItDoesInMemory) {
+  TempDir dir;
+  std::string text = nvbit_launch(0, "k", "40,1,1", "128,1,1");
+  for (unsigned i = 0; i < 600; ++i)
+    text += nvbit_line(std::to_string(i * 7 % 40) + ",0,0", i % 4, i % 3 ? "LDG.E" : "STG.E",
+                       0x10000 + 128 * i, 4);
+  const auto file = dir.write("t.txt", text);
+  RecordedTrace in_memory = read(file, TraceFormat::nvbit);
+  RecordedTrace runs;
+  runs.file = file;
+  runs.store = std::make_unique<WarpStore>(file.string());
+  read_nvbit_trace(file, KernelSelection("all"), runs, 2000);  // a run every 2 kB of records
+  runs.store->finish();
+  ASSERT_EQ(runs.store->ctas(), in_memory.store->ctas());
+  ASSERT_EQ(runs.store->warps(), in_memory.store->warps());
+  for (std::uint64_t c = 0; c < 40; ++c)
+    for (unsigned q = 0; q < 4; ++q) {
+      const auto a = records(in_memory, c, q);
+      const auto b = records(runs, c, q);
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].line, b[i].line);
+        EXPECT_EQ(a[i].address, b[i].address);
+      }
+    }
+}
+
+TEST(NvbitReader, LocatesMalformedLinesAndRefusesOtherWidths) {
+  TempDir dir;
+  const std::string launch = nvbit_launch(0, "k", "1,1,1", "32,1,1");
+  const auto error = [&](const std::string& body) {
+    const auto file = dir.write("t.txt", launch + body);
+    return error_of([&] { read(file, TraceFormat::nvbit); }).substr(file.string().size());
+  };
+  EXPECT_EQ(error(nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4, 31)),
+            ":2: expected 32 lane addresses, got 31: a trace for another warp width (mem_trace "
+            "and mmsim read warps of 32 threads)");
+  EXPECT_EQ(error(nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4, 64)).substr(0, 38),
+            ":2: expected 32 lane addresses, got 64");
+  std::string bad = nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4);
+  bad.replace(bad.find("0x0000000000001008"), 4, "0xzz");
+  EXPECT_EQ(error(bad),
+            ":2:122: expected a lane's address (hexadecimal), got '0xzz00000000001008'");
+  EXPECT_EQ(error("MEMTRACE: CTX 0x1 - grid_launch_id 0 - CTA 0,0 - warp 0 - LDG - 0x1\n"),
+            ":2:44: expected the CTA's 'x,y,z'");
+  EXPECT_EQ(error(nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4) +
+                  nvbit_line("0,0,0", 1, "LDG.E", 0x2000, 4)),
+            ":3: kernel 1 (k): CTA (0,0,0) has more warps than the 1 of its block size (32,1,1)");
+  EXPECT_EQ(error("nothing of mem_trace\n").substr(0, 24), ": no mem_trace line ('ME");
+}
+
+std::string traceg(const std::string& header, const std::string& blocks) {
+  return "-kernel name = _Z1kPf\n-kernel id = 1\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n"
+         "-shmem = 0\n-nregs = 8\n-binary version = 80\n-cuda stream id = 0\n" +
+         header + "\n#traces format = [line_num] PC mask ...\n\n\n" + blocks;
+}
+
+TEST(AccelsimReader, ReadsEveryAddressFormatAndVersion) {
+  TempDir dir;
+  const std::string block =
+      "\n#BEGIN_TB\n\nthread block = 1,0,0\n\nwarp = 0\ninsts = 4\n"
+      "0000 ffffffff 1 R1 MOV 0 0 \n"
+      "0010 0000000f 1 R2 LDG.E 1 R2 4 0 0x10 0x20 0x34 0x48 \n"
+      "0020 000000f0 0 STG.E.64 2 R4 R2 8 1 0x100 -8 \n"
+      "0030 00000007 1 R3 LDS 1 R4 4 2 0x7f0000000000 12 -4 \n"
+      "\nwarp = 1\ninsts = 1\n0000 ffffffff 0 BAR.SYNC 0 0 \n\n#END_TB\n";
+  const RecordedTrace t = read(
+      dir.write("k.traceg", traceg("-accelsim tracer version = 4\n-enable lineinfo = 0\n", block)),
+      TraceFormat::accelsim);
+  const TraceKernel& k = t.kernels[0];
+  EXPECT_EQ(k.name, "_Z1kPf");
+  EXPECT_EQ(k.warps_per_cta, 2u);
+  EXPECT_EQ(k.instructions, 5u);
+  EXPECT_EQ(k.other, 1u);
+  EXPECT_EQ(k.barriers, 1u);
+  const auto w0 = records(t, 0, 0);
+  ASSERT_EQ(w0.size(), 3u);
+  EXPECT_EQ(w0[0].address[3], 0x48u);
+  EXPECT_EQ(w0[0].index, 1u);
+  EXPECT_EQ(t.sites[w0[0].site].pc, 0x10u);
+  EXPECT_EQ(w0[1].mask, 0xf0u);
+  EXPECT_EQ(w0[1].address[4], 0x100u);
+  EXPECT_EQ(w0[1].address[7], 0x100u - 24);
+  EXPECT_EQ(t.sites[w0[1].site].bytes, 8u);
+  EXPECT_EQ(w0[2].address[1], 0x7f0000000000u + 12);
+  EXPECT_EQ(w0[2].address[2], 0x7f0000000000u + 8);
+  EXPECT_EQ(t.sites[w0[2].site].mapping.space, Space::shared);
+  EXPECT_EQ(records(t, 0, 1).size(), 1u);
+  EXPECT_EQ(t.store->cta(0).max_barriers, 1u);
+  // Version 5 ends a line with the immediate; lineinfo puts the source line first; before 3
+  // the thread block and warp lead each line.
+  const RecordedTrace v5 = read(
+      dir.write("v5.traceg", traceg("-accelsim tracer version = 5\n-enable lineinfo = 1\n",
+                                    "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                                    "42 0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 -16 \n#END_TB\n")),
+      TraceFormat::accelsim);
+  EXPECT_EQ(v5.sites[0].source_line, 42u);
+  EXPECT_EQ(records(v5, 0, 0)[0].address[31], 0x10u + 124);
+  const RecordedTrace v2 =
+      read(dir.write("v2.traceg",
+                     traceg("-accelsim tracer version = 2\n",
+                            "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                            "0 0 0 0 0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 \n#END_TB\n")),
+           TraceFormat::accelsim);
+  EXPECT_EQ(records(v2, 0, 0).size(), 1u);
+}
+
+TEST(AccelsimReader, LocatesMalformedLinesAndRefusesOtherWidths) {
+  TempDir dir;
+  const auto error = [&](const std::string& blocks) {
+    const auto file = dir.write(
+        "k.traceg", traceg("-accelsim tracer version = 4\n-enable lineinfo = 0\n", blocks));
+    return error_of([&] { read(file, TraceFormat::accelsim); }).substr(file.string().size());
+  };
+  const std::string head = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n";  // lines 15-17
+  EXPECT_EQ(error(head + "insts = 1\n0010 ffffffffffffffff 0 LDG 0 4 1 0x0 4\n#END_TB\n"),
+            ":19:6: the active mask 'ffffffffffffffff' has more than 32 lanes: a trace for another "
+            "warp width (Accel-Sim and mmsim read warps of 32 threads)");
+  EXPECT_EQ(error(head + "insts = 2\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n"),
+            ":18: insts = 2, but warp 0 has 1 instruction lines");
+  EXPECT_EQ(error(head + "insts = 1\n0010 ffffffff 1 X2 LDG 0 4 1 0x0 4\n#END_TB\n"),
+            ":19:17: expected a register (R and its number), got 'X2'");
+  EXPECT_EQ(error(head + "insts = 1\n0010 ffffffff 0 LDG 0 4 7 0x0\n#END_TB\n"),
+            ":19:25: the address format is 7: expected 0 (list), 1 (base and stride) or 2 (base "
+            "and deltas)");
+  EXPECT_EQ(error(head + "insts = 1\n0010 ffffffff 0 LDG 0 4 1 0x0 4 5\n#END_TB\n"),
+            ":19:33: unexpected '5' at the end of the instruction");
+  EXPECT_EQ(error(head + "insts = 1\n0010 ffffffff 0 EXIT 0 0\n"),
+            ":15: the file ends inside this thread block (no #END_TB): a truncated trace?");
+  EXPECT_EQ(error("#BEGIN_TB\nthread block = 5,0,0\n#END_TB\n"),
+            ":16: thread block (5,0,0) lies outside the grid (2,1,1)");
+  EXPECT_EQ(error(head + "insts = 0\nwarp = 2\n"),
+            ":19: warp 2: a block of 64x1x1 threads has 2 warps");
+}
+
+TEST(AccelsimReader, ReadsAKernelsListAndOnlyTheSelectedKernelsInstructions) {
+  TempDir dir;
+  const std::string blocks =
+      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+      "0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 \n#END_TB\n";
+  dir.write("kernel-1.traceg", traceg("-accelsim tracer version = 4\n", blocks));
+  dir.write("kernel-2.traceg.gz", gzip(traceg("-accelsim tracer version = 4\n", blocks + blocks)));
+  const auto list = dir.write("kernelslist.g",
+                              "MemcpyHtoD,0x00007f0000000000,256\n"
+                              "kernel-1.traceg\nkernel-2.traceg.gz\n");
+  const RecordedTrace t = read(list, TraceFormat::accelsim, "2");
+  ASSERT_EQ(t.kernels.size(), 2u);
+  EXPECT_FALSE(t.kernels[0].selected);
+  EXPECT_FALSE(t.kernels[0].read);
+  EXPECT_EQ(t.kernels[1].ctas, 2u);
+  EXPECT_EQ(t.kernels[1].instructions, 2u);
+  EXPECT_EQ(error_of([&] { read(list, TraceFormat::accelsim, "3"); }),
+            "kernel: kernel: no kernel of " + list.string() +
+                " is '3'; it holds kernel 1 (_Z1kPf), kernel 2 (_Z1kPf)");
+  const auto broken = dir.write("broken.g", "kernel-1.traceg\nkernel-9.traceg\n");
+  EXPECT_EQ(error_of([&] { read(broken, TraceFormat::accelsim); }),
+            broken.string() + ":2: " + (dir / "kernel-9.traceg").string() +
+                ": cannot open Accel-Sim trace file: No such file or directory");
+}
+
+}  // namespace
+}  // namespace mmsim::test
