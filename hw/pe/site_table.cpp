@@ -6,8 +6,14 @@ namespace {
 // The source tree this library was built from (ends in '/'): C++ sites are shown relative to it.
 constexpr std::string_view kSourceDir = MMSIM_SOURCE_DIR;
 
+// The compiler names a file as it was given: absolute, or relative to the folder it ran in (a
+// folder of the build tree, inside the source tree or beside it).
 std::string relative_to_source(std::string_view file) {
-  if (file.starts_with(kSourceDir)) file.remove_prefix(kSourceDir.size());
+  while (file.starts_with("../") || file.starts_with("./"))
+    file.remove_prefix(file.starts_with("./") ? 2 : 3);
+  std::string_view root = kSourceDir;
+  if (!file.starts_with('/')) root.remove_prefix(1);  // the tree's path without its leading '/'
+  if (file.starts_with(root)) file.remove_prefix(root.size());
   return std::string(file);
 }
 
