@@ -1,15 +1,17 @@
 // The site of a warp instruction: where it was issued, for profiles and timelines. A C++
-// program's site is the line of its `co_await warp.read(...)` (std::source_location, captured by
-// a default argument); a program that is not C++ code (a Python program, a trace) gives its own.
-// An instruction carries its site as one pointer; the run resolves and interns it into its site
+// program's site is the line of its `co_await warp.read(...)`, captured by a default argument
+// (SiteRef::here()); a program that is not C++ code (a Python program, a trace) gives its own.
+// An instruction carries its site as a few words; the run resolves and interns it into its site
 // table only when it profiles (hw/pe/site_table.hpp), so an unprofiled run pays nothing more.
+//
+// Why not std::source_location: clang 14 (the sanitized and fuzzing build) cannot compile
+// libstdc++'s; the compilers' __builtin_FILE/LINE/FUNCTION, which it is made of, serve both.
 #pragma once
 
-#include <bit>
+#include <cstddef>
 #include <cstdint>
-#include <source_location>
+#include <functional>
 #include <string_view>
-#include <type_traits>
 
 namespace mmsim {
 
@@ -21,35 +23,53 @@ struct Site {
   std::string_view label;  // what the line does: a function, "PC 0x1a0 LDS.U.32", ...
 };
 
-// How an instruction names its site: a std::source_location's static data or a program's Site,
-// in one tagged word.
+// What tells sites apart cheaply: the same for every instruction of one C++ line or one Site.
+struct SiteKey {
+  const void* where = nullptr;  // the C++ file's name (static data), or the Site
+  std::uint32_t line = 0;
+  bool operator==(const SiteKey&) const = default;
+};
+
+struct SiteKeyHash {
+  std::size_t operator()(const SiteKey& k) const {
+    return std::hash<const void*>()(k.where) ^ (std::size_t{k.line} * 0x9e3779b97f4a7c15u);
+  }
+};
+
+// How an instruction names its site: a C++ line (file, line, function as the compiler spells
+// them) or a program's Site.
 class SiteRef {
  public:
-  // Implicit, so that `SiteRef site = std::source_location::current()` as a default argument
-  // captures the caller's line.
-  SiteRef(std::source_location where) noexcept  // NOLINT(google-explicit-constructor)
-      : bits_(std::bit_cast<std::uintptr_t>(where)) {}
+  // The caller's line: as a default argument, the builtins name the line of the call.
+  static SiteRef here(const char* file = __builtin_FILE(), std::uint32_t line = __builtin_LINE(),
+                      const char* function = __builtin_FUNCTION()) noexcept {
+    SiteRef site;
+    site.where_ = file;
+    site.line_ = line;
+    site.function_ = function;
+    return site;
+  }
   SiteRef(const Site& site) noexcept  // NOLINT(google-explicit-constructor)
-      : bits_(reinterpret_cast<std::uintptr_t>(&site) | kGiven) {}
+      : where_(&site), given_(true) {}
   SiteRef(Site&&) = delete;  // a temporary would be gone before the run reads it
   // No site: an instruction the hardware made itself.
   SiteRef() noexcept = default;
 
-  bool empty() const { return bits_ == 0; }
-  // The same for every instruction from one source_location or one Site object.
-  std::uintptr_t key() const { return bits_; }
+  bool empty() const { return where_ == nullptr; }
+  SiteKey key() const { return {where_, line_}; }
   // A program's own site (else a C++ source line).
-  bool given() const { return (bits_ & kGiven) != 0; }
-  const Site& site() const { return *reinterpret_cast<const Site*>(bits_ & ~kGiven); }
-  std::source_location location() const { return std::bit_cast<std::source_location>(bits_); }
+  bool given() const { return given_; }
+  const Site& site() const { return *static_cast<const Site*>(where_); }
+  // A C++ line's file, line and function.
+  const char* file() const { return static_cast<const char*>(where_); }
+  std::uint32_t line() const { return line_; }
+  const char* function() const { return function_; }
 
  private:
-  static_assert(sizeof(std::source_location) == sizeof(std::uintptr_t) &&
-                    std::is_trivially_copyable_v<std::source_location>,
-                "a std::source_location is one pointer to its static data");
-  static_assert(alignof(Site) > 1, "the low bit of a Site's address is free for the tag");
-  static constexpr std::uintptr_t kGiven = 1;
-  std::uintptr_t bits_ = 0;
+  const void* where_ = nullptr;
+  const char* function_ = nullptr;
+  std::uint32_t line_ = 0;
+  bool given_ = false;
 };
 
 }  // namespace mmsim

@@ -16,7 +16,7 @@ namespace mmsim {
 using SiteId = std::uint32_t;
 
 // A site as reports show it: C++ files relative to the source tree they were built from, C++
-// labels the function's name without its return type and parameters.
+// labels the function's name as the compiler gives it (unqualified: "run").
 struct SiteInfo {
   std::string file;
   std::uint32_t line = 0;
@@ -26,7 +26,7 @@ struct SiteInfo {
 
 class SiteTable {
  public:
-  // The id of `site`; a std::source_location or Site seen before costs one hash lookup.
+  // The id of `site`; a C++ line or Site seen before costs one hash lookup.
   SiteId intern(SiteRef site);
   const std::vector<SiteInfo>& sites() const { return sites_; }
   const SiteInfo& operator[](SiteId id) const { return sites_[id]; }
@@ -35,13 +35,11 @@ class SiteTable {
  private:
   SiteId place(SiteInfo info);
 
-  std::unordered_map<std::uintptr_t, SiteId> by_key_;
+  std::unordered_map<SiteKey, SiteId, SiteKeyHash> by_key_;
   // Two instantiations of one template line, or two Site objects of one line, are one site.
   std::map<std::tuple<std::string, std::uint32_t, std::string>, SiteId> by_place_;
   std::vector<SiteInfo> sites_;
 };
 
-// "mmsim::Task mmsim::{anonymous}::Transpose::run(mmsim::Warp&)" -> "Transpose::run".
-std::string short_function_name(std::string_view function);
 
 }  // namespace mmsim
