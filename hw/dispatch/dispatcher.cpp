@@ -138,7 +138,10 @@ void Dispatcher::open_barrier(Cycle release) {
     const UnitId u = warp / warps_per_unit_;
     WarpUnit& unit = *units_[u];
     const bool waiting = unit.state() == UnitState::barrier;
-    unit.release_barrier(warp % warps_per_unit_, release);
+    const std::size_t j = warp % warps_per_unit_;
+    for (InstructionRecorder* recorder : options_.recorders)
+      recorder->released(unit, j, unit.times()[j].arrived, release);
+    unit.release_barrier(j, release);
     if (!waiting) continue;  // another of its warps released it already
     present_.set(u);
     wakes_.push(release, u);
@@ -154,6 +157,14 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   const Cycle completion = t + k + port.mmu->latency() - 2;
   wakes_.push(completion + 1 + options_.compute_latency, u);
   if (options_.tracing) trace_dispatch(port, unit, k, t);
+  if (!options_.recorders.empty())
+    record_dispatch(unit, static_cast<MemoryId>(&port - ports_.data()), accepted, t, completion);
+}
+
+void Dispatcher::record_dispatch(const WarpUnit& unit, MemoryId memory,
+                                 const Mmu::Accepted& accepted, Cycle t, Cycle completion) {
+  for (InstructionRecorder* recorder : options_.recorders)
+    recorder->dispatched(unit, memory, accepted.stages, accepted.requests, t, completion);
 }
 
 void Dispatcher::trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/instruction_recorder.hpp"
 #include "hw/dispatch/time_series.hpp"
 #include "hw/dispatch/wake_queue.hpp"
 #include "hw/mmu/mmu.hpp"
@@ -44,6 +45,8 @@ class Dispatcher : public sc_core::sc_module {
     // The order in which a step visits the memories. Every memory decides on the state at the
     // start of the time unit, so the order never changes a run; tests reverse it to show that.
     MemoryVisitOrder visit_order = MemoryVisitOrder::ascending;
+    // A profile, a timeline: they see every dispatch and barrier release (none: no cost).
+    std::vector<InstructionRecorder*> recorders;
   };
 
   SC_HAS_PROCESS(Dispatcher);
@@ -98,6 +101,8 @@ class Dispatcher : public sc_core::sc_module {
   void update_traces(Cycle t);
   // Out of the dispatch's hot path (cold: kept out of line).
   [[gnu::cold]] void trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t);
+  [[gnu::cold]] void record_dispatch(const WarpUnit& unit, MemoryId memory,
+                                     const Mmu::Accepted& accepted, Cycle t, Cycle completion);
   // Whether cycle t is traced: a waveform is asked for and t lies in its window.
   bool in_window(Cycle t) const {
     return options_.tracing && t >= options_.trace_from && t <= options_.trace_to;
