@@ -16,7 +16,8 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
       options_(std::move(options)),
       present_(units_.size()),
       wakes_(longest_delay + 1, units_.size()),
-      sampler_(options_.sample_interval) {
+      sampler_(options_.sample_interval),
+      observed_(options_.tracing || !options_.recorders.empty()) {
   for (UnitId u = 0; u < units_.size(); ++u) {
     present_.set(u);
     wakes_.push(0, u);
@@ -156,21 +157,18 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   port.free_at = t + k;
   const Cycle completion = t + k + port.mmu->latency() - 2;
   wakes_.push(completion + 1 + options_.compute_latency, u);
-  if (options_.tracing) trace_dispatch(port, unit, k, t);
-  if (!options_.recorders.empty())
-    record_dispatch(unit, static_cast<MemoryId>(&port - ports_.data()), accepted, t, completion);
+  if (observed_) observe_dispatch(port, unit, accepted, t, completion);
 }
 
-void Dispatcher::record_dispatch(const WarpUnit& unit, MemoryId memory,
-                                 const Mmu::Accepted& accepted, Cycle t, Cycle completion) {
+void Dispatcher::observe_dispatch(Port& port, WarpUnit& unit, const Mmu::Accepted& accepted,
+                                  Cycle t, Cycle completion) {
   for (InstructionRecorder* recorder : options_.recorders)
-    recorder->dispatched(unit, memory, accepted.stages, accepted.requests, t, completion);
-}
-
-void Dispatcher::trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t) {
+    recorder->dispatched(unit, static_cast<MemoryId>(&port - ports_.data()), accepted.stages,
+                         accepted.requests, t, completion);
+  if (!options_.tracing) return;
   port.traced.valid = true;
   port.traced.unit.set(true, unit.id());
-  port.traced.stages.set(true, stages);
+  port.traced.stages.set(true, accepted.stages);
   port.traced.time = t;
   unit.update_trace();
 }

@@ -18,16 +18,33 @@ SiteCounts& SiteCounts::operator+=(const SiteCounts& other) {
 }
 
 SiteCounts& Profile::at(SiteRef site, MemoryId memory) {
-  if (!any_ || site.key() != last_key_) {
-    last_id_ = sites_.intern(site);
-    last_key_ = site.key();
-    any_ = true;
-  }
-  if (last_id_ >= counts_.size()) counts_.resize(last_id_ + 1);
-  std::vector<SiteCounts>& slots = counts_[last_id_];
+  if (last_ != nullptr && site.key() == last_key_ && memory == last_memory_) return *last_;
+  return find(site, memory);
+}
+
+SiteCounts& Profile::find(SiteRef site, MemoryId memory) {
+  const SiteId id = sites_.intern(site);
+  if (id >= counts_.size()) counts_.resize(id + 1);
+  std::vector<SiteCounts>& slots = counts_[id];
   const std::size_t slot = memory == kNoMemory ? 0 : std::size_t{memory} + 1;
   if (slot >= slots.size()) slots.resize(slot + 1);
-  return slots[slot];
+  last_key_ = site.key();
+  last_memory_ = memory;
+  last_ = &slots[slot];
+  return *last_;
+}
+
+void Profile::count(SiteCounts& counts, std::uint64_t requests, Cycle waited, Cycle in_memory) {
+  ++counts.instructions;
+  counts.requests += requests;
+  counts.turn_wait += waited;
+  counts.memory_wait += in_memory;
+}
+
+void Profile::lead(SiteCounts& counts, unsigned stages) {
+  ++counts.dispatches;
+  counts.stages += stages;
+  counts.max_stages = std::max<std::uint64_t>(counts.max_stages, stages);
 }
 
 void Profile::dispatched(const WarpUnit& unit, MemoryId memory, unsigned stages, unsigned requests,
@@ -35,26 +52,23 @@ void Profile::dispatched(const WarpUnit& unit, MemoryId memory, unsigned stages,
   const Cycle waited = t - unit.ready_since();
   const Cycle in_memory = completion + 1 - t;
   const std::span<const Warp> warps = unit.warps();
+  if (warps.size() == 1) {  // a single warp: it is the dispatch
+    SiteCounts& counts = at(warps.front().instruction().site, memory);
+    count(counts, requests, waited, in_memory);
+    lead(counts, stages);
+    return;
+  }
   bool led = false;
   for (std::size_t j = 0; j < warps.size(); ++j) {
     if (!unit.in_flight(j)) continue;
     const Warp::Instruction& in = warps[j].instruction();
     SiteCounts& counts = at(in.site, memory);
-    ++counts.instructions;
-    if (warps.size() == 1) {
-      counts.requests += requests;
-    } else {
-      counts.requests += static_cast<std::uint64_t>(std::count_if(
-          in.addresses.begin(), in.addresses.end(), [](Address a) { return a != kInactive; }));
-    }
-    counts.turn_wait += waited;
-    counts.memory_wait += in_memory;
-    if (!led) {
-      led = true;
-      ++counts.dispatches;
-      counts.stages += stages;
-      counts.max_stages = std::max<std::uint64_t>(counts.max_stages, stages);
-    }
+    count(counts,
+          static_cast<std::uint64_t>(std::count_if(in.addresses.begin(), in.addresses.end(),
+                                                   [](Address a) { return a != kInactive; })),
+          waited, in_memory);
+    if (!led) lead(counts, stages);
+    led = true;
   }
 }
 

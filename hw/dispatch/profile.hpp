@@ -56,14 +56,19 @@ class Profile final : public InstructionRecorder {
 
  private:
   SiteCounts& at(SiteRef site, MemoryId memory);
+  SiteCounts& find(SiteRef site, MemoryId memory);
+  // One warp's instruction of a dispatch; the first one leads it.
+  static void count(SiteCounts& counts, std::uint64_t requests, Cycle waited, Cycle in_memory);
+  static void lead(SiteCounts& counts, unsigned stages);
 
   SiteTable sites_;
   // counts_[site][slot]: slot 0 for barriers, m + 1 for memory m (grown as seen).
   std::vector<std::vector<SiteCounts>> counts_;
-  // Consecutive instructions mostly come from one site: the last one saves the lookup.
+  // Consecutive instructions mostly come from one site to one memory: the last one's counts
+  // save the lookup (valid until counts_ grows).
   std::uintptr_t last_key_ = 0;
-  SiteId last_id_ = 0;
-  bool any_ = false;
+  MemoryId last_memory_ = 0;
+  SiteCounts* last_ = nullptr;
 };
 
 }  // namespace mmsim

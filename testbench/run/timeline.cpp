@@ -1,7 +1,6 @@
 #include "testbench/run/timeline.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -78,9 +77,15 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
                    R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":{}}}}},)"
                    "\n",
                    b, json_string(blocks == 1 ? "warps" : "SM " + std::to_string(b)));
-  std::map<WarpId, unsigned> warps;  // named once each
-  for (const Slice& s : slices_) warps.emplace(s.warp, s.block);
-  for (const auto& [warp, block] : warps)
+  constexpr unsigned kUnnamed = ~0u;
+  std::vector<unsigned> block_of;  // per warp with a slice, its block: named once each
+  for (const Slice& s : slices_) {
+    if (s.warp >= block_of.size()) block_of.resize(s.warp + 1, kUnnamed);
+    block_of[s.warp] = s.block;
+  }
+  for (WarpId warp = 0; warp < block_of.size(); ++warp) {
+    const unsigned block = block_of[warp];
+    if (block == kUnnamed) continue;
     fmt::format_to(
         to,
         R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"warp {}"}}}},)"
@@ -88,24 +93,26 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
         R"({{"ph":"M","name":"thread_sort_index","pid":{},"tid":{},"args":{{"sort_index":{}}}}},)"
         "\n",
         block, warp, warp, block, warp, warp);
+  }
   // Names made once: per site and kind the slice's name, per site and memory its arguments.
   const std::size_t memories = result.memories.size();
   const auto memory_label = [&](MemoryId m) {
-    return m == kNoMemory ? std::string("barrier")
-                          : (m < memories ? result.memories[m].label : std::to_string(m));
+    return m == kNoMemory ? std::string("barrier") : result.memories[m].label;
   };
   std::vector<std::string> site_names;
   for (const SiteInfo& site : sites_.sites()) site_names.push_back(site_text(site));
-  std::map<std::pair<SiteId, int>, std::string> names;         // "name":...,
-  std::map<std::pair<SiteId, MemoryId>, std::string> details;  // "args":{...}
+  // "name":... per site and kind, "args":{...} per site and memory (slot 0: barriers).
+  std::vector<std::string> names(site_names.size() * 4);
+  std::vector<std::string> details(site_names.size() * (memories + 1));
   for (const Slice& s : slices_) {
     const bool barrier = s.memory == kNoMemory;
-    std::string& name = names[{s.site, static_cast<int>(s.kind)}];
+    std::string& name = names[std::size_t{s.site} * 4 + static_cast<std::size_t>(s.kind)];
     if (name.empty())
       name = fmt::format(
           R"("cat":"{}","name":{})", barrier ? "barrier" : "memory",
           json_string(std::string(kind_name(static_cast<int>(s.kind))) + " " + site_names[s.site]));
-    std::string& args = details[{s.site, s.memory}];
+    std::string& args =
+        details[std::size_t{s.site} * (memories + 1) + (barrier ? 0 : std::size_t{s.memory} + 1)];
     if (args.empty())
       args = fmt::format(R"("args":{{"site":{},"memory":{}}})", json_string(site_names[s.site]),
                          json_string(memory_label(s.memory)));
@@ -116,10 +123,10 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
   }
   // Counters per memory, as step functions: stage groups of the dispatches in flight (from the
   // dispatch to its completion), and thread requests per time unit while its stage groups enter
-  // the pipeline (its requests over its k stages).
+  // the pipeline (its requests over its k stages). An event where the value changes only: back
+  // to back dispatches keep both steady.
   std::vector<std::vector<Change>> changes(memories);
   for (const Dispatch& d : dispatches_) {
-    if (d.memory >= memories) continue;
     const std::int64_t rate = std::int64_t{d.requests} * kRateScale / d.stages;
     changes[d.memory].push_back({d.t, d.stages, rate});
     changes[d.memory].push_back({d.t + d.stages, 0, -rate});
@@ -132,18 +139,25 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
     const std::string pipeline = json_string(result.memories[m].label + " pipeline");
     const std::string requests = json_string(result.memories[m].label + " requests");
     std::int64_t stages = 0, rate = 0;
+    std::int64_t shown_stages = -1, shown_rate = -1;
     for (std::size_t i = 0; i < at.size(); ++i) {
       stages += at[i].stages;
       rate += at[i].requests;
       if (i + 1 < at.size() && at[i + 1].time == at[i].time) continue;  // one event per time
-      fmt::format_to(
-          to,
-          R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"stage groups in flight":{}}}}},)"
-          "\n"
-          R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"requests per time unit":{:.4g}}}}},)"
-          "\n",
-          pipeline, memories_pid, at[i].time, stages, requests, memories_pid, at[i].time,
-          static_cast<double>(rate) / kRateScale);
+      if (stages != shown_stages)
+        fmt::format_to(
+            to,
+            R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"stage groups in flight":{}}}}},)"
+            "\n",
+            pipeline, memories_pid, at[i].time, stages);
+      if (rate != shown_rate)
+        fmt::format_to(
+            to,
+            R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"requests per time unit":{:.4g}}}}},)"
+            "\n",
+            requests, memories_pid, at[i].time, static_cast<double>(rate) / kRateScale);
+      shown_stages = stages;
+      shown_rate = rate;
     }
   }
   fmt::format_to(to,
