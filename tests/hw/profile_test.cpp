@@ -70,6 +70,54 @@ TEST(Profile, Fig4OnTheDmmCountsEachSiteOnItsOwn) {
   EXPECT_EQ(r.warp_times[0].barrier + r.warp_times[1].barrier, 1u);
 }
 
+// A super warp of W(0) at site A and W(1) at site B on the SDMM (w = 4, s = 2): one dispatch of
+// 8 lanes, banks 0..3 twice each, k = 2. Each warp counts its instruction, requests and waits;
+// the dispatch and its stages count at A, the site of its lowest warp (docs/statistics.md).
+class SitedSuperWarp final : public Kernel {
+ public:
+  Task run(Warp& warp) override {
+    if (warp.index() == 0)
+      co_await warp.read(first_, Space::global, a_);
+    else
+      co_await warp.read(second_, Space::global, b_);
+  }
+  const Site a_{"super.py", 1, "W0"};
+  const Site b_{"super.py", 2, "W1"};
+
+ private:
+  const std::vector<Address> first_{0, 1, 2, 3};
+  const std::vector<Address> second_{4, 5, 6, 7};
+};
+
+TEST(Profile, ASuperWarpsDispatchCountsAtItsLowestWarpsSite) {
+  Profile profile;
+  SimulationOptions options;
+  options.recorders.push_back(&profile);
+  MachineConfig config = machine("sdmm", 4, 3, 8, 16);
+  config.super_warp = 2;
+  Simulation simulation(config, options);
+  SitedSuperWarp kernel;
+  const RunResult r = simulation.run(kernel);
+  ASSERT_EQ(r.counters.dispatches, 1u);
+  ASSERT_EQ(r.counters.stages, 2u);
+  const ProfileTable table = profile.table();
+  const SiteCounts* a = find(table, 1, 0);
+  const SiteCounts* b = find(table, 2, 0);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a->instructions, 1u);
+  EXPECT_EQ(b->instructions, 1u);
+  EXPECT_EQ(a->requests, 4u);
+  EXPECT_EQ(b->requests, 4u);
+  EXPECT_EQ(a->dispatches, 1u);
+  EXPECT_EQ(a->stages, 2u);
+  EXPECT_EQ(b->dispatches, 0u);
+  EXPECT_EQ(b->stages, 0u);
+  EXPECT_EQ(a->memory_wait, 4u);  // k + l - 1 each
+  EXPECT_EQ(b->memory_wait, 4u);
+  EXPECT_EQ(r.cycles(), 4u);
+}
+
 TEST(Profile, ARunWithoutRecordersCountsTheSameFigures) {
   Profile profile;
   SimulationOptions options;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "hw/dispatch/dispatch_policy.hpp"
 #include "testbench/input/testbench.hpp"
@@ -140,6 +141,59 @@ TEST(Profile, TheTraceProgramsSitesAreItsLines) {
     EXPECT_NE(site.file.find("dmm_fig4.yaml"), std::string::npos) << site.file;
     EXPECT_GT(site.line, 0u);
   }
+}
+
+}  // namespace
+}  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+const ProgramTable* table(const RunOutcome& o, const std::string& key) {
+  for (const ProgramTable& t : o.tables)
+    if (t.key == key) return &t;
+  return nullptr;
+}
+
+std::uint64_t column_sum(const ProgramTable& t, const std::string& column) {
+  const auto at = std::find(t.columns.begin(), t.columns.end(), column) - t.columns.begin();
+  std::uint64_t sum = 0;
+  for (const auto& row : t.rows) sum += std::get<std::uint64_t>(row.at(at));
+  return sum;
+}
+
+// The gpu_trace program's tables per opcode and per PC (issue 26's) add up to the profile's rows
+// at the trace's sites; the barriers the program adds between rounds are its own lines.
+TEST(Profile, AGpuTracesTablesPerOpcodeAndPerPcAddUpToItsSites) {
+  const RunOutcome o = run(config("gpu_trace_transpose_tiled_hmm.yaml"), {}, true);
+  ASSERT_TRUE(o.profile.has_value());
+  SiteCounts traced;
+  std::set<std::string> pcs;
+  for (const ProfileRow& row : o.profile->rows) {
+    const SiteInfo& site = o.profile->sites[row.site];
+    if (site.file != "transpose_tiled.traceg.xz") continue;
+    traced += row.counts;
+    pcs.insert(site.label);
+  }
+  ASSERT_GT(traced.instructions, 0u);
+  const ProgramTable* opcodes = table(o, "trace_profile_opcodes");
+  const ProgramTable* per_pc = table(o, "trace_profile_pcs");
+  ASSERT_NE(opcodes, nullptr);
+  ASSERT_NE(per_pc, nullptr);
+  for (const ProgramTable* t : {opcodes, per_pc}) {
+    EXPECT_EQ(column_sum(*t, "instructions"), traced.instructions + traced.barriers) << t->key;
+    EXPECT_EQ(column_sum(*t, "requests"), traced.requests) << t->key;
+    EXPECT_EQ(column_sum(*t, "stages"), traced.stages) << t->key;
+    EXPECT_EQ(column_sum(*t, "turn"), traced.turn_wait) << t->key;
+    EXPECT_EQ(column_sum(*t, "barrier"), traced.barrier_wait) << t->key;
+  }
+  EXPECT_EQ(per_pc->rows.size(), pcs.size());
+  // The opcodes of the tiled transpose: global loads and stores, shared loads and stores, and
+  // the barrier between them.
+  std::set<std::string> names;
+  for (const auto& row : opcodes->rows) names.insert(std::get<std::string>(row.at(0)));
+  EXPECT_EQ(names,
+            (std::set<std::string>{"BAR.SYNC.DEFER_BLOCKING", "LDG.E", "LDS", "STG.E", "STS"}));
 }
 
 }  // namespace
