@@ -66,7 +66,7 @@ class Profile final : public InstructionRecorder {
   std::vector<std::vector<SiteCounts>> counts_;
   // Consecutive instructions mostly come from one site to one memory: the last one's counts
   // save the lookup (valid until counts_ grows).
-  std::uintptr_t last_key_ = 0;
+  SiteKey last_key_;
   MemoryId last_memory_ = 0;
   SiteCounts* last_ = nullptr;
 };

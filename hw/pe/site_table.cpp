@@ -56,7 +56,7 @@ SiteId SiteTable::intern(SiteRef site) {
   } else if (site.given()) {
     info = {std::string(site.site().file), site.site().line, std::string(site.site().label)};
   } else {
-    const std::source_location where = site.location();
+    const CodeLocation where = site.location();
     info = {relative_to_source(where.file_name()), where.line(),
             short_function_name(where.function_name())};
   }

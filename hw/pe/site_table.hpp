@@ -26,7 +26,7 @@ struct SiteInfo {
 
 class SiteTable {
  public:
-  // The id of `site`; a std::source_location or Site seen before costs one hash lookup.
+  // The id of `site`; a CodeLocation or Site seen before costs one hash lookup.
   SiteId intern(SiteRef site);
   const std::vector<SiteInfo>& sites() const { return sites_; }
   const SiteInfo& operator[](SiteId id) const { return sites_[id]; }
@@ -35,7 +35,7 @@ class SiteTable {
  private:
   SiteId place(SiteInfo info);
 
-  std::unordered_map<std::uintptr_t, SiteId> by_key_;
+  std::unordered_map<SiteKey, SiteId, SiteKeyHash> by_key_;
   // Two instantiations of one template line, or two Site objects of one line, are one site.
   std::map<std::tuple<std::string, std::uint32_t, std::string>, SiteId> by_place_;
   std::vector<SiteInfo> sites_;

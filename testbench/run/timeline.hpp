@@ -62,7 +62,7 @@ class Timeline final : public InstructionRecorder {
   Cycle from_;
   Cycle to_;
   SiteTable sites_;
-  std::uintptr_t last_key_ = 0;  // consecutive instructions mostly come from one site
+  SiteKey last_key_;  // consecutive instructions mostly come from one site
   SiteId last_id_ = 0;
   bool any_ = false;
   std::vector<Slice> slices_;

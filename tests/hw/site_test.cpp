@@ -2,7 +2,6 @@
 // Site a program gives; the run's site table interns them by place.
 #include <gtest/gtest.h>
 
-#include <source_location>
 #include <vector>
 
 #include "hw/pe/site_table.hpp"
@@ -14,15 +13,15 @@ namespace {
 // Each instruction, after the line it should record.
 Task sites_of_every_instruction(Warp& warp, std::span<const Address> a, const Site& given,
                                 std::vector<std::uint32_t>& lines) {
-  lines.push_back(std::source_location::current().line() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.read(a);
-  lines.push_back(std::source_location::current().line() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.write(a);
-  lines.push_back(std::source_location::current().line() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.write(a, warp.registers(), Space::global);
-  lines.push_back(std::source_location::current().line() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.sync();
-  lines.push_back(std::source_location::current().line() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.grid_sync();
   co_await warp.read(a, Space::global, given);
   co_await warp.sync(given);
