@@ -16,7 +16,8 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
       options_(std::move(options)),
       present_(units_.size()),
       wakes_(longest_delay + 1, units_.size()),
-      sampler_(options_.sample_interval) {
+      sampler_(options_.sample_interval),
+      observed_(options_.tracing || !options_.recorders.empty()) {
   for (UnitId u = 0; u < units_.size(); ++u) {
     present_.set(u);
     wakes_.push(0, u);
@@ -138,7 +139,10 @@ void Dispatcher::open_barrier(Cycle release) {
     const UnitId u = warp / warps_per_unit_;
     WarpUnit& unit = *units_[u];
     const bool waiting = unit.state() == UnitState::barrier;
-    unit.release_barrier(warp % warps_per_unit_, release);
+    const std::size_t j = warp % warps_per_unit_;
+    for (InstructionRecorder* recorder : options_.recorders)
+      recorder->released(unit, j, unit.times()[j].arrived, release);
+    unit.release_barrier(j, release);
     if (!waiting) continue;  // another of its warps released it already
     present_.set(u);
     wakes_.push(release, u);
@@ -153,13 +157,18 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   port.free_at = t + k;
   const Cycle completion = t + k + port.mmu->latency() - 2;
   wakes_.push(completion + 1 + options_.compute_latency, u);
-  if (options_.tracing) trace_dispatch(port, unit, k, t);
+  if (observed_) observe_dispatch(port, unit, accepted, t, completion);
 }
 
-void Dispatcher::trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t) {
+void Dispatcher::observe_dispatch(Port& port, WarpUnit& unit, const Mmu::Accepted& accepted,
+                                  Cycle t, Cycle completion) {
+  for (InstructionRecorder* recorder : options_.recorders)
+    recorder->dispatched(unit, static_cast<MemoryId>(&port - ports_.data()), accepted.stages,
+                         accepted.requests, t, completion);
+  if (!options_.tracing) return;
   port.traced.valid = true;
   port.traced.unit.set(true, unit.id());
-  port.traced.stages.set(true, stages);
+  port.traced.stages.set(true, accepted.stages);
   port.traced.time = t;
   unit.update_trace();
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/instruction_recorder.hpp"
 #include "hw/dispatch/time_series.hpp"
 #include "hw/dispatch/wake_queue.hpp"
 #include "hw/mmu/mmu.hpp"
@@ -44,6 +45,8 @@ class Dispatcher : public sc_core::sc_module {
     // The order in which a step visits the memories. Every memory decides on the state at the
     // start of the time unit, so the order never changes a run; tests reverse it to show that.
     MemoryVisitOrder visit_order = MemoryVisitOrder::ascending;
+    // A profile, a timeline: they see every dispatch and barrier release (none: no cost).
+    std::vector<InstructionRecorder*> recorders;
   };
 
   SC_HAS_PROCESS(Dispatcher);
@@ -96,8 +99,10 @@ class Dispatcher : public sc_core::sc_module {
   void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);
-  // Out of the dispatch's hot path (cold: kept out of line).
-  [[gnu::cold]] void trace_dispatch(Port& port, WarpUnit& unit, unsigned stages, Cycle t);
+  // A waveform or a recorder sees the dispatch: out of its hot path (cold: kept out of line, so
+  // that the dispatch stays inlined with one test of `observed_`).
+  [[gnu::cold]] void observe_dispatch(Port& port, WarpUnit& unit, const Mmu::Accepted& accepted,
+                                      Cycle t, Cycle completion);
   // Whether cycle t is traced: a waveform is asked for and t lies in its window.
   bool in_window(Cycle t) const {
     return options_.tracing && t >= options_.trace_from && t <= options_.trace_to;
@@ -120,6 +125,7 @@ class Dispatcher : public sc_core::sc_module {
   std::vector<const Mmu*> memories_;  // the ports' MMUs, for the sampler
 
   std::uint64_t trace_cycle_ = 0;
+  bool observed_ = false;  // a waveform, or recorders
 };
 
 }  // namespace mmsim

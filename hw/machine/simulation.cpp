@@ -45,6 +45,7 @@ Simulation::Simulation(const MachineConfig& config, const SimulationOptions& opt
   dispatch.progress = options.progress;
   dispatch.sample_interval = options.stats_interval;
   dispatch.visit_order = options.visit_order;
+  dispatch.recorders = options.recorders;
   machine_ = std::make_unique<Machine>("machine", config, std::move(dispatch));
   if (!options.vcd_base.empty()) {
     trace_ = sc_core::sc_create_vcd_trace_file(options.vcd_base.c_str());

@@ -30,6 +30,8 @@ struct SimulationOptions {
   Cycle stats_interval = 0;  // > 0: the counters every so many time units (RunResult::time_series)
   // Tests only: the order in which the dispatcher visits the memories, which must not matter.
   MemoryVisitOrder visit_order = MemoryVisitOrder::ascending;
+  // What records every instruction (a Profile, a timeline), owned by the caller; none: no cost.
+  std::vector<InstructionRecorder*> recorders;
 };
 
 // What one memory did in a run.

@@ -1,17 +1,17 @@
 // The site of a warp instruction: where it was issued, for profiles and timelines. A C++
-// program's site is the line of its `co_await warp.read(...)`, captured by a default argument
-// (SiteRef::here()); a program that is not C++ code (a Python program, a trace) gives its own.
-// An instruction carries its site as a few words; the run resolves and interns it into its site
+// program's site is the line of its `co_await warp.read(...)` (CodeLocation, captured by a
+// default argument); a program that is not C++ code (a Python program, a trace) gives its own.
+// An instruction carries its site as one pointer; the run resolves and interns it into its site
 // table only when it profiles (hw/pe/site_table.hpp), so an unprofiled run pays nothing more.
-//
-// Why not std::source_location: clang 14 (the sanitized and fuzzing build) cannot compile
-// libstdc++'s; the compilers' __builtin_FILE/LINE/FUNCTION, which it is made of, serve both.
 #pragma once
 
-#include <cstddef>
+#include <bit>
 #include <cstdint>
 #include <functional>
+#include <source_location>
 #include <string_view>
+#include <type_traits>
+#include <version>
 
 namespace mmsim {
 
@@ -23,53 +23,100 @@ struct Site {
   std::string_view label;  // what the line does: a function, "PC 0x1a0 LDS.U.32", ...
 };
 
-// What tells sites apart cheaply: the same for every instruction of one C++ line or one Site.
+#ifdef __cpp_lib_source_location
+// The place of a call in C++ code: one pointer to static data.
+using CodeLocation = std::source_location;
+#else
+// clang 14 with libstdc++ (the sanitizer build's compiler) has no std::source_location, which
+// needs a builtin it lacks: the same place from the builtins it has, three words.
+class CodeLocation {
+ public:
+  static constexpr CodeLocation current(const char* file = __builtin_FILE(),
+                                        std::uint_least32_t line = __builtin_LINE(),
+                                        const char* function = __builtin_FUNCTION()) noexcept {
+    CodeLocation where;
+    where.file_ = file;
+    where.line_ = line;
+    where.function_ = function;
+    return where;
+  }
+  constexpr const char* file_name() const noexcept { return file_; }
+  constexpr const char* function_name() const noexcept { return function_; }
+  constexpr std::uint_least32_t line() const noexcept { return line_; }
+
+ private:
+  const char* file_ = nullptr;
+  const char* function_ = "";
+  std::uint_least32_t line_ = 0;
+};
+#endif
+
+// What tells two sites apart without resolving them: equal for every instruction from one
+// CodeLocation (or one Site object).
 struct SiteKey {
-  const void* where = nullptr;  // the C++ file's name (static data), or the Site
-  std::uint32_t line = 0;
+  std::uintptr_t word = 0;
+  std::uint_least32_t line = 0;  // CodeLocations of three words only
   bool operator==(const SiteKey&) const = default;
 };
 
 struct SiteKeyHash {
-  std::size_t operator()(const SiteKey& k) const {
-    return std::hash<const void*>()(k.where) ^ (std::size_t{k.line} * 0x9e3779b97f4a7c15u);
+  std::size_t operator()(const SiteKey& key) const noexcept {
+    return std::hash<std::uintptr_t>{}(key.word) ^ (std::size_t{key.line} << 1);
   }
 };
 
-// How an instruction names its site: a C++ line (file, line, function as the compiler spells
-// them) or a program's Site.
+// How an instruction names its site: a CodeLocation or a program's Site, in one tagged word
+// (three words where CodeLocation is).
 class SiteRef {
  public:
-  // The caller's line: as a default argument, the builtins name the line of the call.
-  static SiteRef here(const char* file = __builtin_FILE(), std::uint32_t line = __builtin_LINE(),
-                      const char* function = __builtin_FUNCTION()) noexcept {
-    SiteRef site;
-    site.where_ = file;
-    site.line_ = line;
-    site.function_ = function;
-    return site;
+  // Implicit, so that `SiteRef site = CodeLocation::current()` as a default argument captures
+  // the caller's line.
+  SiteRef(CodeLocation where) noexcept  // NOLINT(google-explicit-constructor)
+#ifdef __cpp_lib_source_location
+      : bits_(std::bit_cast<std::uintptr_t>(where)){}
+#else
+      : where_(where) {
   }
-  SiteRef(const Site& site) noexcept  // NOLINT(google-explicit-constructor)
-      : where_(&site), given_(true) {}
+#endif
+        SiteRef(const Site& site) noexcept  // NOLINT(google-explicit-constructor)
+      : bits_(reinterpret_cast<std::uintptr_t>(&site) | kGiven) {
+  }
   SiteRef(Site&&) = delete;  // a temporary would be gone before the run reads it
   // No site: an instruction the hardware made itself.
   SiteRef() noexcept = default;
 
-  bool empty() const { return where_ == nullptr; }
-  SiteKey key() const { return {where_, line_}; }
+  bool empty() const { return key() == SiteKey{}; }
+  SiteKey key() const {
+#ifdef __cpp_lib_source_location
+    return {bits_, 0};
+#else
+    if (given()) return {bits_, 0};
+    return {reinterpret_cast<std::uintptr_t>(where_.file_name()), where_.line()};
+#endif
+  }
   // A program's own site (else a C++ source line).
-  bool given() const { return given_; }
-  const Site& site() const { return *static_cast<const Site*>(where_); }
-  // A C++ line's file, line and function.
-  const char* file() const { return static_cast<const char*>(where_); }
-  std::uint32_t line() const { return line_; }
-  const char* function() const { return function_; }
+  bool given() const { return (bits_ & kGiven) != 0; }
+  const Site& site() const { return *reinterpret_cast<const Site*>(bits_ & ~kGiven); }
+  CodeLocation location() const {
+#ifdef __cpp_lib_source_location
+    return std::bit_cast<std::source_location>(bits_);
+#else
+    return where_;
+#endif
+  }
 
  private:
-  const void* where_ = nullptr;
-  const char* function_ = nullptr;
-  std::uint32_t line_ = 0;
-  bool given_ = false;
+#ifdef __cpp_lib_source_location
+  static_assert(sizeof(std::source_location) == sizeof(std::uintptr_t) &&
+                    std::is_trivially_copyable_v<std::source_location>,
+                "a std::source_location is one pointer to its static data");
+#endif
+  static_assert(alignof(Site) > 1, "the low bit of a Site's address is free for the tag");
+  static constexpr std::uintptr_t kGiven = 1;
+  std::uintptr_t bits_ = 0;
+#ifndef __cpp_lib_source_location
+  CodeLocation where_;
+#endif
 };
 
 }  // namespace mmsim

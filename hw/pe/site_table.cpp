@@ -17,7 +17,36 @@ std::string relative_to_source(std::string_view file) {
   return std::string(file);
 }
 
+void erase_all(std::string& s, std::string_view part) {
+  for (std::size_t at = s.find(part); at != std::string::npos; at = s.find(part, at))
+    s.erase(at, part.size());
+}
+
 }  // namespace
+
+std::string short_function_name(std::string_view function) {
+  std::string full(function);
+  erase_all(full, "(anonymous namespace)::");  // clang's spelling
+  erase_all(full, "{anonymous}::");            // GCC's
+  erase_all(full, "mmsim::");
+  // The name ends where its parameters start (the first '(' outside template brackets) and
+  // starts after its return type (the last space before, outside brackets).
+  int depth = 0;
+  std::size_t start = 0;
+  std::size_t end = full.size();
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const char c = full[i];
+    if (c == '<') ++depth;
+    if (c == '>') --depth;
+    if (depth != 0) continue;
+    if (c == ' ') start = i + 1;
+    if (c == '(') {
+      end = i;
+      break;
+    }
+  }
+  return full.substr(start, end - start);
+}
 
 SiteId SiteTable::intern(SiteRef site) {
   if (const auto it = by_key_.find(site.key()); it != by_key_.end()) return it->second;
@@ -27,7 +56,9 @@ SiteId SiteTable::intern(SiteRef site) {
   } else if (site.given()) {
     info = {std::string(site.site().file), site.site().line, std::string(site.site().label)};
   } else {
-    info = {relative_to_source(site.file()), site.line(), site.function()};
+    const CodeLocation where = site.location();
+    info = {relative_to_source(where.file_name()), where.line(),
+            short_function_name(where.function_name())};
   }
   const SiteId id = place(std::move(info));
   by_key_.emplace(site.key(), id);

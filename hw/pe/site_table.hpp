@@ -16,7 +16,7 @@ namespace mmsim {
 using SiteId = std::uint32_t;
 
 // A site as reports show it: C++ files relative to the source tree they were built from, C++
-// labels the function's name as the compiler gives it (unqualified: "run").
+// labels the function's name without its return type and parameters.
 struct SiteInfo {
   std::string file;
   std::uint32_t line = 0;
@@ -26,7 +26,7 @@ struct SiteInfo {
 
 class SiteTable {
  public:
-  // The id of `site`; a C++ line or Site seen before costs one hash lookup.
+  // The id of `site`; a CodeLocation or Site seen before costs one hash lookup.
   SiteId intern(SiteRef site);
   const std::vector<SiteInfo>& sites() const { return sites_; }
   const SiteInfo& operator[](SiteId id) const { return sites_[id]; }
@@ -41,5 +41,7 @@ class SiteTable {
   std::vector<SiteInfo> sites_;
 };
 
+// "mmsim::Task mmsim::{anonymous}::Transpose::run(mmsim::Warp&)" -> "Transpose::run".
+std::string short_function_name(std::string_view function);
 
 }  // namespace mmsim

@@ -109,20 +109,20 @@ class Warp {
   // last argument is the instruction's site: left out, the caller's line; a program that is
   // not C++ code passes a Site it owns (which must outlive the run).
   MemoryAwaiter read(std::span<const Address> addresses, Space space = Space::global,
-                     SiteRef site = SiteRef::here());
+                     SiteRef site = CodeLocation::current());
   MemoryAwaiter write(std::span<const Address> addresses, std::span<const Word> values,
-                      Space space = Space::global, SiteRef site = SiteRef::here());
+                      Space space = Space::global, SiteRef site = CodeLocation::current());
   // Stores each lane's register.
   MemoryAwaiter write(std::span<const Address> addresses, Space space = Space::global,
-                      SiteRef site = SiteRef::here()) {
+                      SiteRef site = CodeLocation::current()) {
     return write(addresses, registers_, space, site);
   }
   // syncthreads: waits until every unfinished warp of the block is at a barrier.
-  SyncAwaiter sync(SiteRef site = SiteRef::here()) {
+  SyncAwaiter sync(SiteRef site = CodeLocation::current()) {
     return SyncAwaiter(*this, BarrierScope::block, site);
   }
   // Waits until every unfinished warp of the machine is here (a kernel boundary).
-  SyncAwaiter grid_sync(SiteRef site = SiteRef::here()) {
+  SyncAwaiter grid_sync(SiteRef site = CodeLocation::current()) {
     return SyncAwaiter(*this, BarrierScope::grid, site);
   }
 

@@ -49,6 +49,7 @@ class WarpUnit : public sc_core::sc_module {
   // Its block (streaming multiprocessor): all its warps run there.
   unsigned block() const { return warps_.front().block(); }
   std::span<Warp> warps() { return warps_; }
+  std::span<const Warp> warps() const { return warps_; }
   unsigned lanes() const { return static_cast<unsigned>(cells_.size()); }
   UnitState state() const { return state_; }
   void set_state(UnitState state) { state_ = state; }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/dispatch/profile.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/machine/simulation.hpp"
 #include "hw/mmu/mmu.hpp"
@@ -56,6 +57,10 @@ class WarpProgram : public Kernel {
   virtual std::vector<ProgramFigure> figures() const { return {}; }
   // Tables of what it read and how it mapped it, for the report and the statistics.
   virtual std::vector<ProgramTable> tables() const { return {}; }
+  // Tables it draws from a profile of its run (its sites grouped its own way), when profiled.
+  virtual std::vector<ProgramTable> profile_tables(const ProfileTable& /*profile*/) const {
+    return {};
+  }
   // The papers' figures for this run, to show next to what was measured.
   virtual std::vector<Bound> bounds(const MachineConfig& /*machine*/,
                                     const RunResult& /*result*/) const {

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
@@ -48,7 +52,19 @@ void relocation_rows(ProgramTable& table, const std::string& memory,
 GpuTraceProgram::GpuTraceProgram(const std::filesystem::path& file, const Options& options)
     : options_(options),
       trace_(read_recorded_trace(file, options.format, KernelSelection(options.kernel),
-                                 options.word_shift)) {}
+                                 options.word_shift)),
+      file_name_(file.filename().string()) {
+  // A site's line would be read as a line of the trace: the CUDA source line goes in the label.
+  site_labels_.reserve(trace_.sites.size());
+  for (const TraceSite& site : trace_.sites)
+    site_labels_.push_back(
+        "kernel " + std::to_string(trace_.kernels[site.kernel].number) +
+        (site.pc ? " PC " + hex(*site.pc) : "") + " " + site.opcode +
+        (site.source_line ? " (source line " + std::to_string(*site.source_line) + ")" : ""));
+  instruction_sites_.reserve(trace_.sites.size());
+  for (const std::string& label : site_labels_)
+    instruction_sites_.push_back(Site{file_name_, 0, label});
+}
 
 std::string GpuTraceProgram::where(const TraceOrigin& origin) const {
   const TraceKernel& k = trace_.kernels[origin.kernel];
@@ -188,12 +204,13 @@ Task GpuTraceProgram::run(Warp& warp) {
         cursor.open(store, store.warp(cta.first_warp + slot->warp));
         while (cursor.next(in)) {
           const TraceSite& site = trace_.sites[in.site];
+          const Site& issued_at = instruction_sites_[in.site];
           origins_[me] = {in.site, k.kernel, *cta_index, slot->warp, in.index, in.line};
           const OpcodeMapping& mapping = site.mapping;
           if (mapping.operation == TraceOperation::barrier) {
             if (together) {
               --barriers_left;
-              co_await warp.sync();
+              co_await warp.sync(issued_at);
             }
             continue;
           }
@@ -205,9 +222,9 @@ Task GpuTraceProgram::run(Warp& warp) {
           for (unsigned i = 0; i < n; ++i) {
             if (!words.active(i)) continue;
             if (mapping.operation == TraceOperation::read)
-              co_await warp.read(words.instruction(i), space);
+              co_await warp.read(words.instruction(i), space, issued_at);
             else  // a write, or an atomic (a read-modify-write: one access of the word)
-              co_await warp.write(words.instruction(i), space);
+              co_await warp.write(words.instruction(i), space, issued_at);
           }
         }
       }
@@ -400,6 +417,83 @@ ProgramInfo gpu_trace_program() {
         return std::make_unique<GpuTraceProgram>(args.base_dir / file, options);
       },
   };
+}
+
+}  // namespace mmsim
+
+namespace mmsim {
+namespace {
+
+// Sites listed per PC in the report; the statistics' profile has them all.
+constexpr std::size_t kShownPcs = 32;
+
+std::vector<ProgramTable::Cell> count_cells(const SiteCounts& c) {
+  const std::string mean = c.dispatches == 0
+                               ? "-"
+                               : fmt::format("{:.2f}", static_cast<double>(c.stages) /
+                                                           static_cast<double>(c.dispatches));
+  return {c.instructions + c.barriers,
+          c.requests,
+          c.stages,
+          c.max_stages,
+          mean,
+          c.turn_wait,
+          c.memory_wait,
+          c.barrier_wait};
+}
+
+const std::vector<std::string> kCountColumns = {"instructions", "requests", "stages", "max",
+                                                "mean",         "turn",     "memory", "barrier"};
+
+}  // namespace
+
+std::vector<ProgramTable> GpuTraceProgram::profile_tables(const ProfileTable& profile) const {
+  // The profile's sites are the trace's own, found again by label (one label, one site).
+  std::unordered_map<std::string_view, std::uint32_t> by_label;
+  for (std::uint32_t i = 0; i < site_labels_.size(); ++i) by_label.emplace(site_labels_[i], i);
+  std::map<std::string, SiteCounts> per_opcode;
+  std::map<std::uint32_t, SiteCounts> per_site;
+  for (const ProfileRow& row : profile.rows) {
+    const SiteInfo& info = profile.sites[row.site];
+    const auto it = info.file == file_name_ ? by_label.find(info.label) : by_label.end();
+    if (it == by_label.end()) continue;  // the program's own kernel and round barriers
+    per_opcode[trace_.sites[it->second].opcode] += row.counts;
+    per_site[it->second] += row.counts;
+  }
+  const std::string note =
+      "instructions: warp instructions run (a recorded one of wider words is several; a barrier "
+      "counts each warp let through); stages: of the dispatches each led; mean: stages per "
+      "dispatch; turn, memory, barrier: time units its warps waited";
+  std::vector<std::string> columns = {"opcode"};
+  columns.insert(columns.end(), kCountColumns.begin(), kCountColumns.end());
+  ProgramTable opcodes{"trace_profile_opcodes", "profile per opcode", columns, {}, {note}};
+  for (const auto& [opcode, counts] : per_opcode) {
+    std::vector<ProgramTable::Cell> row{opcode};
+    for (ProgramTable::Cell& cell : count_cells(counts)) row.push_back(std::move(cell));
+    opcodes.rows.push_back(std::move(row));
+  }
+  std::vector<ProgramTable> out{std::move(opcodes)};
+  if (trace_.format != TraceFormat::accelsim) return out;
+
+  std::vector<std::pair<std::uint32_t, SiteCounts>> sites(per_site.begin(), per_site.end());
+  std::stable_sort(sites.begin(), sites.end(),
+                   [](const auto& a, const auto& b) { return a.second.time() > b.second.time(); });
+  columns = {"kernel", "PC", "opcode", "source line"};
+  columns.insert(columns.end(), kCountColumns.begin(), kCountColumns.end());
+  ProgramTable pcs{"trace_profile_pcs", "profile per PC, by warp time", columns, {}, {note}};
+  for (std::size_t i = 0; i < sites.size() && i < kShownPcs; ++i) {
+    const TraceSite& site = trace_.sites[sites[i].first];
+    std::vector<ProgramTable::Cell> row{
+        trace_.kernels[site.kernel].number, site.pc ? hex(*site.pc) : std::string("-"), site.opcode,
+        site.source_line ? ProgramTable::Cell(*site.source_line) : ProgramTable::Cell("-")};
+    for (ProgramTable::Cell& cell : count_cells(sites[i].second)) row.push_back(std::move(cell));
+    pcs.rows.push_back(std::move(row));
+  }
+  if (sites.size() > kShownPcs)
+    pcs.notes.push_back(std::to_string(sites.size() - kShownPcs) +
+                        " more PCs: the statistics' profile lists every site");
+  out.push_back(std::move(pcs));
+  return out;
 }
 
 }  // namespace mmsim

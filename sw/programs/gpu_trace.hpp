@@ -45,6 +45,9 @@ class GpuTraceProgram final : public WarpProgram {
 
   // ---- sites: every instruction a warp issues knows where it comes from
   const std::vector<TraceSite>& sites() const { return trace_.sites; }
+  // The site each of them gives its warp instructions (hw/pe/site.hpp): the trace file, the
+  // source line where recorded (Accel-Sim with lineinfo), "kernel 1 PC 0x1a0 LDS.U.32".
+  const std::vector<Site>& instruction_sites() const { return instruction_sites_; }
   // The instruction warp `warp` issues (or issued last).
   const TraceOrigin& issuing(WarpId warp) const { return origins_[warp]; }
   // "kernel 1 (name), CTA (3,0,0), warp 1, instruction 17 (trace.txt:812)"
@@ -59,6 +62,9 @@ class GpuTraceProgram final : public WarpProgram {
   Task run(Warp& warp) override;
   std::vector<ProgramFigure> figures() const override;
   std::vector<ProgramTable> tables() const override;
+  // Per opcode, and per PC where the format records one: instructions, requests, stages, the
+  // worst and mean congestion, and the warps' waits (docs/gpu_traces.md).
+  std::vector<ProgramTable> profile_tables(const ProfileTable& profile) const override;
 
  private:
   // A selected kernel, as it runs on this machine.
@@ -76,6 +82,9 @@ class GpuTraceProgram final : public WarpProgram {
 
   Options options_;
   RecordedTrace trace_;
+  std::string file_name_;                 // the sites' file
+  std::vector<std::string> site_labels_;  // per TraceSite
+  std::vector<Site> instruction_sites_;   // per TraceSite
   std::vector<KernelRun> runs_;
   AddressRelocation global_;
   std::vector<TraceOrigin> origins_;

@@ -11,9 +11,23 @@ namespace {
 class TraceProgram final : public WarpProgram {
  public:
   TraceProgram(TraceListing listing, bool address_init)
-      : listing_(std::move(listing)), address_init_(address_init) {}
+      : listing_(std::move(listing)), address_init_(address_init) {
+    // Each instruction's site: its line of the testbench or CSV file, labelled by what it does.
+    sites_.reserve(listing_.warps.size());
+    for (const auto& warp : listing_.warps) {
+      std::vector<Site>& sites = sites_.emplace_back();
+      sites.reserve(warp.size());
+      for (const TraceInstruction& in : warp)
+        sites.push_back(
+            Site{in.where.file, static_cast<std::uint32_t>(in.where.line), kind_name(in.kind)});
+    }
+  }
 
-  std::uint64_t host_bytes() const override { return listing_bytes(listing_); }
+  std::uint64_t host_bytes() const override {
+    std::uint64_t instructions = 0;
+    for (const auto& warp : listing_.warps) instructions += warp.size();
+    return listing_bytes(listing_) + instructions * sizeof(Site);
+  }
 
   std::uint64_t default_threads(const MachineConfig& machine) const override {
     return listing_.warps.size() * std::uint64_t{machine.width};
@@ -65,29 +79,48 @@ class TraceProgram final : public WarpProgram {
   }
 
   Task run(Warp& warp) override {
-    for (const TraceInstruction& in : listing_.warps[warp.index()]) {
+    const std::vector<TraceInstruction>& listing = listing_.warps[warp.index()];
+    const std::vector<Site>& sites = sites_[warp.index()];
+    for (std::size_t i = 0; i < listing.size(); ++i) {
+      const TraceInstruction& in = listing[i];
+      const Site& site = sites[i];
       switch (in.kind) {
         case TraceInstruction::Kind::read:
-          co_await warp.read(in.addresses, in.space);
+          co_await warp.read(in.addresses, in.space, site);
           break;
         case TraceInstruction::Kind::write:
           if (in.values.empty())
-            co_await warp.write(in.addresses, in.space);
+            co_await warp.write(in.addresses, in.space, site);
           else
-            co_await warp.write(in.addresses, in.values, in.space);
+            co_await warp.write(in.addresses, in.values, in.space, site);
           break;
         case TraceInstruction::Kind::sync:
-          co_await warp.sync();
+          co_await warp.sync(site);
           break;
         case TraceInstruction::Kind::grid_sync:
-          co_await warp.grid_sync();
+          co_await warp.grid_sync(site);
           break;
       }
     }
   }
 
  private:
+  static std::string_view kind_name(TraceInstruction::Kind kind) {
+    switch (kind) {
+      case TraceInstruction::Kind::read:
+        return "read";
+      case TraceInstruction::Kind::write:
+        return "write";
+      case TraceInstruction::Kind::sync:
+        return "sync";
+      case TraceInstruction::Kind::grid_sync:
+        return "grid_sync";
+    }
+    return "";
+  }
+
   TraceListing listing_;
+  std::vector<std::vector<Site>> sites_;  // per warp, per instruction
   bool address_init_;
   std::uint64_t words_ = 1;
   std::uint64_t shared_words_ = 0;

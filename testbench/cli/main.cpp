@@ -15,8 +15,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("mmsim ") + mmsim::mmsim_version());
   app.option_defaults()->always_capture_default();  // --help shows every default
   const std::vector<mmsim::Subcommand> subcommands = {
-      mmsim::add_run_command(app), mmsim::add_congestion_command(app), mmsim::add_list_command(app),
-      mmsim::add_plan_command(app), mmsim::add_sweep_command(app)};
+      mmsim::add_run_command(app),     mmsim::add_congestion_command(app),
+      mmsim::add_list_command(app),    mmsim::add_plan_command(app),
+      mmsim::add_profile_command(app), mmsim::add_sweep_command(app)};
   app.footer(
       "Exit status: 0 success, 1 a verification failed, 2 invalid input or an output that "
       "cannot be written; interrupted (SIGINT, SIGTERM), mmsim removes its unfinished outputs.");

@@ -28,6 +28,11 @@ struct RunCommand {
   // --out-dir: the folder of the run's outputs (testbench.yaml, stats.json, trace.vcd).
   std::string out_dir;
   std::uint64_t stats_interval = 0;  // --stats-interval: the counters every N time units
+  bool profile = false;              // --profile: counts per source line
+  std::string timeline;              // --timeline FILE.json
+  std::uint64_t timeline_from = 0;
+  std::optional<std::uint64_t> timeline_to;
+  std::uint64_t timeline_limit = kDefaultTimelineLimit;
   // --policies: run once per dispatch policy ("all": every one) and print a table; each run's
   // output files get the policy's name before their extension (out.json -> out.random.json).
   std::vector<std::string> policies;
@@ -60,13 +65,23 @@ RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFol
   options.vcd_options = command.vcd_options;
   options.stats = command.stats;
   options.stats_interval = command.stats_interval;
+  options.profile = command.profile;
+  options.timeline = command.timeline;
+  options.timeline_from = command.timeline_from;
+  options.timeline_to = command.timeline_to.value_or(kNever);
+  options.timeline_limit = command.timeline_limit;
+  if (options.timeline_from > options.timeline_to)
+    throw InputError({"--timeline-from", 0, 0}, "the window starts after it ends (--timeline-to " +
+                                                    std::to_string(options.timeline_to) + ")");
   options.progress = isatty(STDERR_FILENO) != 0;
   if (folder) {
     options.stats = (folder->path() / "stats.json").string();
     options.resolved = (folder->path() / "testbench.yaml").string();
     options.outputs_option = "--out-dir";
     if (!tb.vcd.file.empty()) options.vcd = (folder->path() / "trace.vcd").string();
+    if (!tb.timeline.empty()) options.timeline = (folder->path() / "timeline.json").string();
     tb.vcd.file.clear();
+    tb.timeline.clear();
     tb.stats.clear();
   }
   return options;
@@ -97,12 +112,14 @@ int run_policies(const RunCommand& command) {
     if (policy == names.front()) say_notes(tb);
     tb.vcd.file = for_policy(tb.vcd.file, policy);
     tb.stats = for_policy(tb.stats, policy);
+    tb.timeline = for_policy(tb.timeline, policy);
     std::optional<OutputFolder> folder;  // one folder per run: DIR/<policy>
     if (out_dir) folder.emplace(out_dir->path() / policy, "--out-dir");
     RunOptions options = run_options(command, tb, folder ? &*folder : nullptr);
     if (!folder) {
       options.vcd = for_policy(options.vcd, policy);
       options.stats = for_policy(options.stats, policy);
+      options.timeline = for_policy(options.timeline, policy);
     }
     outcomes.push_back(run_testbench(tb, options));
   }
@@ -180,6 +197,30 @@ Subcommand add_run_command(CLI::App& app) {
       ->type_name("INT|2^k")
       ->transform(integer_in(1, std::uint64_t{1} << 40))
       ->default_str("");
+  run_app->add_flag("--profile", run->profile,
+                    "count every instruction at its source line (or trace line): the report's top "
+                    "locations, the statistics' profile (as outputs.profile: true)");
+  CLI::Option* timeline = run_app->add_option(
+      "--timeline", run->timeline,
+      "write the run as Chrome Trace Event JSON (open it in ui.perfetto.dev): a track per warp, "
+      "a slice per instruction; one time unit = 1 us");
+  run_app->add_option("--timeline-from", run->timeline_from, "first time unit the timeline keeps")
+      ->type_name("INT|2^k")
+      ->transform(integer_in(0, std::uint64_t{1} << 62))
+      ->default_str("")
+      ->needs(timeline);
+  run_app->add_option("--timeline-to", run->timeline_to, "last time unit the timeline keeps")
+      ->type_name("INT|2^k")
+      ->transform(integer_in(0, std::uint64_t{1} << 62))
+      ->default_str("")
+      ->needs(timeline);
+  run_app
+      ->add_option("--timeline-limit", run->timeline_limit,
+                   "refuse a timeline estimated larger than this many bytes (default 2^30)")
+      ->type_name("INT|2^k")
+      ->transform(integer_in(1, std::uint64_t{1} << 62))
+      ->default_str("")
+      ->needs(timeline);
   run_app
       ->add_option("--policies", run->policies,
                    "run once per dispatch policy (all, or a comma-separated list) and print a "

@@ -19,6 +19,7 @@ Subcommand add_run_command(CLI::App& app);
 Subcommand add_congestion_command(CLI::App& app);
 Subcommand add_list_command(CLI::App& app);
 Subcommand add_plan_command(CLI::App& app);
+Subcommand add_profile_command(CLI::App& app);
 Subcommand add_sweep_command(CLI::App& app);
 
 // Integer options take plain integers or 2^k within [min, max]; a negative number is refused

@@ -44,8 +44,10 @@ struct Testbench {
   std::string program;
   ProgramArgs args;
 
-  WaveformRequest vcd;  // outputs.vcd
-  std::string stats;    // outputs.stats ("" = none)
+  WaveformRequest vcd;   // outputs.vcd
+  std::string stats;     // outputs.stats ("" = none)
+  bool profile = false;  // outputs.profile: counts per site (the report, the statistics)
+  std::string timeline;  // outputs.timeline: Chrome Trace Event JSON ("" = none)
   // expect: figures the run must reproduce exactly (cycles, dispatches, stages, requests,
   // syncthreads), part of its verification.
   std::map<std::string, std::uint64_t> expect;

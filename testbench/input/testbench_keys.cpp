@@ -793,6 +793,21 @@ std::vector<TestbenchKey> make_keys() {
        .default_text = "none",
        .meaning = "the statistics JSON ([statistics.md](statistics.md)); `-` is standard output",
        .load = [](const KeyValue& at, Testbench& tb) { tb.stats = at.string(); }},
+      {.path = "outputs.profile",
+       .type = kBoolean,
+       .table = "outputs",
+       .default_text = "false",
+       .meaning = "count every instruction at its source line: the report's top locations, the "
+                  "statistics' `profile` ([statistics.md](statistics.md#profile))",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.profile = at.boolean(); }},
+      {.path = "outputs.timeline",
+       .type = kString,
+       .table = "outputs",
+       .type_text = "file name",
+       .default_text = "none",
+       .meaning = "the run as Chrome Trace Event JSON for Perfetto: a track per warp, a slice per "
+                  "instruction ([statistics.md](statistics.md#timeline))",
+       .load = [](const KeyValue& at, Testbench& tb) { tb.timeline = at.string(); }},
 
       // expect, in the order of the testbench as it ran.
       figure("cycles", "the running time in time units"),

@@ -9,6 +9,7 @@
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/counted.hpp"
+#include "testbench/run/profile_report.hpp"
 
 namespace mmsim {
 namespace {
@@ -247,6 +248,10 @@ std::string format_report(const RunOutcome& o) {
   for (const ProgramFigure& f : o.figures)
     line(fmt::format("  {:<12} {} {}", f.key, number(f.value), f.unit) +
          (f.label.empty() ? "" : "  (" + f.label + ")"));
+  if (o.profile) {
+    line("");
+    for (const std::string& text : profile_lines(*o.profile, r)) line(text);
+  }
   for (const ProgramTable& t : o.tables) table_lines(t, line);
 
   if (!o.bounds.empty()) {
@@ -292,6 +297,8 @@ std::string format_report(const RunOutcome& o) {
   if (!o.vcd_file.empty())
     line("  waveform     " + o.vcd_file +
          (o.gtkw_file.empty() ? "" : "  (gtkwave " + o.vcd_file + " " + o.gtkw_file + ")"));
+  if (!o.timeline_file.empty())
+    line("  timeline     " + o.timeline_file + "  (open it in ui.perfetto.dev)");
   if (!o.stats_file.empty())
     line("  statistics   " + (o.stats_file == kStandardOutput ? "standard output" : o.stats_file));
   if (!o.resolved_file.empty()) line("  testbench as run  " + o.resolved_file);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hw/dispatch/profile.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/machine/simulation.hpp"
 #include "sw/program/bound.hpp"
@@ -48,15 +49,17 @@ struct RunOutcome {
   bool race_check = false;
   std::uint64_t race_count = 0;
   std::vector<RaceDetector::Race> races;
-  std::vector<ProgramFigure> figures;  // what the program measured about itself
-  std::vector<ProgramTable> tables;    // what it read and how it mapped it
-  std::optional<bool> verified;        // none: nothing to verify
+  std::vector<ProgramFigure> figures;   // what the program measured about itself
+  std::vector<ProgramTable> tables;     // what it read and how it mapped it
+  std::optional<ProfileTable> profile;  // outputs.profile or --profile: counts per site
+  std::optional<bool> verified;         // none: nothing to verify
   std::vector<std::string> warnings;
   std::vector<std::string> errors;  // what failed verification besides data and expectations
   std::string vcd_file;             // written, if any
   std::string gtkw_file;            // the waveform's GTKWave save file, if any
   std::string stats_file;           // written, if any (kStandardOutput: to standard output)
   std::string resolved_file;        // written, if any
+  std::string timeline_file;        // written, if any
   Provenance provenance;            // who made the run, when and where
   nlohmann::ordered_json resolved;  // the testbench as it ran (resolved_testbench.hpp)
 };

@@ -288,6 +288,40 @@ RunOutcome named_outcome(const Testbench& tb, WarpProgram& program, const std::s
   return o;
 }
 
+// Why a timeline of `size` is refused, and how to narrow it.
+std::string timeline_refusal(const std::string& size, const RunOptions& options) {
+  return "this timeline would take " + size + " of JSON, more than the limit of " +
+         format_bytes(options.timeline_limit) +
+         ": narrow it to a window of time units (--timeline-from and --timeline-to), or raise "
+         "the limit (--timeline-limit)";
+}
+
+// Refuses before the run a timeline whose likely size, from the program's bounds on time, is
+// past the limit: each warp issues at most one instruction per l time units (an instruction
+// takes k + l - 1 >= l), and each memory takes at most one dispatch per time unit.
+void check_timeline_size(const NamedFile& file, const RunOptions& options,
+                         const WaveformCycles& cycles, const MachineConfig& machine) {
+  const Cycle end = std::min<Cycle>(cycles.likely, options.timeline_to);
+  if (end < options.timeline_from) return;
+  const std::uint64_t window = end - options.timeline_from + 1;
+  const std::uint64_t memories =
+      machine_model(machine).hierarchical ? 1 + machine.multiprocessors : 1;
+  const std::uint64_t dispatches = window * memories;
+  const std::uint64_t slices =
+      std::min<std::uint64_t>(machine.warps() * (window / std::max(machine.latency, 1u) + 1),
+                              dispatches * machine.super_warp);
+  const double bytes = static_cast<double>(slices) * kTimelineBytesPerSlice +
+                       static_cast<double>(dispatches) * kTimelineBytesPerDispatch;
+  const std::string size = "about " + format_bytes(static_cast<std::uint64_t>(bytes)) +
+                           " (at most " + std::to_string(slices) + " slices in " +
+                           std::to_string(window) + " time units)";
+  if (bytes > static_cast<double>(options.timeline_limit))
+    throw InputError(file.where, timeline_refusal(size, options));
+  if (bytes > static_cast<double>(kWaveformNotice))
+    std::fprintf(stderr, "mmsim: the timeline may take %s of JSON (limit %s)\n", size.c_str(),
+                 format_bytes(options.timeline_limit).c_str());
+}
+
 // Writes `text` to standard output, every byte, or throws InputError at `where`.
 void write_standard_output(const std::string& text, const SourceLocation& where) {
   std::size_t written = 0;
@@ -326,17 +360,21 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   const SourceLocation stdout_where = stats.where;
   if (stats_on_stdout) stats.path.clear();
   const NamedFile resolved = option_output(options.resolved, "--out-dir");
-  std::vector<NamedFile> outputs = {vcd, stats, resolved};
+  const NamedFile timeline = output_file(tb, tb.timeline, "outputs.timeline", options.timeline,
+                                         named_by.empty() ? "--timeline" : named_by);
+  std::vector<NamedFile> outputs = {vcd, stats, resolved, timeline};
   for (const NamedFile& view : wave.view_files()) outputs.push_back(view);
   check_distinct_files(input_files(tb), outputs);
   // Made before the run, so that an output that cannot be written is reported before the work.
   std::optional<PendingFile> vcd_file;
   std::optional<PendingFile> stats_file;
   std::optional<PendingFile> resolved_file;
+  std::optional<PendingFile> timeline_file;
   std::vector<std::unique_ptr<PendingFile>> view_files;
   if (!vcd.path.empty()) vcd_file.emplace(vcd.path, vcd.where);
   if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
   if (!resolved.path.empty()) resolved_file.emplace(resolved.path, resolved.where);
+  if (!timeline.path.empty()) timeline_file.emplace(timeline.path, timeline.where);
   for (const NamedFile& view : wave.view_files())
     view_files.push_back(std::make_unique<PendingFile>(view.path, view.where));
 
@@ -360,6 +398,13 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
   std::vector<GtkwaveViewFile> view;
   sim_options.stats_interval = options.stats_interval;
+  std::optional<Profile> profile;
+  if (tb.profile || options.profile) sim_options.recorders.push_back(&profile.emplace());
+  std::optional<Timeline> recorded;
+  if (timeline_file) {
+    check_timeline_size(timeline, options, expected_cycles(*program, o.machine), o.machine);
+    sim_options.recorders.push_back(&recorded.emplace(options.timeline_from, options.timeline_to));
+  }
   try {
     Simulation simulation(o.machine, sim_options);
     if (vcd_file) {
@@ -418,6 +463,10 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   o.bounds = program->bounds(o.machine, o.result);
   o.figures = program->figures();
   o.tables = program->tables();
+  if (profile) {
+    o.profile = profile->table();
+    for (ProgramTable& t : program->profile_tables(*o.profile)) o.tables.push_back(std::move(t));
+  }
 
   // Every output is complete before any is committed. Names and paths may hold bytes that are
   // not UTF-8 (file names are bytes): JSON gets U+FFFD in their place.
@@ -427,6 +476,13 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
                       "\n");
   for (std::size_t i = 0; i < view.size(); ++i) view_files[i]->write(view[i].contents);
   if (resolved_file) resolved_file->write(yaml_text(o.resolved));
+  if (timeline_file) {
+    const std::string text = recorded->json(
+        o.result, machine_model(o.machine).hierarchical ? o.machine.multiprocessors : 1);
+    if (text.size() > options.timeline_limit)
+      throw InputError(timeline.where, timeline_refusal(format_bytes(text.size()), options));
+    timeline_file->write(text);
+  }
   if (vcd_file) {
     vcd_file->commit();
     o.vcd_file = vcd.path;
@@ -440,6 +496,10 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   if (resolved_file) {
     resolved_file->commit();
     o.resolved_file = resolved.path;
+  }
+  if (timeline_file) {
+    timeline_file->commit();
+    o.timeline_file = timeline.path;
   }
   if (stats_on_stdout) {
     write_standard_output(

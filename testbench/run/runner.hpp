@@ -6,6 +6,7 @@
 
 #include "testbench/input/testbench.hpp"
 #include "testbench/run/run_outcome.hpp"
+#include "testbench/run/timeline.hpp"
 
 namespace mmsim {
 
@@ -16,7 +17,12 @@ struct RunOptions {
   std::string resolved;         // writes the resolved testbench (YAML) to this file
   bool progress = false;        // a progress line on stderr for long runs
   Cycle stats_interval = 0;     // > 0: the counters every so many time units (time_series)
-  std::string command;          // recorded in the statistics; "" = this process's command line
+  bool profile = false;         // --profile: as outputs.profile: true
+  std::string timeline;         // overrides outputs.timeline (its file)
+  Cycle timeline_from = 0;      // the window of time units the timeline keeps
+  Cycle timeline_to = kNever;
+  std::uint64_t timeline_limit = kDefaultTimelineLimit;  // bytes refused beyond
+  std::string command;  // recorded in the statistics; "" = this process's command line
   // The option that named vcd, stats and resolved (messages): "--out-dir" for its folder's
   // files; empty: --vcd and --stats themselves.
   std::string outputs_option;

@@ -1,6 +1,7 @@
 #include "testbench/run/stats_json.hpp"
 
 #include "hw/machine/machine_models.hpp"
+#include "testbench/run/profile_report.hpp"
 
 namespace mmsim {
 
@@ -177,6 +178,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
   for (const ProgramFigure& f : o.figures) figures[f.key] = f.value;
   stats["program_figures"] = figures;
   if (!o.tables.empty()) stats["program_tables"] = program_tables_json(o.tables);
+  if (o.profile) stats["profile"] = profile_json(*o.profile, o.result);
   // The random shift unit and the shared memories as the testbench as it ran says them.
   const nlohmann::ordered_json& machine = o.resolved.at("machine");
   if (machine.contains("rsu")) stats["rsu"] = json(machine.at("rsu"));

@@ -13,15 +13,15 @@ namespace {
 // Each instruction, after the line it should record.
 Task sites_of_every_instruction(Warp& warp, std::span<const Address> a, const Site& given,
                                 std::vector<std::uint32_t>& lines) {
-  lines.push_back(__builtin_LINE() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.read(a);
-  lines.push_back(__builtin_LINE() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.write(a);
-  lines.push_back(__builtin_LINE() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.write(a, warp.registers(), Space::global);
-  lines.push_back(__builtin_LINE() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.sync();
-  lines.push_back(__builtin_LINE() + 1);
+  lines.push_back(CodeLocation::current().line() + 1);
   co_await warp.grid_sync();
   co_await warp.read(a, Space::global, given);
   co_await warp.sync(given);
@@ -61,6 +61,16 @@ TEST(Site, OnePlaceIsOneSiteWhicheverObjectNamesIt) {
   EXPECT_EQ(table.intern(c), 1u);
   EXPECT_EQ(table.intern(SiteRef{}), 2u);
   EXPECT_EQ(table[2].label, "(no site)");
+}
+
+TEST(Site, FunctionNamesLoseTheirReturnTypeParametersAndNamespaces) {
+  EXPECT_EQ(short_function_name("mmsim::Task mmsim::{anonymous}::Transpose::run(mmsim::Warp&)"),
+            "Transpose::run");
+  EXPECT_EQ(short_function_name("Task mmsim::(anonymous namespace)::Transpose::run(Warp &)"),
+            "Transpose::run");
+  EXPECT_EQ(short_function_name("mmsim::Task mmsim::steps::halve<std::vector<int, A> >(Warp&)"),
+            "steps::halve<std::vector<int, A> >");
+  EXPECT_EQ(short_function_name("main"), "main");
 }
 
 }  // namespace

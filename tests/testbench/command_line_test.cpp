@@ -16,7 +16,7 @@ TEST(CommandLine, AMistypedSubcommandGetsTheNearestOne) {
             "mmsim: unknown command 'plna' (did you mean 'plan'?) (see --help)\n");
   EXPECT_EQ(mmsim("frobnicate").err,
             "mmsim: unknown command 'frobnicate' (expected one of: run, congestion, list, plan, "
-            "sweep) (see --help)\n");
+            "profile, sweep) (see --help)\n");
 }
 
 TEST(CommandLine, AMistypedOptionGetsTheNearestOne) {

@@ -1,0 +1,29 @@
+// A run's profile (hw/dispatch/profile.hpp) as the report shows it, its top locations, and as
+// the statistics JSON holds it, every row (docs/statistics.md, "Profile").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hw/dispatch/profile.hpp"
+#include "hw/machine/simulation.hpp"
+
+namespace mmsim {
+
+// Locations the report lists.
+inline constexpr std::size_t kReportedSites = 10;
+
+// "sw/programs/transpose.cpp:48 (Transpose::run)", "trace.csv:7", "(no site)".
+std::string site_text(const SiteInfo& site);
+// "memory", "SM 3 shared", or "barrier" for a barrier row.
+std::string row_memory(const ProfileRow& row, const RunResult& result);
+
+// The report's lines: the rows that took the most warp time, at most `shown` of them.
+std::vector<std::string> profile_lines(const ProfileTable& profile, const RunResult& result,
+                                       std::size_t shown = kReportedSites);
+
+nlohmann::json profile_json(const ProfileTable& profile, const RunResult& result);
+
+}  // namespace mmsim

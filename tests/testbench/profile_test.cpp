@@ -1,0 +1,200 @@
+// The profile's totals are the run's statistics exactly, on every example testbench and, on
+// testbenches with barriers, super warps, several memories and a GPU trace, under every
+// dispatch policy; profiling changes no figure of the run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "hw/dispatch/dispatch_policy.hpp"
+#include "testbench/input/testbench.hpp"
+#include "testbench/run/runner.hpp"
+#include "testbench/run/stats_json.hpp"
+
+namespace mmsim::test {
+namespace {
+
+std::string config(const std::string& name) {
+  return std::string(MMSIM_SOURCE_DIR) + "/configs/" + name;
+}
+
+RunOutcome run(const std::string& file, const std::vector<std::string>& overrides, bool profile) {
+  RunOptions options;
+  options.profile = profile;
+  return run_testbench(load_testbench(file, overrides), options);
+}
+
+void expect_profile_is_the_statistics(const RunOutcome& o) {
+  ASSERT_TRUE(o.profile.has_value());
+  const RunResult& r = o.result;
+  const SiteCounts total = o.profile->total();
+  EXPECT_EQ(total.dispatches, r.counters.dispatches);
+  EXPECT_EQ(total.stages, r.counters.stages);
+  EXPECT_EQ(total.requests, r.counters.requests);
+  EXPECT_EQ(total.max_stages, r.counters.max_stages);
+  EXPECT_EQ(total.turn_wait, r.counters.turn_wait);
+  EXPECT_EQ(total.memory_wait, r.counters.memory_wait);
+  std::uint64_t instructions = 0, barriers = 0;
+  Cycle turn = 0, memory = 0, barrier = 0;
+  for (const WarpTime& t : r.warp_times) {
+    instructions += t.dispatches;
+    turn += t.turn;
+    memory += t.memory;
+    barrier += t.barrier;
+  }
+  for (const std::uint64_t b : r.warp_barriers) barriers += b;
+  EXPECT_EQ(total.instructions, instructions);
+  EXPECT_EQ(total.turn_wait, turn);
+  EXPECT_EQ(total.memory_wait, memory);
+  EXPECT_EQ(total.barriers, barriers);
+  EXPECT_EQ(total.barrier_wait, barrier);
+  // Per memory too.
+  for (MemoryId m = 0; m < r.memories.size(); ++m) {
+    SiteCounts of_memory;
+    for (const ProfileRow& row : o.profile->rows)
+      if (row.memory == m) of_memory += row.counts;
+    const MemoryCounters& c = r.memories[m].counters;
+    EXPECT_EQ(of_memory.dispatches, c.dispatches) << r.memories[m].label;
+    EXPECT_EQ(of_memory.stages, c.stages) << r.memories[m].label;
+    EXPECT_EQ(of_memory.requests, c.requests) << r.memories[m].label;
+    EXPECT_EQ(of_memory.turn_wait, c.turn_wait) << r.memories[m].label;
+    EXPECT_EQ(of_memory.memory_wait, c.memory_wait) << r.memories[m].label;
+  }
+  // The statistics JSON holds the same table.
+  const nlohmann::json stats = stats_json(o);
+  ASSERT_TRUE(stats.contains("profile"));
+  EXPECT_EQ(stats["profile"]["rows"].size(), o.profile->rows.size());
+  EXPECT_EQ(stats["profile"]["total"]["stages"], r.counters.stages);
+  EXPECT_EQ(stats["profile"]["total"]["barrier_wait"], barrier);
+}
+
+void expect_same_run(const RunOutcome& a, const RunOutcome& b) {
+  EXPECT_EQ(a.result.cycles(), b.result.cycles());
+  EXPECT_EQ(a.result.counters.dispatches, b.result.counters.dispatches);
+  EXPECT_EQ(a.result.counters.stages, b.result.counters.stages);
+  EXPECT_EQ(a.result.counters.requests, b.result.counters.requests);
+  EXPECT_EQ(a.result.counters.busy, b.result.counters.busy);
+  EXPECT_EQ(a.result.counters.stage_histogram, b.result.counters.stage_histogram);
+  EXPECT_EQ(a.result.block_syncthreads, b.result.block_syncthreads);
+  ASSERT_EQ(a.result.warp_times.size(), b.result.warp_times.size());
+  for (std::size_t w = 0; w < a.result.warp_times.size(); ++w) {
+    EXPECT_EQ(a.result.warp_times[w].finish, b.result.warp_times[w].finish) << w;
+    EXPECT_EQ(a.result.warp_times[w].turn, b.result.warp_times[w].turn) << w;
+    EXPECT_EQ(a.result.warp_times[w].barrier, b.result.warp_times[w].barrier) << w;
+  }
+  EXPECT_EQ(a.verified, b.verified);
+}
+
+std::vector<std::string> example_testbenches() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(config("")))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string test_name(const std::string& file) {
+  std::string name = file.substr(0, file.size() - 5);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+class ProfiledExample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ProfiledExample, TotalsAreTheStatisticsAndTheRunIsUnchanged) {
+  const RunOutcome plain = run(config(GetParam()), {}, false);
+  const RunOutcome profiled = run(config(GetParam()), {}, true);
+  EXPECT_FALSE(plain.profile.has_value());
+  expect_profile_is_the_statistics(profiled);
+  expect_same_run(plain, profiled);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, ProfiledExample, ::testing::ValuesIn(example_testbenches()),
+                         [](const auto& info) { return test_name(info.param); });
+
+// Barriers (sum_tree), super warps (superwarp_fig6_sdmm), the hmm's memories (hmm_sum), a GPU
+// trace on the hmm (gpu_trace_reduction_hmm), a trace program with sync (hmm_simultaneity).
+class ProfiledPolicy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ProfiledPolicy, TotalsAreTheStatisticsUnderEveryPolicy) {
+  for (const PolicyInfo& policy : dispatch_policies()) {
+    SCOPED_TRACE(policy.name);
+    const std::vector<std::string> overrides = {"machine.dispatch=" + policy.name};
+    const RunOutcome plain = run(config(GetParam()), overrides, false);
+    const RunOutcome profiled = run(config(GetParam()), overrides, true);
+    expect_profile_is_the_statistics(profiled);
+    expect_same_run(plain, profiled);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, ProfiledPolicy,
+                         ::testing::Values("sum_tree.yaml", "superwarp_fig6_sdmm.yaml",
+                                           "hmm_sum.yaml", "gpu_trace_reduction_hmm.yaml",
+                                           "hmm_simultaneity.yaml"),
+                         [](const auto& info) { return test_name(info.param); });
+
+TEST(Profile, TheTraceProgramsSitesAreItsLines) {
+  const RunOutcome o = run(config("dmm_fig4.yaml"), {}, true);
+  ASSERT_TRUE(o.profile.has_value());
+  for (const SiteInfo& site : o.profile->sites) {
+    EXPECT_NE(site.file.find("dmm_fig4.yaml"), std::string::npos) << site.file;
+    EXPECT_GT(site.line, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+const ProgramTable* table(const RunOutcome& o, const std::string& key) {
+  for (const ProgramTable& t : o.tables)
+    if (t.key == key) return &t;
+  return nullptr;
+}
+
+std::uint64_t column_sum(const ProgramTable& t, const std::string& column) {
+  const auto at = std::find(t.columns.begin(), t.columns.end(), column) - t.columns.begin();
+  std::uint64_t sum = 0;
+  for (const auto& row : t.rows) sum += std::get<std::uint64_t>(row.at(at));
+  return sum;
+}
+
+// The gpu_trace program's tables per opcode and per PC (issue 26's) add up to the profile's rows
+// at the trace's sites; the barriers the program adds between rounds are its own lines.
+TEST(Profile, AGpuTracesTablesPerOpcodeAndPerPcAddUpToItsSites) {
+  const RunOutcome o = run(config("gpu_trace_transpose_tiled_hmm.yaml"), {}, true);
+  ASSERT_TRUE(o.profile.has_value());
+  SiteCounts traced;
+  std::set<std::string> pcs;
+  for (const ProfileRow& row : o.profile->rows) {
+    const SiteInfo& site = o.profile->sites[row.site];
+    if (site.file != "transpose_tiled.traceg.xz") continue;
+    traced += row.counts;
+    pcs.insert(site.label);
+  }
+  ASSERT_GT(traced.instructions, 0u);
+  const ProgramTable* opcodes = table(o, "trace_profile_opcodes");
+  const ProgramTable* per_pc = table(o, "trace_profile_pcs");
+  ASSERT_NE(opcodes, nullptr);
+  ASSERT_NE(per_pc, nullptr);
+  for (const ProgramTable* t : {opcodes, per_pc}) {
+    EXPECT_EQ(column_sum(*t, "instructions"), traced.instructions + traced.barriers) << t->key;
+    EXPECT_EQ(column_sum(*t, "requests"), traced.requests) << t->key;
+    EXPECT_EQ(column_sum(*t, "stages"), traced.stages) << t->key;
+    EXPECT_EQ(column_sum(*t, "turn"), traced.turn_wait) << t->key;
+    EXPECT_EQ(column_sum(*t, "barrier"), traced.barrier_wait) << t->key;
+  }
+  EXPECT_EQ(per_pc->rows.size(), pcs.size());
+  // The opcodes of the tiled transpose: global loads and stores, shared loads and stores, and
+  // the barrier between them.
+  std::set<std::string> names;
+  for (const auto& row : opcodes->rows) names.insert(std::get<std::string>(row.at(0)));
+  EXPECT_EQ(names,
+            (std::set<std::string>{"BAR.SYNC.DEFER_BLOCKING", "LDG.E", "LDS", "STG.E", "STS"}));
+}
+
+}  // namespace
+}  // namespace mmsim::test
