@@ -151,8 +151,7 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   const Mmu::Accepted accepted = port.mmu->dispatch(unit, t);
   const unsigned k = accepted.stages;
   port.free_at = t + k;
-  const Cycle completion = t + k + port.mmu->latency() - 2;
-  wakes_.push(completion + 1 + options_.compute_latency, u);
+  wakes_.push(accepted.completion + 1 + options_.compute_latency, u);
   if (options_.tracing) trace_dispatch(port, unit, k, t);
 }
 

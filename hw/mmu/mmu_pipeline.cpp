@@ -63,7 +63,7 @@ void MmuPipeline::update_trace(Cycle t) {
       entry_unit = d.unit->id();
       entry_group = static_cast<unsigned>(t - d.entry);
     }
-    const Cycle done = d.first_completion(latency_);
+    const Cycle done = first_completion(d);
     if (t >= done && t < done + d.stages) {
       completing = true;
       completion_unit = d.unit->id();

@@ -1,7 +1,8 @@
 // The l-stage pipeline of an MMU. A dispatch accepted at time t occupies k stage groups that
-// enter at t, t+1, ..., t+k-1; a group entering at e completes at e+l-1. Since every group
-// takes the same time, completion order is entry order: the pipeline is a FIFO ring of the
-// dispatches in flight, at most l+1 of them.
+// enter at t, t+1, ..., t+k-1; a group entering at e completes at e+l-1, so the dispatch
+// completes at t+k+l-2: the one place this formula lives (completion()). Since every group takes the
+// same time, completion order is entry order: the pipeline is a FIFO ring of the dispatches in
+// flight, at most l+1 of them.
 #pragma once
 
 #include <systemc>
@@ -25,11 +26,9 @@ class MmuPipeline : public sc_core::sc_module {
   };
   struct InFlight {
     WarpUnit* unit;
-    Cycle entry;      // first group enters
+    Cycle entry;      // its first group enters
     unsigned stages;  // k
     std::vector<Slot> slots;
-    Cycle first_completion(unsigned latency) const { return entry + latency - 1; }
-    Cycle completion(unsigned latency) const { return entry + stages + latency - 2; }
   };
 
   MmuPipeline(const sc_core::sc_module_name& name, unsigned latency);
@@ -39,7 +38,13 @@ class MmuPipeline : public sc_core::sc_module {
   }
 
   unsigned latency() const { return latency_; }
+  // When the first and the last group of `dispatch` complete.
+  Cycle first_completion(const InFlight& dispatch) const { return dispatch.entry + latency_ - 1; }
+  Cycle completion(const InFlight& dispatch) const {
+    return first_completion(dispatch) + dispatch.stages - 1;
+  }
   bool empty() const { return size_ == 0; }
+  // Accepts a dispatch of `stages` groups whose first enters at `entry`.
   InFlight& push(WarpUnit* unit, Cycle entry, unsigned stages);
   const InFlight& front() const { return ring_[head_]; }
   void pop();
