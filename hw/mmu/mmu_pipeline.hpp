@@ -47,11 +47,14 @@ class MmuPipeline : public sc_core::sc_module {
   // Accepts a dispatch of `stages` groups whose first enters at `entry`.
   InFlight& push(WarpUnit* unit, Cycle entry, unsigned stages);
   const InFlight& front() const { return ring_[head_]; }
-  void pop();
+  void pop() {
+    head_ = wrap(head_ + 1);
+    --size_;
+  }
   // Calls f(in_flight) for every dispatch in flight, oldest first.
   template <class F>
   void for_each(F&& f) const {
-    for (std::size_t i = 0; i < size_; ++i) f(ring_[(head_ + i) % ring_.size()]);
+    for (std::size_t i = 0; i < size_; ++i) f(ring_[wrap(head_ + i)]);
   }
   // Groups in the pipeline stages at time t (entered at or before t, not yet completed).
   unsigned occupancy(Cycle t) const;
@@ -62,6 +65,9 @@ class MmuPipeline : public sc_core::sc_module {
   void update_trace(Cycle t);
 
  private:
+  // A position of the ring, i < 2 * its size (no division on the hot path).
+  std::size_t wrap(std::size_t i) const { return i < ring_.size() ? i : i - ring_.size(); }
+
   unsigned latency_;
   std::vector<InFlight> ring_;
   std::size_t head_ = 0;
