@@ -155,7 +155,7 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
   const Mmu::Accepted accepted = port.mmu->dispatch(unit, t);
   const unsigned k = accepted.stages;
   port.free_at = t + k;
-  const Cycle completion = t + k + port.mmu->latency() - 2;
+  const Cycle completion = accepted.completion;
   wakes_.push(completion + 1 + options_.compute_latency, u);
   if (observed_) observe_dispatch(port, unit, accepted, t, completion);
 }

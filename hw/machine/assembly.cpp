@@ -9,11 +9,10 @@ std::unique_ptr<Mmu> make_mmu(MemorySpec spec, MemoryId id, const MachineConfig&
   const Mmu::Config mmu{.id = id,
                         .label = spec.label,
                         .width = spec.width,
-                        .latency = spec.latency,
                         .words = spec.words,
                         .write_conflict = config.write_conflict,
                         .keep_groups = keep_groups};
-  return std::make_unique<Mmu>(spec.name.c_str(), mmu, std::move(spec.map),
+  return std::make_unique<Mmu>(spec.name.c_str(), mmu, spec.latency, std::move(spec.map),
                                std::move(spec.splitter));
 }
 

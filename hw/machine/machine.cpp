@@ -5,12 +5,11 @@
 
 namespace mmsim {
 
-Machine::Machine(const sc_core::sc_module_name& name, const MachineConfig& config,
+Machine::Machine(const sc_core::sc_module_name& name, const ResolvedMachine& machine,
                  Dispatcher::Options options)
-    : sc_core::sc_module(name), config_(config) {
-  apply_model_rules(config_);
+    : sc_core::sc_module(name), machine_(machine) {
   const bool hierarchical = machine_model(config_).hierarchical;
-  std::vector<MemorySpec> specs = memory_specs(config_);
+  std::vector<MemorySpec> specs = memory_specs(machine_);
   global_memory_ = make_mmu(std::move(specs.front()), 0, config_, options.tracing);
   memories_.push_back(global_memory_.get());
   if (hierarchical) {

@@ -11,6 +11,7 @@
 #include "hw/dispatch/dispatcher.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/machine/multiprocessor.hpp"
+#include "hw/machine/resolved_machine.hpp"
 #include "hw/mmu/mmu.hpp"
 #include "hw/pe/barrier_unit.hpp"
 #include "hw/pe/kernel.hpp"
@@ -20,8 +21,8 @@ namespace mmsim {
 
 class Machine : public sc_core::sc_module {
  public:
-  // `config` must have passed validate() and name its memory sizes.
-  Machine(const sc_core::sc_module_name& name, const MachineConfig& config,
+  // `machine` names its memory sizes.
+  Machine(const sc_core::sc_module_name& name, const ResolvedMachine& machine,
           Dispatcher::Options options);
 
   const MachineConfig& config() const { return config_; }
@@ -40,7 +41,8 @@ class Machine : public sc_core::sc_module {
   void trace(Tracer& tracer);
 
  private:
-  MachineConfig config_;
+  ResolvedMachine machine_;
+  const MachineConfig& config_ = machine_.config();
   std::unique_ptr<Mmu> global_memory_;
   std::vector<std::unique_ptr<Multiprocessor>> sms_;
   std::vector<std::unique_ptr<WarpUnit>> flat_units_;  // a flat machine's units

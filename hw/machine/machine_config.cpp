@@ -10,11 +10,9 @@
 namespace mmsim {
 namespace {
 
-// The bank mapping of a memory of `model` with `words` words (0: not known yet), `map` the map
-// it runs with. Keys of errors start with `prefix` ("" or "shared.").
+// The bank mapping of a memory of `model`, `map` the map it runs with. Keys of errors start with `prefix` ("" or "shared.").
 void validate_mapping(const BankMapping& mapping, const AddressMapInfo& map,
-                      const MachineModel& model, unsigned width, std::uint64_t words,
-                      const std::string& prefix) {
+                      const MachineModel& model, unsigned width, const std::string& prefix) {
   if (map.name != model.memory.address_map && !model.memory.other_maps)
     throw ConfigError(prefix + "address_map",
                       "model " + model.name + " maps addresses " + model.memory.address_map +
@@ -39,7 +37,13 @@ void validate_mapping(const BankMapping& mapping, const AddressMapInfo& map,
       throw ConfigError(prefix + "rsu.shifts[" + std::to_string(j) + "]",
                         "r_" + std::to_string(j) + " = " + std::to_string(shifts[j]) +
                             " is outside [0, w) = [0, " + std::to_string(width) + ")");
-  // The table has one shift per row; the memory size may not be known yet (0).
+}
+
+// The random shift unit's table has one shift per row of a memory of `words` words (0: not
+// known yet).
+void validate_shift_rows(const BankMapping& mapping, unsigned width, std::uint64_t words,
+                         const std::string& prefix) {
+  const std::vector<std::uint32_t>& shifts = mapping.rsu_shifts;
   const std::uint64_t rows = (words + width - 1) / width;
   if (!shifts.empty() && words != 0 && shifts.size() != rows)
     throw ConfigError(prefix + "rsu.shifts",
@@ -78,9 +82,7 @@ void validate_hierarchy(const MachineConfig& c, const MachineModel& model) {
                           "rsdmm takes super warps)");
   if (c.shared.latency < 1)
     throw ConfigError("shared.latency", "the shared memory latency l_s must be at least 1");
-  validate_words(c.shared.words, "shared.memory");
-  validate_mapping(c.shared.mapping, shared_address_map(c), shared, c.width, c.shared.words,
-                   "shared.");
+  validate_mapping(c.shared.mapping, shared_address_map(c), shared, c.width, "shared.");
 }
 
 }  // namespace
@@ -114,14 +116,24 @@ void validate(const MachineConfig& c) {
                                         "be p/w = " +
                                         std::to_string(c.warps()) + " (got " +
                                         std::to_string(c.super_warp) + ")");
-  validate_words(c.memory_words, "memory");
   if (!c.mapping.address_map.empty() && !find_address_map(c.mapping.address_map))
     throw ConfigError("address_map", "unknown address map '" + c.mapping.address_map + "'");
   if (!model.hierarchical)
-    validate_mapping(c.mapping, address_map_of(c), model, c.width, c.memory_words, "");
+    validate_mapping(c.mapping, address_map_of(c), model, c.width, "");
   bool known_policy = false;
   for (const PolicyInfo& policy : dispatch_policies()) known_policy |= policy.name == c.dispatch;
   if (!known_policy) throw ConfigError("dispatch", "unknown dispatch policy '" + c.dispatch + "'");
+  validate_memory(c);
+}
+
+void validate_memory(const MachineConfig& c) {
+  validate_words(c.memory_words, "memory");
+  if (!machine_model(c).hierarchical) {
+    validate_shift_rows(c.mapping, c.width, c.memory_words, "");
+    return;
+  }
+  validate_words(c.shared.words, "shared.memory");
+  validate_shift_rows(c.shared.mapping, c.width, c.shared.words, "shared.");
 }
 
 }  // namespace mmsim

@@ -59,8 +59,11 @@ struct MachineConfig {
   std::uint64_t rows() const { return (memory_words + width - 1) / width; }
 };
 
-// Checks what every machine needs (w >= 1, l >= 1, p a multiple of s*w, ...). Throws ConfigError
-// naming the key at fault.
+// Checks what every machine needs (w >= 1, l >= 1, p a multiple of s*w, ...), then
+// validate_memory(). Throws ConfigError naming the key at fault.
 void validate(const MachineConfig& config);
+// Checks what depends on the memory sizes, those not known yet (0) aside: at most 2^32 words,
+// a shift table with one shift per row.
+void validate_memory(const MachineConfig& config);
 
 }  // namespace mmsim

@@ -105,13 +105,6 @@ const MachineModel& machine_model(const MachineConfig& config) {
   return *model;
 }
 
-void apply_model_rules(MachineConfig& config) {
-  const MachineModel& model = machine_model(config);
-  if (model.unit_latency) config.latency = 1;
-  if (model.one_unit && config.threads % config.width == 0 && config.warps() > 0)
-    config.super_warp = static_cast<unsigned>(config.warps());
-}
-
 const AddressMapInfo& address_map_of(const MachineConfig& config) {
   return map_named(config.mapping.address_map, machine_model(config));
 }
@@ -127,7 +120,8 @@ const AddressMapInfo& shared_address_map(const MachineConfig& config) {
   return map_named(config.shared.mapping.address_map, shared_memory_model(config));
 }
 
-std::vector<MemorySpec> memory_specs(const MachineConfig& c) {
+std::vector<MemorySpec> memory_specs(const ResolvedMachine& machine) {
+  const MachineConfig& c = machine.config();
   const MachineModel& model = machine_model(c);
   const std::size_t lanes = std::size_t{c.width} * c.super_warp;
   std::vector<MemorySpec> memories;
@@ -138,7 +132,7 @@ std::vector<MemorySpec> memory_specs(const MachineConfig& c) {
       .label = model.hierarchical ? "global" : "memory",
       .block = kNoBlock,
       .width = width,
-      .latency = model.unit_latency ? 1 : c.latency,
+      .latency = c.latency,
       .words = c.memory_words,
       .map = address_map_of(c).make(map_params(c.mapping, width, c.memory_words, c.seed)),
       .splitter = make_splitter(model.memory.splitting, width, lanes, cells)});

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hw/machine/machine_config.hpp"
+#include "hw/machine/resolved_machine.hpp"
 #include "hw/memory/address_map.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "hw/mmu/stage_splitter.hpp"
@@ -49,9 +50,6 @@ const std::vector<MachineModel>& machine_models();
 const MachineModel* find_machine_model(std::string_view name);
 // The model of `config` (throws ConfigError on `model` when there is none of that name).
 const MachineModel& machine_model(const MachineConfig& config);
-// Sets what the model fixes whatever the testbench says: the latency of unit-latency models, the
-// super warp of all p/w warps of one-unit models. Idempotent.
-void apply_model_rules(MachineConfig& config);
 // The address map `config`'s memory runs with: machine.address_map, or its model's own.
 const AddressMapInfo& address_map_of(const MachineConfig& config);
 // The model of the shared memories of a hierarchical `config` (machine.shared.model).
@@ -74,8 +72,8 @@ struct MemorySpec {
 
 inline constexpr unsigned kNoBlock = ~0u;
 
-// The memories of a valid `config` (with its memory sizes), in memory-id order: the global
-// memory (id 0), then the shared memory of each streaming multiprocessor in turn.
-std::vector<MemorySpec> memory_specs(const MachineConfig& config);
+// The memories of `machine` (with its memory sizes), in memory-id order: the global memory
+// (id 0), then the shared memory of each streaming multiprocessor in turn.
+std::vector<MemorySpec> memory_specs(const ResolvedMachine& machine);
 
 }  // namespace mmsim

@@ -34,8 +34,7 @@ void fresh_systemc_context() {
 
 }  // namespace
 
-Simulation::Simulation(const MachineConfig& config, const SimulationOptions& options) {
-  validate(config);
+Simulation::Simulation(const ResolvedMachine& machine, const SimulationOptions& options) {
   fresh_systemc_context();
   Dispatcher::Options dispatch;
   dispatch.quantum = options.quantum;
@@ -46,7 +45,7 @@ Simulation::Simulation(const MachineConfig& config, const SimulationOptions& opt
   dispatch.sample_interval = options.stats_interval;
   dispatch.visit_order = options.visit_order;
   dispatch.recorders = options.recorders;
-  machine_ = std::make_unique<Machine>("machine", config, std::move(dispatch));
+  machine_ = std::make_unique<Machine>("machine", machine, std::move(dispatch));
   if (!options.vcd_base.empty()) {
     trace_ = sc_core::sc_create_vcd_trace_file(options.vcd_base.c_str());
     trace_->set_time_unit(1, sc_core::SC_NS);

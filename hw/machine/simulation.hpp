@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hw/machine/machine.hpp"
-#include "hw/machine/machine_config.hpp"
+#include "hw/machine/resolved_machine.hpp"
 #include "hw/pe/kernel.hpp"
 #include "hw/support/tracer.hpp"
 
@@ -64,8 +64,8 @@ struct RunResult {
 
 class Simulation {
  public:
-  // `config` must have passed validate() and name its memory size.
-  explicit Simulation(const MachineConfig& config, const SimulationOptions& options = {});
+  // `machine` names its memory sizes.
+  explicit Simulation(const ResolvedMachine& machine, const SimulationOptions& options = {});
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;

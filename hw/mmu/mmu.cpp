@@ -9,12 +9,12 @@
 
 namespace mmsim {
 
-Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, std::unique_ptr<AddressMap> map,
-         std::unique_ptr<StageSplitter> splitter)
+Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, unsigned latency,
+         std::unique_ptr<AddressMap> map, std::unique_ptr<StageSplitter> splitter)
     : sc_core::sc_module(name),
       config_(config),
       map_(std::move(map)),
-      pipeline_("pipeline", config.latency),
+      pipeline_("pipeline", latency),
       cells_((config.words + config.width - 1) / config.width * config.width),
       identity_(map_->identity()) {
   if (const auto* shift = dynamic_cast<const RandomShiftMap*>(map_.get()))
@@ -64,7 +64,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   unit.set_dispatch_cells(cells, active == cells.size());
   const unsigned k = splitter_->count_stages(cells, active);
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
-  const Cycle completion = record.completion(config_.latency);
+  const Cycle completion = pipeline_.completion(record);
   const Cycle waited = t - unit.ready_since();
   const unsigned warps = unit.dispatched(t, completion + 1 - t);
   counters_.count(k, active, t, completion, warps, waited);
@@ -80,11 +80,11 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
       if (!merged) record.slots.push_back(slot);
     }
   }
-  return {k, active};
+  return {k, active, completion};
 }
 
 void Mmu::complete_until(Cycle t) {
-  while (!pipeline_.empty() && pipeline_.front().completion(config_.latency) <= t) {
+  while (!pipeline_.empty() && pipeline_.completion(pipeline_.front()) <= t) {
     perform(pipeline_.front());
     pipeline_.pop();
   }
@@ -95,7 +95,7 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   const unsigned width = unit.warps().front().width();  // lanes per warp (not banks)
   const Address* index = unit.dispatch_cells().data();
   Word* cells = cells_.data();
-  const Cycle completion = dispatch.completion(config_.latency);
+  const Cycle completion = pipeline_.completion(dispatch);
   const std::size_t warps = unit.warps().size();
   // Merged requests: every read returns the value from before the dispatch's writes; of
   // several writes to one address the one performed last wins.
@@ -160,13 +160,12 @@ void Mmu::update_trace(Cycle t) {
   if (!traced_) return;
   pipeline_.update_trace(t);
   for (auto& bank : banks_) bank->entering = bank->completing = {};
-  const unsigned latency = config_.latency;
   const MmuPipeline::InFlight* packed = nullptr;
   const MmuPipeline::InFlight* entering = nullptr;
   pipeline_.for_each([&](const MmuPipeline::InFlight& d) {
     if (d.entry == t) packed = &d;
     if (t >= d.entry && t < d.entry + d.stages) entering = &d;
-    const Cycle first_completion = d.first_completion(latency);
+    const Cycle first_completion = pipeline_.first_completion(d);
     for (const MmuPipeline::Slot& s : d.slots) {
       if (d.entry + s.group == t) banks_[s.bank]->entering = {true, s.address};
       if (first_completion + s.group == t) banks_[s.bank]->completing = {true, s.address};

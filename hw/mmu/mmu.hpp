@@ -54,19 +54,19 @@ class Mmu : public sc_core::sc_module {
     MemoryId id = 0;
     std::string label = "memory";  // for reports: "memory", "global", "SM 3 shared", ...
     unsigned width = 1;
-    unsigned latency = 1;
     std::uint64_t words = 0;
     WriteConflict write_conflict = WriteConflict::highest_lane;
     bool keep_groups = false;  // record each dispatch's stage groups (for waveforms)
   };
 
-  Mmu(const sc_core::sc_module_name& name, const Config& config, std::unique_ptr<AddressMap> map,
-      std::unique_ptr<StageSplitter> splitter);
+  // `latency`: the l stages of its pipeline.
+  Mmu(const sc_core::sc_module_name& name, const Config& config, unsigned latency,
+      std::unique_ptr<AddressMap> map, std::unique_ptr<StageSplitter> splitter);
 
   MemoryId id() const { return config_.id; }
   const std::string& label() const { return config_.label; }
   unsigned width() const { return config_.width; }
-  unsigned latency() const { return config_.latency; }
+  unsigned latency() const { return pipeline_.latency(); }
   std::uint64_t words() const { return config_.words; }
   const AddressMap& address_map() const { return *map_; }
   StageSplitter& splitter() { return *splitter_; }
@@ -76,6 +76,7 @@ class Mmu : public sc_core::sc_module {
   struct Accepted {
     unsigned stages;    // k: the stage groups the dispatch occupies
     unsigned requests;  // active lanes
+    Cycle completion;   // when its last group completes (its accesses take effect)
   };
   // Accepts the unit's dispatch at time t.
   Accepted dispatch(WarpUnit& unit, Cycle t);

@@ -12,22 +12,17 @@ MmuPipeline::MmuPipeline(const sc_core::sc_module_name& name, unsigned latency)
 MmuPipeline::InFlight& MmuPipeline::push(WarpUnit* unit, Cycle entry, unsigned stages) {
   if (size_ == ring_.size()) {  // cannot happen with one dispatch per k cycles; keep it safe
     std::vector<InFlight> grown(ring_.size() * 2);
-    for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
+    for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[wrap(head_ + i)]);
     ring_ = std::move(grown);
     head_ = 0;
   }
-  InFlight& slot = ring_[(head_ + size_) % ring_.size()];
+  InFlight& slot = ring_[wrap(head_ + size_)];
   slot.unit = unit;
   slot.entry = entry;
   slot.stages = stages;
   slot.slots.clear();
   ++size_;
   return slot;
-}
-
-void MmuPipeline::pop() {
-  head_ = (head_ + 1) % ring_.size();
-  --size_;
 }
 
 unsigned MmuPipeline::occupancy(Cycle t) const {
@@ -63,7 +58,7 @@ void MmuPipeline::update_trace(Cycle t) {
       entry_unit = d.unit->id();
       entry_group = static_cast<unsigned>(t - d.entry);
     }
-    const Cycle done = d.first_completion(latency_);
+    const Cycle done = first_completion(d);
     if (t >= done && t < done + d.stages) {
       completing = true;
       completion_unit = d.unit->id();

@@ -1,7 +1,8 @@
 // The l-stage pipeline of an MMU. A dispatch accepted at time t occupies k stage groups that
-// enter at t, t+1, ..., t+k-1; a group entering at e completes at e+l-1. Since every group
-// takes the same time, completion order is entry order: the pipeline is a FIFO ring of the
-// dispatches in flight, at most l+1 of them.
+// enter at t, t+1, ..., t+k-1; a group entering at e completes at e+l-1, so the dispatch
+// completes at t+k+l-2: the one place this formula lives (completion()). Since every group takes the
+// same time, completion order is entry order: the pipeline is a FIFO ring of the dispatches in
+// flight, at most l+1 of them.
 #pragma once
 
 #include <systemc>
@@ -25,11 +26,9 @@ class MmuPipeline : public sc_core::sc_module {
   };
   struct InFlight {
     WarpUnit* unit;
-    Cycle entry;      // first group enters
+    Cycle entry;      // its first group enters
     unsigned stages;  // k
     std::vector<Slot> slots;
-    Cycle first_completion(unsigned latency) const { return entry + latency - 1; }
-    Cycle completion(unsigned latency) const { return entry + stages + latency - 2; }
   };
 
   MmuPipeline(const sc_core::sc_module_name& name, unsigned latency);
@@ -39,14 +38,23 @@ class MmuPipeline : public sc_core::sc_module {
   }
 
   unsigned latency() const { return latency_; }
+  // When the first and the last group of `dispatch` complete.
+  Cycle first_completion(const InFlight& dispatch) const { return dispatch.entry + latency_ - 1; }
+  Cycle completion(const InFlight& dispatch) const {
+    return first_completion(dispatch) + dispatch.stages - 1;
+  }
   bool empty() const { return size_ == 0; }
+  // Accepts a dispatch of `stages` groups whose first enters at `entry`.
   InFlight& push(WarpUnit* unit, Cycle entry, unsigned stages);
   const InFlight& front() const { return ring_[head_]; }
-  void pop();
+  void pop() {
+    head_ = wrap(head_ + 1);
+    --size_;
+  }
   // Calls f(in_flight) for every dispatch in flight, oldest first.
   template <class F>
   void for_each(F&& f) const {
-    for (std::size_t i = 0; i < size_; ++i) f(ring_[(head_ + i) % ring_.size()]);
+    for (std::size_t i = 0; i < size_; ++i) f(ring_[wrap(head_ + i)]);
   }
   // Groups in the pipeline stages at time t (entered at or before t, not yet completed).
   unsigned occupancy(Cycle t) const;
@@ -57,6 +65,9 @@ class MmuPipeline : public sc_core::sc_module {
   void update_trace(Cycle t);
 
  private:
+  // A position of the ring, i < 2 * its size (no division on the hot path).
+  std::size_t wrap(std::size_t i) const { return i < ring_.size() ? i : i - ring_.size(); }
+
   unsigned latency_;
   std::vector<InFlight> ring_;
   std::size_t head_ = 0;

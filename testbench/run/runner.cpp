@@ -93,37 +93,48 @@ void prepare_program(const Testbench& tb, WarpProgram& program) {
   }
 }
 
-// The machine as it will run: thread count, memory and local memory resolved, checked.
-MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
-  MachineConfig m = tb.machine;
+// The machine as it will run, resolved once: the model's rules, the thread count (the
+// program's own when the testbench leaves it out), the checks; then the memory sizes the
+// program needs on it.
+ResolvedMachine machine_for(const Testbench& tb, WarpProgram& program) {
   const auto invalid = [&](const ConfigError& e) {
     return InputError(tb.locate("machine." + e.key()), "machine." + e.key() + ": " + e.what());
   };
-  if (!tb.threads_given) {
-    MachineConfig ruled =
-        m;  // the latency the model fixes (w*l threads of the asynchronous Hybrid)
-    apply_model_rules(ruled);
-    m.threads = program.default_threads(ruled);
-    if (m.threads == 0)
-      throw InputError(tb.locate("machine"), "machine: missing required key 'threads' (program " +
-                                                 tb.program + " has no thread count of its own)");
-  }
+  DefaultThreads default_threads;
+  if (!tb.threads_given)
+    default_threads = [&](const MachineConfig& ruled) {
+      const std::uint64_t threads = program.default_threads(ruled);
+      if (threads == 0)
+        throw InputError(tb.locate("machine"), "machine: missing required key 'threads' (program " +
+                                                   tb.program + " has no thread count of its own)");
+      return threads;
+    };
+  // What the program says about its thread count is its own error, located by itself.
+  const ResolvedMachine resolved = [&] {
+    try {
+      if (machine_model(tb.machine).one_unit && tb.where.count("machine.super_warp"))
+        throw ConfigError("super_warp", "model " + tb.machine.model +
+                                            " dispatches all p threads as one unit; leave "
+                                            "super_warp out");
+      return resolve_machine(tb.machine, default_threads);
+    } catch (const ConfigError& e) {
+      throw invalid(e);
+    }
+  }();
   try {
-    if (machine_model(m).one_unit && tb.where.count("machine.super_warp"))
-      throw ConfigError("super_warp", "model " + m.model +
-                                          " dispatches all p threads as one unit; leave "
-                                          "super_warp out");
-    apply_model_rules(m);
-    validate(m);
-    program.configure(m);
+    program.configure(resolved);
   } catch (const ConfigError& e) {
     throw invalid(e);
   } catch (const ParamError& e) {
     throw param_error(tb, e);
   }
+  const MachineConfig& m = resolved;
   const std::uint64_t words = program.memory_words();
+  ResolvedMachine::MemorySizes sizes{.words = m.memory_words,
+                                     .shared_words = m.shared.words,
+                                     .local_words = m.local_words};
   if (m.memory_words == 0) {
-    m.memory_words = words;
+    sizes.words = words;
   } else if (m.memory_words < words) {
     throw InputError(tb.locate("machine.memory"),
                      "machine.memory: program " + tb.program + " needs " + counted(words, "word") +
@@ -132,7 +143,7 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   if (machine_model(m).hierarchical) {
     const std::uint64_t shared = program.shared_words();
     if (m.shared.words == 0) {
-      m.shared.words = std::max<std::uint64_t>(shared, 1);
+      sizes.shared_words = std::max<std::uint64_t>(shared, 1);
     } else if (m.shared.words < shared) {
       throw InputError(tb.locate("machine.shared.memory"),
                        "machine.shared.memory: program " + tb.program + " needs " +
@@ -144,7 +155,7 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
   }
   const std::uint64_t local = program.local_words();
   if (tb.where.count("machine.local_memory") == 0) {
-    m.local_words = local;
+    sizes.local_words = local;
   } else if (m.local_words < local) {
     throw InputError(tb.locate("machine.local_memory"),
                      "machine.local_memory: program " + tb.program + " needs " +
@@ -152,11 +163,10 @@ MachineConfig resolve_machine(const Testbench& tb, WarpProgram& program) {
                          std::to_string(m.local_words));
   }
   try {
-    validate(m);
+    return resolved.with_memory(sizes);
   } catch (const ConfigError& e) {
     throw invalid(e);
   }
-  return m;
 }
 
 // "0-3, 7": warp numbers as ranges, the first `shown` ranges and how many more.
@@ -274,15 +284,16 @@ WaveformCycles expected_cycles(WarpProgram& program, const MachineConfig& machin
   return cycles;
 }
 
-// The outcome before the run: what ran, on the machine resolved for the program.
-RunOutcome named_outcome(const Testbench& tb, WarpProgram& program, const std::string& command) {
+// The outcome before the run: what ran, on `machine`.
+RunOutcome named_outcome(const Testbench& tb, const ResolvedMachine& machine,
+                         const std::string& command) {
   RunOutcome o;
   o.name = tb.name;
   o.description = tb.description;
   o.changed_by = tb.changed_by;
   o.file = tb.file.string();
   o.program = tb.program;
-  o.machine = resolve_machine(tb, program);
+  o.machine = machine;
   o.provenance = provenance_now(command.empty() ? command_line() : command);
   o.resolved = resolved_testbench(tb, o.machine);
   return o;
@@ -339,7 +350,7 @@ void write_standard_output(const std::string& text, const SourceLocation& where)
 
 RunOutcome preview_testbench(const Testbench& tb) {
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o = named_outcome(tb, *program, "");
+  RunOutcome o = named_outcome(tb, machine_for(tb, *program), "");
   check_run_memory(tb, o.machine, *program);
   prepare_program(tb, *program);  // its bounds may need what it prepares (a permutation)
   o.race_check = tb.race_check;
@@ -379,7 +390,8 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
     view_files.push_back(std::make_unique<PendingFile>(view.path, view.where));
 
   std::unique_ptr<WarpProgram> program = make_program(tb);
-  RunOutcome o = named_outcome(tb, *program, options.command);
+  const ResolvedMachine machine = machine_for(tb, *program);
+  RunOutcome o = named_outcome(tb, machine, options.command);
   check_run_memory(tb, o.machine, *program);  // before anything big is allocated
   prepare_program(tb, *program);
 
@@ -406,7 +418,7 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
     sim_options.recorders.push_back(&recorded.emplace(options.timeline_from, options.timeline_to));
   }
   try {
-    Simulation simulation(o.machine, sim_options);
+    Simulation simulation(machine, sim_options);
     if (vcd_file) {
       if (const auto unmatched = scopes->unmatched())
         throw InputError(wave.scope_where[*unmatched],

@@ -320,7 +320,7 @@ class ChooseBarrier final : public Kernel {
 
 TEST(Hierarchical, AnInstructionActsWhenAwaited) {
   MachineConfig m = hmm(2, 2, 4, 3, 1);
-  Simulation simulation(m);
+  Simulation simulation(resolve_machine(m));
   ChooseBarrier kernel;
   const RunResult r = simulation.run(kernel);
   EXPECT_EQ(r.grid_syncs, 1u);

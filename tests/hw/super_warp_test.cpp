@@ -105,7 +105,7 @@ TEST(RandomShiftUnit, EveryAddressHasExactlyOneCellAndBack) {
 TEST(RandomShiftUnit, MemoryThroughTheUnitReadsBackWhatWasWritten) {
   MachineConfig c = machine("rsdmm", 3);
   c.mapping.rsu_shifts = kFig7Shifts;
-  Simulation simulation(c);
+  Simulation simulation(resolve_machine(c));
   Mmu& memory = simulation.memory();
   ASSERT_NE(memory.random_shift_unit(), nullptr);
   for (Address a = 0; a < 24; ++a) memory.poke(a, 1000 + static_cast<Word>(a));

@@ -59,7 +59,7 @@ struct Replayed {
 // Every memory starts as m[i] = i, as in the reference machines.
 inline Replayed replay(const MachineConfig& config, const RefProgram& program,
                        const SimulationOptions& options = {}) {
-  Simulation simulation(config, options);
+  Simulation simulation(resolve_machine(config), options);
   for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m) {
     Mmu& memory = simulation.memory(m);
     for (Address a = 0; a < memory.words(); ++a) memory.poke(a, static_cast<Word>(a));

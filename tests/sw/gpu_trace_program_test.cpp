@@ -317,7 +317,7 @@ TEST(GpuTrace, KnowsWhereEachIssuedInstructionComesFrom) {
   machine.threads = 32;
   machine.memory_words = 2048;
   trace.configure(machine);
-  Simulation simulation(machine);
+  Simulation simulation(resolve_machine(machine));
   simulation.run(trace);
   // The only warp ran CTA 31's store last: PC 0xc0, the 13th instruction of its warp, at line
   // 16 + 31 * 21 + 18 of the file.

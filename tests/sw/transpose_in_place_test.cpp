@@ -70,8 +70,7 @@ TEST(TransposeExchange, AsPrintedItReturnsTheInputWhenEveryRowHasARoundOfItsOwn)
     const auto program = find_program("transpose_exchange")->make(args);
     program->configure(m);
     m.memory_words = program->memory_words();
-    validate(m);
-    Simulation simulation(m);
+    Simulation simulation(resolve_machine(m));
     program->initialize(simulation.memory());
     simulation.run(*program);
     for (Address a = 0; a < side * side; ++a)
