@@ -1,0 +1,216 @@
+#include "testbench/python/python_warp.hpp"
+
+#include <pybind11/numpy.h>
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace mmsim {
+namespace py = pybind11;
+namespace {
+
+Space space_of(const char* op, const std::string& name) {
+  if (name == "global") return Space::global;
+  if (name == "shared") return Space::shared;
+  throw py::value_error(fmt::format("{}: space '{}': expected 'global' or 'shared'", op, name));
+}
+
+std::string text_of(py::handle value) { return py::repr(value).cast<std::string>(); }
+
+// An integer lane value from a Python integer (numpy's included; never a float), or an error
+// naming the lane.
+std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, py::handle item) {
+  if (!PyIndex_Check(item.ptr()))
+    throw py::type_error(fmt::format("{}: lane {}: expected {} (an integer{}), got {}", op, lane,
+                                     what, std::string(what) == "an address" ? " or None" : "",
+                                     text_of(item)));
+  int overflow = 0;
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
+  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0)
+    throw py::value_error(fmt::format("{}: lane {}: {} does not fit a 64-bit word", op, lane,
+                                      text_of(item)));
+  return value;
+}
+
+// The lanes of `given` (a list, a tuple, a numpy array of integers: one per lane), each checked
+// by `take(lane, value)`; None (lists) is `none_value`.
+template <class Take>
+void for_each_lane(const char* op, const char* what, py::handle given, unsigned width,
+                   const Take& take, bool none_allowed) {
+  if (py::isinstance<py::array>(given)) {
+    const auto array = py::reinterpret_borrow<py::array>(given);
+    const char kind = array.dtype().kind();
+    if (kind != 'i' && kind != 'u' && kind != 'b')
+      throw py::type_error(fmt::format("{}: {} of dtype {}: expected integers", op, what,
+                                       py::str(array.dtype()).cast<std::string>()));
+    if (array.ndim() != 1 || static_cast<std::size_t>(array.size()) != width)
+      throw py::value_error(fmt::format("{}: {} lanes given, the warp has {}", op,
+                                        array.ndim() == 1 ? array.size() : -1, width));
+    // No copy when it already is a contiguous int64 array (the usual numpy integers).
+    const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> ints(array);
+    const std::int64_t* data = ints.data();
+    for (unsigned lane = 0; lane < width; ++lane) take(lane, data[lane]);
+    return;
+  }
+  if (!PySequence_Check(given.ptr()) || PyUnicode_Check(given.ptr()))
+    throw py::type_error(fmt::format("{}: expected a list or a numpy array of {}, one per lane, "
+                                     "got {}",
+                                     op, what, text_of(given)));
+  const auto lanes = py::reinterpret_borrow<py::sequence>(given);
+  if (lanes.size() != width)
+    throw py::value_error(
+        fmt::format("{}: {} lanes given, the warp has {}", op, lanes.size(), width));
+  for (unsigned lane = 0; lane < width; ++lane) {
+    const py::object item = lanes[lane];
+    if (item.is_none() && none_allowed) {
+      take.inactive(lane);
+      continue;
+    }
+    take(lane, lane_integer(op, what, lane, item));
+  }
+}
+
+struct AddressTaker {
+  const char* op;
+  std::uint64_t words;
+  const char* space;
+  std::vector<Address>& out;
+  void operator()(unsigned lane, std::int64_t a) const {
+    if (a < 0 || static_cast<std::uint64_t>(a) >= words)
+      throw py::index_error(fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
+                                        "words",
+                                        op, lane, a, space, words));
+    out[lane] = static_cast<Address>(a);
+  }
+  void inactive(unsigned lane) const { out[lane] = kInactive; }
+};
+
+struct ValueTaker {
+  std::vector<Word>& out;
+  void operator()(unsigned lane, std::int64_t v) const { out[lane] = v; }
+  void inactive(unsigned lane) const { out[lane] = 0; }
+};
+
+PythonInstruction memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
+                                     py::handle addresses, const std::string& space) {
+  PythonInstruction in;
+  in.kind = kind;
+  in.space = space_of(op, space);
+  const bool shared = in.space == Space::shared;
+  const unsigned width = w.warp().width();
+  in.addresses.resize(width);
+  for_each_lane(op, "an address", addresses, width,
+                AddressTaker{op, shared ? w.limits().shared : w.limits().global,
+                             shared ? "shared" : "global", in.addresses},
+                true);
+  return in;
+}
+
+PythonInstruction barrier(PythonInstruction::Kind kind) {
+  PythonInstruction in;
+  in.kind = kind;
+  return in;
+}
+
+// A numpy view of words the warp owns (its registers, its local memory), alive while the warp is.
+py::array words_view(py::handle owner, std::vector<py::ssize_t> shape, Word* data, bool writable) {
+  py::array_t<Word> view(std::move(shape), data, owner);
+  if (!writable) view.attr("flags").attr("writeable") = false;
+  return view;
+}
+
+}  // namespace
+
+void bind_warp(py::module_& module) {
+  py::class_<PythonInstruction>(module, "Instruction",
+                                "An instruction a warp program yields (made by warp.read, "
+                                "warp.write, warp.syncthreads, warp.grid_sync)")
+      .def_property_readonly("kind",
+                             [](const PythonInstruction& in) {
+                               constexpr const char* names[] = {"read", "write", "syncthreads",
+                                                                "grid_sync"};
+                               return names[static_cast<int>(in.kind)];
+                             })
+      .def("__repr__", [](const PythonInstruction& in) {
+        constexpr const char* names[] = {"read", "write", "syncthreads", "grid_sync"};
+        return fmt::format("<mmsim.Instruction {}>", names[static_cast<int>(in.kind)]);
+      });
+
+  py::class_<PythonWarp>(module, "Warp", "One warp of the machine, as its program sees it")
+      .def_property_readonly("index", [](PythonWarp& w) { return w.warp().index(); },
+                             "its number i: it runs threads i*w .. i*w + w - 1")
+      .def_property_readonly("width", [](PythonWarp& w) { return w.warp().width(); },
+                             "w, its lanes")
+      .def_property_readonly("count", [](PythonWarp& w) { return w.warp().count(); },
+                             "the machine's warps, p/w")
+      .def("thread", [](PythonWarp& w, unsigned lane) { return w.warp().thread(lane); },
+           py::arg("lane"), "the global thread number T of a lane")
+      .def_property_readonly("threads", [](PythonWarp& w) { return w.warp().threads(); },
+                             "p, the machine's threads")
+      .def_property_readonly("block", [](PythonWarp& w) { return w.warp().block(); },
+                             "its block: the streaming multiprocessor it runs on")
+      .def_property_readonly("blocks", [](PythonWarp& w) { return w.warp().blocks(); },
+                             "blocks of the machine (flat machines: 1)")
+      .def_property_readonly("block_warps", [](PythonWarp& w) { return w.warp().block_warps(); },
+                             "warps per block")
+      .def_property_readonly("warp_in_block",
+                             [](PythonWarp& w) { return w.warp().warp_in_block(); },
+                             "its number within its block")
+      .def("block_thread", [](PythonWarp& w, unsigned lane) { return w.warp().block_thread(lane); },
+           py::arg("lane"), "a lane's thread number within its block")
+      .def_property_readonly("block_threads",
+                             [](PythonWarp& w) { return w.warp().block_threads(); },
+                             "threads per block, p/d")
+      .def_property_readonly(
+          "registers",
+          [](py::object self) {
+            auto& w = self.cast<PythonWarp&>();
+            const auto registers = w.warp().registers();
+            return words_view(self, {static_cast<py::ssize_t>(registers.size())},
+                              registers.data(), false);
+          },
+          "each lane's register (read-only numpy view): what the last read returned")
+      .def_property_readonly(
+          "local",
+          [](py::object self) {
+            auto& w = self.cast<PythonWarp&>();
+            const auto words = static_cast<py::ssize_t>(w.warp().local_words());
+            const auto width = static_cast<py::ssize_t>(w.warp().width());
+            return words_view(self, {width, words}, w.warp().local(0).data(), true);
+          },
+          "the local memory of each lane's PE: a writable numpy array [lane, word]")
+      .def(
+          "read",
+          [](PythonWarp& w, py::handle addresses, const std::string& space) {
+            return memory_instruction(w, PythonInstruction::Kind::read, "warp.read", addresses,
+                                      space);
+          },
+          py::arg("addresses"), py::arg("space") = "global",
+          "read one address per lane (None: the lane is inactive); yield it to get the values")
+      .def(
+          "write",
+          [](PythonWarp& w, py::handle addresses, py::handle values, const std::string& space) {
+            PythonInstruction in = memory_instruction(w, PythonInstruction::Kind::write,
+                                                      "warp.write", addresses, space);
+            if (!values.is_none()) {
+              in.values.resize(in.addresses.size());
+              for_each_lane("warp.write", "a value", values, w.warp().width(),
+                            ValueTaker{in.values}, true);
+            }
+            return in;
+          },
+          py::arg("addresses"), py::arg("values") = py::none(), py::arg("space") = "global",
+          "write one value per lane (default: each lane's register) to its address")
+      .def(
+          "syncthreads",
+          [](PythonWarp&) { return barrier(PythonInstruction::Kind::sync); },
+          "wait until every unfinished warp of the block is here")
+      .def(
+          "grid_sync",
+          [](PythonWarp&) { return barrier(PythonInstruction::Kind::grid_sync); },
+          "wait until every unfinished warp of the machine is here");
+}
+
+}  // namespace mmsim
