@@ -102,6 +102,13 @@ void install_handlers() {
 
 }  // namespace
 
+sigset_t removal_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (const int s : kSignals) sigaddset(&signals, s);
+  return signals;
+}
+
 RemoveOnSignal::RemoveOnSignal(std::string path, Removal removal)
     : path_(std::move(path)), removal_(removal) {
   install_handlers();

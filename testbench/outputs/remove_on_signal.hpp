@@ -5,6 +5,7 @@
 // the signal's number in a shell).
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <string>
@@ -38,6 +39,10 @@ class RemoveOnSignal {
 // A child process (a waveform converter) that must not outlive mmsim: on those signals it is
 // killed (SIGKILL) and waited for before any path is removed, so that it cannot write into a
 // folder being removed.
+// The signals on which registered paths are removed and registered processes ended: blocked
+// between starting a helper and registering it, so that none can fall in between.
+sigset_t removal_signals();
+
 class EndOnSignal {
  public:
   explicit EndOnSignal(pid_t child);

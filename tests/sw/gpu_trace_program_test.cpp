@@ -372,11 +372,11 @@ TEST(GpuTraceCommand, RefusesBadTracesWithExitTwoLocatedAndWritesNothing) {
   std::ifstream xz(kSamples + "three_kernels.nvbit.txt.xz", std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(xz)), {});
   const auto cut = dir.write("cut.txt.xz", bytes.substr(0, bytes.size() - 100));
-  const CommandResult r =
-      mmsim("run " + shell_word(dir.write("tb.yaml", run_yaml_text(cut.string(), "nvbit"))) +
-            " --stats " + shell_word(dir / "s.json"));
+  const auto tb = dir.write("tb.yaml", run_yaml_text(cut.string(), "nvbit"));
+  const CommandResult r = mmsim("run " + shell_word(tb) + " --stats " + shell_word(dir / "s.json"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "mmsim: " + cut.string() +
+  // An error about the file as a whole is located at the parameter that names it.
+  EXPECT_EQ(r.err, "mmsim: " + tb.string() + ":2:43: program.params.file: " + cut.string() +
                        ": mem_trace file: the xz stream ends before its end (a truncated file?)\n");
   EXPECT_FALSE(std::filesystem::exists(dir / "s.json"));
 }
