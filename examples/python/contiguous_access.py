@@ -27,9 +27,11 @@ class ContiguousRead(mmsim.Program):
         memory[0:self.n] = np.arange(self.n, dtype=np.int64) ^ PATTERN
 
     def run(self, warp):
-        addresses = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
-        for _ in range(self.n // self.p):
-            values = yield warp.read(addresses)
-            self.check(bool(((values ^ PATTERN) == addresses).all()), True,
-                       f"warp {warp.index} read m[{addresses[0]}..]")
-            addresses += self.p
+        # Every round's addresses at once (one numpy operation): rounds[t] holds round t's,
+        # thread i reading m[t*p + i].
+        lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
+        rounds = lanes + self.p * np.arange(self.n // self.p, dtype=np.int64)[:, None]
+        got = np.empty_like(rounds)
+        for t, addresses in enumerate(rounds):
+            got[t] = yield warp.read(addresses)
+        self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")

@@ -136,7 +136,11 @@ class PythonVerification {
                                    py::repr(got).cast<std::string>(),
                                    py::repr(expected).cast<std::string>()));
   }
-  void fail(const std::string& message) { verification_.fail(message); }
+  // `passed` elements right and `failed` wrong, the first of them described by `first`.
+  void record(std::uint64_t passed, std::uint64_t failed, const std::string& first) {
+    verification_.passed(passed);
+    for (std::uint64_t i = 0; i < failed; ++i) verification_.fail(first);
+  }
 
  private:
   Verification& verification_;
@@ -240,13 +244,14 @@ class PythonProgram final : public WarpProgram {
         throw ProgramError(fmt::format("{}.run raised an exception in warp {}:\n{}", class_name(),
                                        warp.index(), traceback_text(e)));
       }
-      if (!py::isinstance<PythonInstruction>(yielded))
+      const PythonInstruction* instruction = instruction_of(yielded);
+      if (instruction == nullptr)
         throw ProgramError(fmt::format("{}: {}.run yielded {}, not an instruction (yield "
                                        "warp.read(...), warp.write(...), warp.syncthreads() or "
                                        "warp.grid_sync())",
                                        where(generator), class_name(),
                                        py::repr(yielded).cast<std::string>()));
-      const auto& in = yielded.cast<const PythonInstruction&>();
+      const PythonInstruction& in = *instruction;
       switch (in.kind) {
         case PythonInstruction::Kind::read: {
           const std::span<const Word> got = co_await warp.read(in.addresses, in.space);
@@ -372,7 +377,7 @@ void bind_program_support(py::module_& module) {
       .def("__setitem__", &PythonMemory::set_slice);
   py::class_<PythonVerification>(module, "Verification")
       .def("check", &PythonVerification::check)
-      .def("fail", &PythonVerification::fail);
+      .def("record", &PythonVerification::record);
 }
 
 }  // namespace mmsim

@@ -5,12 +5,13 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <string_view>
 
 namespace mmsim {
 namespace py = pybind11;
 namespace {
 
-Space space_of(const char* op, const std::string& name) {
+Space space_of(const char* op, std::string_view name) {
   if (name == "global") return Space::global;
   if (name == "shared") return Space::shared;
   throw py::value_error(fmt::format("{}: space '{}': expected 'global' or 'shared'", op, name));
@@ -39,6 +40,17 @@ std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, py
 template <class Take>
 void for_each_lane(const char* op, const char* what, py::handle given, unsigned width,
                    const Take& take, bool none_allowed) {
+  // The usual case first, without a conversion: a contiguous array of int64 (numpy's integers).
+  using Int64Array = py::array_t<std::int64_t, py::array::c_style>;
+  if (Int64Array::check_(given)) {
+    const auto array = py::reinterpret_borrow<Int64Array>(given);
+    if (array.ndim() != 1 || static_cast<std::size_t>(array.size()) != width)
+      throw py::value_error(fmt::format("{}: {} lanes given, the warp has {}", op,
+                                        array.ndim() == 1 ? array.size() : -1, width));
+    const std::int64_t* data = array.data();
+    for (unsigned lane = 0; lane < width; ++lane) take(lane, data[lane]);
+    return;
+  }
   if (py::isinstance<py::array>(given)) {
     const auto array = py::reinterpret_borrow<py::array>(given);
     const char kind = array.dtype().kind();
@@ -94,7 +106,7 @@ struct ValueTaker {
 };
 
 PythonInstruction memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
-                                     py::handle addresses, const std::string& space) {
+                                     py::handle addresses, std::string_view space) {
   PythonInstruction in;
   in.kind = kind;
   in.space = space_of(op, space);
@@ -121,23 +133,30 @@ py::array words_view(py::handle owner, std::vector<py::ssize_t> shape, Word* dat
   return view;
 }
 
+constexpr const char* kInstruction = "mmsim.Instruction";
+
+void free_instruction(PyObject* capsule) {
+  delete static_cast<PythonInstruction*>(PyCapsule_GetPointer(capsule, kInstruction));
+}
+
 }  // namespace
 
-void bind_warp(py::module_& module) {
-  py::class_<PythonInstruction>(module, "Instruction",
-                                "An instruction a warp program yields (made by warp.read, "
-                                "warp.write, warp.syncthreads, warp.grid_sync)")
-      .def_property_readonly("kind",
-                             [](const PythonInstruction& in) {
-                               constexpr const char* names[] = {"read", "write", "syncthreads",
-                                                                "grid_sync"};
-                               return names[static_cast<int>(in.kind)];
-                             })
-      .def("__repr__", [](const PythonInstruction& in) {
-        constexpr const char* names[] = {"read", "write", "syncthreads", "grid_sync"};
-        return fmt::format("<mmsim.Instruction {}>", names[static_cast<int>(in.kind)]);
-      });
+py::object instruction_object(PythonInstruction instruction) {
+  auto* held = new PythonInstruction(std::move(instruction));
+  PyObject* capsule = PyCapsule_New(held, kInstruction, free_instruction);
+  if (capsule == nullptr) {
+    delete held;
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::object>(capsule);
+}
 
+const PythonInstruction* instruction_of(py::handle object) {
+  if (!PyCapsule_IsValid(object.ptr(), kInstruction)) return nullptr;
+  return static_cast<const PythonInstruction*>(PyCapsule_GetPointer(object.ptr(), kInstruction));
+}
+
+void bind_warp(py::module_& module) {
   py::class_<PythonWarp>(module, "Warp", "One warp of the machine, as its program sees it")
       .def_property_readonly("index", [](PythonWarp& w) { return w.warp().index(); },
                              "its number i: it runs threads i*w .. i*w + w - 1")
@@ -183,15 +202,15 @@ void bind_warp(py::module_& module) {
           "the local memory of each lane's PE: a writable numpy array [lane, word]")
       .def(
           "read",
-          [](PythonWarp& w, py::handle addresses, const std::string& space) {
-            return memory_instruction(w, PythonInstruction::Kind::read, "warp.read", addresses,
-                                      space);
+          [](PythonWarp& w, py::handle addresses, std::string_view space) {
+            return instruction_object(memory_instruction(w, PythonInstruction::Kind::read,
+                                                         "warp.read", addresses, space));
           },
           py::arg("addresses"), py::arg("space") = "global",
           "read one address per lane (None: the lane is inactive); yield it to get the values")
       .def(
           "write",
-          [](PythonWarp& w, py::handle addresses, py::handle values, const std::string& space) {
+          [](PythonWarp& w, py::handle addresses, py::handle values, std::string_view space) {
             PythonInstruction in = memory_instruction(w, PythonInstruction::Kind::write,
                                                       "warp.write", addresses, space);
             if (!values.is_none()) {
@@ -199,17 +218,19 @@ void bind_warp(py::module_& module) {
               for_each_lane("warp.write", "a value", values, w.warp().width(),
                             ValueTaker{in.values}, true);
             }
-            return in;
+            return instruction_object(std::move(in));
           },
           py::arg("addresses"), py::arg("values") = py::none(), py::arg("space") = "global",
           "write one value per lane (default: each lane's register) to its address")
       .def(
           "syncthreads",
-          [](PythonWarp&) { return barrier(PythonInstruction::Kind::sync); },
+          [](PythonWarp&) { return instruction_object(barrier(PythonInstruction::Kind::sync)); },
           "wait until every unfinished warp of the block is here")
       .def(
           "grid_sync",
-          [](PythonWarp&) { return barrier(PythonInstruction::Kind::grid_sync); },
+          [](PythonWarp&) {
+            return instruction_object(barrier(PythonInstruction::Kind::grid_sync));
+          },
           "wait until every unfinished warp of the machine is here");
 }
 

@@ -39,7 +39,13 @@ class PythonWarp {
   MemoryLimits limits_;
 };
 
-// Declares PythonWarp and PythonInstruction in the module.
+// An instruction as Python holds it: an opaque capsule (cheaper to make than a class instance:
+// one per instruction a program yields), and the instruction a yielded object holds (nullptr:
+// it is no instruction).
+pybind11::object instruction_object(PythonInstruction instruction);
+const PythonInstruction* instruction_of(pybind11::handle object);
+
+// Declares PythonWarp in the module.
 void bind_warp(pybind11::module_& module);
 
 }  // namespace mmsim

@@ -5,6 +5,8 @@ import json
 import os
 import sys
 
+import numpy as np
+
 __all__ = ["Program", "Param", "Bound", "ParamError"]
 
 _REQUIRED = object()
@@ -95,8 +97,19 @@ class Program:
         yield  # a generator
 
     def check(self, got, expected, what=""):
-        """One element of the program's own verification (run or verify)."""
-        self._verification.check(got, expected, what)
+        """The program's own verification (in run or verify): got == expected, one element,
+        or numpy arrays element by element (each counted); `what` names it in the report."""
+        if not isinstance(got, np.ndarray) and not isinstance(expected, np.ndarray):
+            self._verification.check(got, expected, what)
+            return
+        got, expected = np.broadcast_arrays(np.asarray(got), np.asarray(expected))
+        wrong = np.flatnonzero(got != expected)
+        first = ""
+        if len(wrong):
+            at = np.unravel_index(wrong[0], got.shape)
+            index = ", ".join(str(int(i)) for i in at)
+            first = f"{what or 'check'}[{index}]: got {got[at]}, expected {expected[at]}"
+        self._verification.record(got.size - len(wrong), len(wrong), first)
 
 
 _modules = {}
