@@ -8,10 +8,12 @@ include(CMakePackageConfigHelpers)
 install(TARGETS mmsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS mmsim_core mmsim_systemc EXPORT mmsimTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS mmsim_python_host LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS mmsim_python_module LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/python/mmsim)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/testbench/python/mmsim/
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/python/mmsim FILES_MATCHING PATTERN "*.py")
+if(TARGET mmsim_python_module)
+  install(TARGETS mmsim_python_host LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(TARGETS mmsim_python_module LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/python/mmsim)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/testbench/python/mmsim/
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/python/mmsim FILES_MATCHING PATTERN "*.py")
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/hw ${PROJECT_SOURCE_DIR}/sw
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mmsim FILES_MATCHING PATTERN "*.hpp")
 set_target_properties(mmsim_core PROPERTIES EXPORT_NAME mmsim)
