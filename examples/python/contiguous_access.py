@@ -34,4 +34,5 @@ class ContiguousRead(mmsim.Program):
         got = np.empty_like(rounds)
         for t, addresses in enumerate(rounds):
             got[t] = yield warp.read(addresses)
+        # Checked all at once: per instruction, numpy's own overhead would outweigh the rest.
         self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")

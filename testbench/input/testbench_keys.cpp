@@ -205,6 +205,12 @@ void load_external_name(const KeyValue& at, Testbench& tb) {
   ext.name_where = at.where();
 }
 
+// The testbench's program from outside the tree when it is of `kind`, else nullptr.
+const ExternalProgram* external_of(const ResolvedView& r, ExternalProgram::Kind kind) {
+  const auto& ext = r.testbench.external;
+  return ext && ext->kind == kind ? &*ext : nullptr;
+}
+
 // program.params: the program's own parameters (sw/programs/catalogue.hpp), each given or its
 // default; one without a default is required.
 void load_params(const std::optional<YamlSection>& params, Testbench& tb) {
@@ -745,8 +751,7 @@ std::vector<TestbenchKey> make_keys() {
              tb.program = at.choice();
            },
        .resolved = [](const ResolvedView& r) -> Resolved {
-         if (r.testbench.external && r.testbench.external->kind == ExternalProgram::Kind::python)
-           return std::nullopt;
+         if (external_of(r, ExternalProgram::Kind::python)) return std::nullopt;  // class
          return json(r.testbench.program);
        }},
       {.path = "program.file",
@@ -759,9 +764,8 @@ std::vector<TestbenchKey> make_keys() {
        .load = [](const KeyValue& at,
                   Testbench& tb) { load_external_file(at, tb, ExternalProgram::Kind::python); },
        .resolved = [](const ResolvedView& r) -> Resolved {
-         const auto& ext = r.testbench.external;
-         if (!ext || ext->kind != ExternalProgram::Kind::python) return std::nullopt;
-         return json(ext->file.string());
+         const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::python);
+         return ext ? Resolved(json(ext->file.string())) : std::nullopt;
        }},
       {.path = "program.class",
        .type = kString,
@@ -771,9 +775,8 @@ std::vector<TestbenchKey> make_keys() {
        .meaning = "with `file`: the `mmsim.Program` subclass it runs",
        .load = load_external_name,
        .resolved = [](const ResolvedView& r) -> Resolved {
-         const auto& ext = r.testbench.external;
-         if (!ext || ext->kind != ExternalProgram::Kind::python) return std::nullopt;
-         return json(ext->name);
+         const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::python);
+         return ext ? Resolved(json(ext->name)) : std::nullopt;
        }},
       {.path = "program.library",
        .type = kString,
@@ -785,9 +788,8 @@ std::vector<TestbenchKey> make_keys() {
        .load = [](const KeyValue& at,
                   Testbench& tb) { load_external_file(at, tb, ExternalProgram::Kind::library); },
        .resolved = [](const ResolvedView& r) -> Resolved {
-         const auto& ext = r.testbench.external;
-         if (!ext || ext->kind != ExternalProgram::Kind::library) return std::nullopt;
-         return json(ext->file.string());
+         const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::library);
+         return ext ? Resolved(json(ext->file.string())) : std::nullopt;
        }},
       {.path = "program.params",
        .type = kMapping,
