@@ -20,7 +20,7 @@ Warp::Warp(const Placement& placement, unsigned width, std::uint64_t local_words
 }
 
 Warp::MemoryAwaiter Warp::memory(AccessKind access, std::span<const Address> addresses,
-                                 std::span<const Word> values, Space space) {
+                                 std::span<const Word> values, Space space, SiteRef site) {
   if (addresses.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " issued " +
                           counted(addresses.size(), "address", "addresses") + " for " +
@@ -29,7 +29,8 @@ Warp::MemoryAwaiter Warp::memory(AccessKind access, std::span<const Address> add
                                           .access = access,
                                           .space = space,
                                           .addresses = addresses,
-                                          .values = values});
+                                          .values = values,
+                                          .site = site});
 }
 
 bool Warp::issue(const Instruction& instruction) {
@@ -41,20 +42,20 @@ bool Warp::issue(const Instruction& instruction) {
   return true;
 }
 
-Warp::MemoryAwaiter Warp::read(std::span<const Address> addresses, Space space) {
-  return memory(AccessKind::read, addresses, {}, space);
+Warp::MemoryAwaiter Warp::read(std::span<const Address> addresses, Space space, SiteRef site) {
+  return memory(AccessKind::read, addresses, {}, space, site);
 }
 
 Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<const Word> values,
-                                Space space) {
+                                Space space, SiteRef site) {
   if (values.size() != width_)
     throw SimulationError("warp " + std::to_string(index_) + " wrote " +
                           counted(values.size(), "value") + " for " + counted(width_, "lane"));
-  return memory(AccessKind::write, addresses, values, space);
+  return memory(AccessKind::write, addresses, values, space, site);
 }
 
-void Warp::arrive(BarrierScope scope) {
-  pending_ = Instruction{.kind = Instruction::Kind::sync, .scope = scope};
+void Warp::arrive(BarrierScope scope, SiteRef site) {
+  pending_ = Instruction{.kind = Instruction::Kind::sync, .scope = scope, .site = site};
   ++pc_;
   ++barriers_;
   if (scope == BarrierScope::grid) ++grid_barriers_;

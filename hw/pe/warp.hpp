@@ -1,7 +1,9 @@
 // What a warp program sees of its warp: w lanes with one data register each, optional local
 // memory per lane (PE), its place in the machine (its block: the streaming multiprocessor it
 // runs on), and the instructions read, write (to global or shared memory), sync (the block's
-// barrier) and grid_sync (every warp's), to co_await.
+// barrier) and grid_sync (every warp's), to co_await. Each instruction records its site
+// (hw/pe/site.hpp): the line of the co_await in a C++ program, or the Site a program that is
+// not C++ code passes as the last argument.
 #pragma once
 
 #include <coroutine>
@@ -9,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "hw/pe/site.hpp"
 #include "hw/pe/task.hpp"
 #include "hw/support/types.hpp"
 
@@ -25,6 +28,7 @@ class Warp {
     BarrierScope scope = BarrierScope::block;  // sync
     std::span<const Address> addresses = {};   // one per lane, kInactive = no request
     std::span<const Word> values = {};         // writes: one per lane
+    SiteRef site = {};                         // where it was issued
   };
 
   // Where a warp sits in the machine.
@@ -53,9 +57,10 @@ class Warp {
 
   class SyncAwaiter {
    public:
-    SyncAwaiter(Warp& warp, BarrierScope scope) : warp_(warp), scope_(scope) {}
+    SyncAwaiter(Warp& warp, BarrierScope scope, SiteRef site)
+        : warp_(warp), scope_(scope), site_(site) {}
     bool await_ready() {
-      warp_.arrive(scope_);
+      warp_.arrive(scope_, site_);
       return false;
     }
     void await_suspend(std::coroutine_handle<> h) noexcept { warp_.suspended_ = h; }
@@ -64,6 +69,7 @@ class Warp {
    private:
     Warp& warp_;
     BarrierScope scope_;
+    SiteRef site_;
   };
 
   Warp(const Placement& placement, unsigned width, std::uint64_t local_words);
@@ -99,18 +105,26 @@ class Warp {
   }
   std::uint64_t local_words() const { return local_words_; }
 
-  // Instructions. A memory instruction with no active lane takes no time and is skipped.
-  MemoryAwaiter read(std::span<const Address> addresses, Space space = Space::global);
+  // Instructions. A memory instruction with no active lane takes no time and is skipped. The
+  // last argument is the instruction's site: left out, the caller's line; a program that is
+  // not C++ code passes a Site it owns (which must outlive the run).
+  MemoryAwaiter read(std::span<const Address> addresses, Space space = Space::global,
+                     SiteRef site = std::source_location::current());
   MemoryAwaiter write(std::span<const Address> addresses, std::span<const Word> values,
-                      Space space = Space::global);
+                      Space space = Space::global, SiteRef site = std::source_location::current());
   // Stores each lane's register.
-  MemoryAwaiter write(std::span<const Address> addresses, Space space = Space::global) {
-    return write(addresses, registers_, space);
+  MemoryAwaiter write(std::span<const Address> addresses, Space space = Space::global,
+                      SiteRef site = std::source_location::current()) {
+    return write(addresses, registers_, space, site);
   }
   // syncthreads: waits until every unfinished warp of the block is at a barrier.
-  SyncAwaiter sync() { return SyncAwaiter(*this, BarrierScope::block); }
+  SyncAwaiter sync(SiteRef site = std::source_location::current()) {
+    return SyncAwaiter(*this, BarrierScope::block, site);
+  }
   // Waits until every unfinished warp of the machine is here (a kernel boundary).
-  SyncAwaiter grid_sync() { return SyncAwaiter(*this, BarrierScope::grid); }
+  SyncAwaiter grid_sync(SiteRef site = std::source_location::current()) {
+    return SyncAwaiter(*this, BarrierScope::grid, site);
+  }
 
   // ---- hardware side -------------------------------------------------------------------
   void start(Task program);
@@ -127,9 +141,9 @@ class Warp {
  private:
   // The instruction an awaiter issues: false when no lane is active (nothing issued).
   bool issue(const Instruction& instruction);
-  void arrive(BarrierScope scope);
+  void arrive(BarrierScope scope, SiteRef site);
   MemoryAwaiter memory(AccessKind access, std::span<const Address> addresses,
-                       std::span<const Word> values, Space space);
+                       std::span<const Word> values, Space space, SiteRef site);
 
   WarpId index_;
   unsigned width_;

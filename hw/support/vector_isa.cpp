@@ -1,5 +1,9 @@
 #include "hw/support/vector_isa.hpp"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <stdexcept>
 #include <string>
 
@@ -23,16 +27,23 @@ std::string_view vector_isa_name(VectorIsa isa) {
 bool cpu_supports(VectorIsa isa) {
   if (isa == VectorIsa::baseline) return true;
 #if defined(__x86_64__)
-  __builtin_cpu_init();  // it may run before the constructor that does this
-#endif
-#if defined(__x86_64__) && defined(__clang__)
-  // clang names the features one by one: those of x86-64-v3 the compiler uses in loops.
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-         __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
-         __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") &&
-         __builtin_cpu_supports("sse4.2");
-#elif defined(__x86_64__)
-  return __builtin_cpu_supports("x86-64-v3");
+  // x86-64-v3 read from CPUID, the same way under both compilers (clang's
+  // __builtin_cpu_supports names no "x86-64-v3" and, in clang 14, no "f16c").
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  const auto has = [](unsigned reg, int bit) { return ((reg >> bit) & 1u) != 0; };
+  const bool leaf1 = has(c, 12) /* FMA */ && has(c, 20) /* SSE4.2 */ && has(c, 22) /* MOVBE */ &&
+                     has(c, 23) /* POPCNT */ && has(c, 27) /* OSXSAVE */ &&
+                     has(c, 28) /* AVX */ && has(c, 29) /* F16C */;
+  if (!leaf1) return false;
+  // The operating system saves the vector registers (XCR0: SSE and AVX state).
+  unsigned xcr0_low = 0, xcr0_high = 0;
+  __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+  if ((xcr0_low & 0x6u) != 0x6u) return false;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  const bool leaf7 = has(b, 3) /* BMI1 */ && has(b, 5) /* AVX2 */ && has(b, 8) /* BMI2 */;
+  if (!leaf7 || !__get_cpuid(0x80000001u, &a, &b, &c, &d)) return false;
+  return has(c, 5) /* LZCNT */;
 #else
   return false;
 #endif
