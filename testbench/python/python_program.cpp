@@ -227,7 +227,7 @@ class PythonProgram final : public WarpProgram {
   }
 
   Task run(Warp& warp) override {
-    PythonWarp handle(warp, limits_);
+    PythonWarp handle(warp, limits_, sites_);
     const py::object generator = call(instance_, "run", py::cast(&handle));
     if (!PyGen_Check(generator.ptr()))
       throw ProgramError(fmt::format("{}.run(warp) returned {}: it must be a generator (yield "
@@ -254,23 +254,23 @@ class PythonProgram final : public WarpProgram {
       const PythonInstruction& in = *instruction;
       switch (in.kind) {
         case PythonInstruction::Kind::read: {
-          const std::span<const Word> got = co_await warp.read(in.addresses, in.space);
+          const std::span<const Word> got = co_await warp.read(in.addresses, in.space, *in.site);
           sent = py::array_t<Word>(static_cast<py::ssize_t>(got.size()), got.data());
           break;
         }
         case PythonInstruction::Kind::write:
           if (in.values.empty())
-            co_await warp.write(in.addresses, in.space);
+            co_await warp.write(in.addresses, in.space, *in.site);
           else
-            co_await warp.write(in.addresses, in.values, in.space);
+            co_await warp.write(in.addresses, in.values, in.space, *in.site);
           sent = py::none();
           break;
         case PythonInstruction::Kind::sync:
-          co_await warp.sync();
+          co_await warp.sync(*in.site);
           sent = py::none();
           break;
         case PythonInstruction::Kind::grid_sync:
-          co_await warp.grid_sync();
+          co_await warp.grid_sync(*in.site);
           sent = py::none();
           break;
       }
@@ -295,6 +295,7 @@ class PythonProgram final : public WarpProgram {
   std::uint64_t shared_ = 0;
   std::uint64_t local_ = 0;
   MemoryLimits limits_;
+  PythonSites sites_;  // its instructions point at them until the run ends
 };
 
 ParamType param_type(const py::handle& type, const std::string& name) {

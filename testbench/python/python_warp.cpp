@@ -109,6 +109,7 @@ PythonInstruction memory_instruction(PythonWarp& w, PythonInstruction::Kind kind
                                      py::handle addresses, std::string_view space) {
   PythonInstruction in;
   in.kind = kind;
+  in.site = &w.sites().current();
   in.space = space_of(op, space);
   const bool shared = in.space == Space::shared;
   const unsigned width = w.warp().width();
@@ -120,9 +121,10 @@ PythonInstruction memory_instruction(PythonWarp& w, PythonInstruction::Kind kind
   return in;
 }
 
-PythonInstruction barrier(PythonInstruction::Kind kind) {
+PythonInstruction barrier(PythonWarp& w, PythonInstruction::Kind kind) {
   PythonInstruction in;
   in.kind = kind;
+  in.site = &w.sites().current();
   return in;
 }
 
@@ -140,6 +142,28 @@ void free_instruction(PyObject* capsule) {
 }
 
 }  // namespace
+
+const Site& PythonSites::current() {
+  static const Site unknown{.file = "", .line = 0, .label = "python"};
+  PyFrameObject* frame = PyEval_GetFrame();  // borrowed; a generator's stays made
+  if (frame == nullptr) return unknown;
+  const py::object code = py::reinterpret_steal<py::object>(
+      reinterpret_cast<PyObject*>(PyFrame_GetCode(frame)));
+  const int line = PyFrame_GetLineNumber(frame);
+  const std::uint64_t key = reinterpret_cast<std::uintptr_t>(code.ptr()) * 0x9E3779B97F4A7C15ull ^
+                            static_cast<std::uint64_t>(line);
+  if (const auto it = by_line_.find(key); it != by_line_.end() && it->second->code.is(code) &&
+                                           it->second->site.line == static_cast<std::uint32_t>(line))
+    return it->second->site;
+  Place& place = places_.emplace_back();
+  place.code = code;
+  place.file = py::str(code.attr("co_filename"));
+  place.label = py::str(code.attr("co_qualname"));
+  place.site = Site{.file = place.file, .line = static_cast<std::uint32_t>(line),
+                    .label = place.label};
+  by_line_[key] = &place;
+  return place.site;
+}
 
 py::object instruction_object(PythonInstruction instruction) {
   auto* held = new PythonInstruction(std::move(instruction));
@@ -224,12 +248,12 @@ void bind_warp(py::module_& module) {
           "write one value per lane (default: each lane's register) to its address")
       .def(
           "syncthreads",
-          [](PythonWarp&) { return instruction_object(barrier(PythonInstruction::Kind::sync)); },
+          [](PythonWarp& w) { return instruction_object(barrier(w, PythonInstruction::Kind::sync)); },
           "wait until every unfinished warp of the block is here")
       .def(
           "grid_sync",
-          [](PythonWarp&) {
-            return instruction_object(barrier(PythonInstruction::Kind::grid_sync));
+          [](PythonWarp& w) {
+            return instruction_object(barrier(w, PythonInstruction::Kind::grid_sync));
           },
           "wait until every unfinished warp of the machine is here");
 }

@@ -7,8 +7,12 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "hw/pe/site.hpp"
 #include "hw/pe/warp.hpp"
 
 namespace mmsim {
@@ -20,6 +24,26 @@ struct PythonInstruction {
   Space space = Space::global;
   std::vector<Address> addresses;  // kInactive: an inactive lane
   std::vector<Word> values;        // writes; empty: each lane's register
+  const Site* site = nullptr;      // the line of the program that made it
+};
+
+// The sites of a Python program's instructions (hw/pe/site.hpp): the file, line and function
+// of the Python code that makes each one (the line of `yield warp.read(...)`), one Site per
+// line, owned here for the whole run.
+class PythonSites {
+ public:
+  // The site of the Python line running now.
+  const Site& current();
+
+ private:
+  struct Place {
+    pybind11::object code;  // held: its address keys the place
+    std::string file;
+    std::string label;
+    Site site;
+  };
+  std::unordered_map<std::uint64_t, Place*> by_line_;  // code address and line
+  std::deque<Place> places_;
 };
 
 // The words of each memory space a warp may address (the machine as resolved for the run).
@@ -30,13 +54,16 @@ struct MemoryLimits {
 
 class PythonWarp {
  public:
-  PythonWarp(Warp& warp, const MemoryLimits& limits) : warp_(warp), limits_(limits) {}
+  PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites)
+      : warp_(warp), limits_(limits), sites_(sites) {}
   Warp& warp() { return warp_; }
   const MemoryLimits& limits() const { return limits_; }
+  PythonSites& sites() { return sites_; }
 
  private:
   Warp& warp_;
   MemoryLimits limits_;
+  PythonSites& sites_;
 };
 
 // An instruction as Python holds it: an opaque capsule (cheaper to make than a class instance:
