@@ -143,18 +143,33 @@ void free_instruction(PyObject* capsule) {
 
 }  // namespace
 
+namespace {
+std::uint64_t code_key(const void* code, int n) {
+  return reinterpret_cast<std::uintptr_t>(code) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(n);
+}
+}  // namespace
+
 const Site& PythonSites::current() {
   static const Site unknown{.file = "", .line = 0, .label = "python"};
   PyFrameObject* frame = PyEval_GetFrame();  // borrowed; a generator's stays made
   if (frame == nullptr) return unknown;
   const py::object code = py::reinterpret_steal<py::object>(
       reinterpret_cast<PyObject*>(PyFrame_GetCode(frame)));
-  const int line = PyFrame_GetLineNumber(frame);
-  const std::uint64_t key = reinterpret_cast<std::uintptr_t>(code.ptr()) * 0x9E3779B97F4A7C15ull ^
-                            static_cast<std::uint64_t>(line);
+  const int offset = PyFrame_GetLasti(frame);
+  const std::uint64_t key = code_key(code.ptr(), offset);
+  if (const auto it = by_offset_.find(key);
+      it != by_offset_.end() && it->second.code == code.ptr() && it->second.offset == offset)
+    return it->second.place->site;
+  Place& found = place(code, PyFrame_GetLineNumber(frame));
+  by_offset_[key] = Seen{code.ptr(), offset, &found};
+  return found.site;
+}
+
+PythonSites::Place& PythonSites::place(const py::object& code, int line) {
+  const std::uint64_t key = code_key(code.ptr(), line);
   if (const auto it = by_line_.find(key); it != by_line_.end() && it->second->code.is(code) &&
                                            it->second->site.line == static_cast<std::uint32_t>(line))
-    return it->second->site;
+    return *it->second;
   Place& place = places_.emplace_back();
   place.code = code;
   place.file = py::str(code.attr("co_filename"));
@@ -162,7 +177,7 @@ const Site& PythonSites::current() {
   place.site = Site{.file = place.file, .line = static_cast<std::uint32_t>(line),
                     .label = place.label};
   by_line_[key] = &place;
-  return place.site;
+  return place;
 }
 
 py::object instruction_object(PythonInstruction instruction) {

@@ -42,7 +42,16 @@ class PythonSites {
     std::string label;
     Site site;
   };
-  std::unordered_map<std::uint64_t, Place*> by_line_;  // code address and line
+  // A place by the frame's code and instruction offset (no line-table search), and by its code
+  // and line (one Site per line).
+  struct Seen {
+    PyObject* code;
+    int offset;
+    Place* place;
+  };
+  Place& place(const pybind11::object& code, int line);
+  std::unordered_map<std::uint64_t, Seen> by_offset_;
+  std::unordered_map<std::uint64_t, Place*> by_line_;
   std::deque<Place> places_;
 };
 
