@@ -13,7 +13,9 @@
 #include "sw/support/suggest.hpp"
 #include "testbench/cli/subcommands.hpp"
 #include "testbench/outputs/output_folder.hpp"
+#include "sw/program/program_error.hpp"
 #include "testbench/run/report.hpp"
+#include "testbench/run/run_folder.hpp"
 #include "testbench/run/runner.hpp"
 
 namespace mmsim {
@@ -74,16 +76,7 @@ RunOptions run_options(const RunCommand& command, Testbench& tb, const OutputFol
     throw InputError({"--timeline-from", 0, 0}, "the window starts after it ends (--timeline-to " +
                                                     std::to_string(options.timeline_to) + ")");
   options.progress = isatty(STDERR_FILENO) != 0;
-  if (folder) {
-    options.stats = (folder->path() / "stats.json").string();
-    options.resolved = (folder->path() / "testbench.yaml").string();
-    options.outputs_option = "--out-dir";
-    if (!tb.vcd.file.empty()) options.vcd = (folder->path() / "trace.vcd").string();
-    if (!tb.timeline.empty()) options.timeline = (folder->path() / "timeline.json").string();
-    tb.vcd.file.clear();
-    tb.timeline.clear();
-    tb.stats.clear();
-  }
+  if (folder) put_outputs_in(*folder, "--out-dir", options, tb);
   return options;
 }
 
@@ -145,6 +138,9 @@ int run_command(const RunCommand& command) {
   } catch (const InputError& e) {
     std::cerr << "mmsim: " << e.describe() << "\n";
     return 2;
+  } catch (const ProgramError& e) {
+    std::cerr << "mmsim: " << command.testbench << ": the program failed: " << e.what() << "\n";
+    return 1;
   } catch (const SimulationError& e) {
     std::cerr << "mmsim: " << command.testbench << ": the run failed: " << e.what() << "\n";
     return 2;
@@ -158,7 +154,7 @@ Subcommand add_run_command(CLI::App& app) {
   CLI::App* run_app = app.add_subcommand("run", "simulate a YAML testbench and report");
   run_app->footer(
       "Exit status: 0 verified (or nothing to verify), 1 a check, an expectation or the race "
-      "detector failed, 2 invalid input or an output that cannot be written.");
+      "detector failed or the program itself failed (a Python program's exception), 2 invalid input or an output that cannot be written.");
   run_app->add_option("testbench", run->testbench, "testbench YAML file")->required();
   run_app->add_option("--set", run->overrides, "override a testbench value: key.path=value")
       ->allow_extra_args(false)

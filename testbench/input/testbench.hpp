@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "hw/machine/machine_config.hpp"
+#include "sw/program/external_program.hpp"
 #include "sw/program/input_error.hpp"
 #include "sw/program/program_info.hpp"
 
@@ -41,7 +43,11 @@ struct Testbench {
   MachineConfig machine;
   bool threads_given = false;  // else the program's own thread count
   bool race_check = false;     // machine.race_check: run the race detector
-  std::string program;
+  std::string program;  // its name: a built-in's, a Python class's, a plugin's program's
+  // program.file or program.library: a program from outside the tree (none: a built-in)
+  std::optional<ExternalProgram> external;
+  std::shared_ptr<const ProgramInfo> program_info;  // what makes it (set by the loader)
+  const ProgramInfo& info() const { return *program_info; }
   ProgramArgs args;
 
   WaveformRequest vcd;   // outputs.vcd

@@ -154,10 +154,68 @@ ParamValue param_value(const YAML::Node& node, const ParamSpec& spec, const Sour
   throw InputError(at, what + ": unsupported parameter type");
 }
 
+// The program the testbench names: program.name (a built-in), program.file with program.class (a
+// Python class), or program.library with program.name (a C++ plugin's program); made by the
+// catalogue or by the loader of its kind (sw/program/external_program.hpp).
+void resolve_program(Testbench& tb) {
+  const SourceLocation at = tb.where.at("program");
+  if (!tb.external) {
+    if (tb.program.empty())
+      throw InputError(at, "program: expected name (a built-in program), file with class (a "
+                           "Python program) or library with name (a C++ plugin)");
+    tb.program_info = std::shared_ptr<const ProgramInfo>(std::shared_ptr<void>(),
+                                                         find_program(tb.program));
+    return;
+  }
+  ExternalProgram& ext = *tb.external;
+  const bool python = ext.kind == ExternalProgram::Kind::python;
+  if (python && tb.where.count("program.name"))
+    throw InputError(tb.where.at("program.name"),
+                     "program.name: a Python program is named by program.class, not name");
+  if (python && !tb.where.count("program.library") && ext.name.empty())
+    throw InputError(at, "program: missing required key 'class' (the Python class in " +
+                             ext.file.filename().string() + ")");
+  if (!python && tb.where.count("program.class"))
+    throw InputError(tb.where.at("program.class"),
+                     "program.class: a plugin's program is named by program.name, not class");
+  if (!python && ext.name.empty())
+    throw InputError(at, "program: missing required key 'name' (the program in " +
+                             ext.file.filename().string() + ")");
+  if (python && tb.where.count("program.library"))
+    throw InputError(tb.where.at("program.library"),
+                     "program.library: expected either file (Python) or library (C++), not both");
+  tb.program_info = load_external_program(ext);
+  tb.program = tb.program_info->name;
+}
+
+// A program from outside the tree: where its file is (relative to the testbench's folder).
+void load_external_file(const KeyValue& at, Testbench& tb, ExternalProgram::Kind kind) {
+  ExternalProgram& ext = tb.external ? *tb.external : tb.external.emplace();
+  ext.kind = kind;
+  const std::filesystem::path base = at.parent().input().file().parent_path();
+  std::error_code error;
+  ext.file = std::filesystem::absolute(base / at.string(), error).lexically_normal();
+  ext.file_where = at.where();
+}
+
+// The name within that file: program.class, or program.name beside program.library.
+void load_external_name(const KeyValue& at, Testbench& tb) {
+  ExternalProgram& ext = tb.external ? *tb.external : tb.external.emplace();
+  ext.name = at.string();
+  ext.name_where = at.where();
+}
+
+// The testbench's program from outside the tree when it is of `kind`, else nullptr.
+const ExternalProgram* external_of(const ResolvedView& r, ExternalProgram::Kind kind) {
+  const auto& ext = r.testbench.external;
+  return ext && ext->kind == kind ? &*ext : nullptr;
+}
+
 // program.params: the program's own parameters (sw/programs/catalogue.hpp), each given or its
 // default; one without a default is required.
 void load_params(const std::optional<YamlSection>& params, Testbench& tb) {
-  const ProgramInfo& info = *find_program(tb.program);
+  resolve_program(tb);
+  const ProgramInfo& info = tb.info();
   if (params) params->allow(names_of(info.params, [](const ParamSpec& p) { return p.name; }));
   for (const ParamSpec& spec : info.params) {
     const std::string what = "program.params." + spec.name;
@@ -190,7 +248,7 @@ std::string parameter_path(const std::string& value, const std::filesystem::path
 json params_json(const Testbench& tb) {
   json out = json::object();
   const ParamValues& values = tb.args.params;
-  for (const ParamSpec& spec : find_program(tb.program)->params) {
+  for (const ParamSpec& spec : tb.info().params) {
     if (!values.has(spec.name)) continue;
     switch (spec.type) {
       case ParamType::integer:
@@ -269,7 +327,7 @@ TraceInstruction load_instruction(const YamlInput& input, const YAML::Node& node
 
 // program.warps: per warp, its instructions in order (the trace program only).
 void load_warps(const KeyValue& at, Testbench& tb) {
-  if (tb.program != "trace") at.fail("only the trace program takes warps");
+  if (tb.program != "trace" || tb.external) at.fail("only the trace program takes warps");
   const std::string& path = at.key().path;
   const YamlInput& input = at.parent().input();
   const YAML::Node warps = at.node();
@@ -679,12 +737,60 @@ std::vector<TestbenchKey> make_keys() {
       // program
       {.path = "program.name",
        .type = choice(program_names, "program"),
-       .required = true,
        .table = "program",
        .type_text = "a program's name",
-       .meaning = "a built-in program ([programs.md](programs.md); `mmsim list programs`)",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.program = at.choice(); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.testbench.program); }},
+       .default_text = "none",
+       .meaning = "a built-in program ([programs.md](programs.md); `mmsim list programs`); with "
+                  "`library`, a program of that plugin",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             if (at.parent().has("library")) {
+               load_external_name(at, tb);
+               return;
+             }
+             tb.program = at.choice();
+           },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (external_of(r, ExternalProgram::Kind::python)) return std::nullopt;  // class
+         return json(r.testbench.program);
+       }},
+      {.path = "program.file",
+       .type = kString,
+       .table = "program",
+       .type_text = "file name",
+       .default_text = "none",
+       .meaning = "a Python file (relative to the testbench) whose `class` is the program "
+                  "([own_programs.md](own_programs.md))",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { load_external_file(at, tb, ExternalProgram::Kind::python); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::python);
+         return ext ? Resolved(json(ext->file.string())) : std::nullopt;
+       }},
+      {.path = "program.class",
+       .type = kString,
+       .table = "program",
+       .type_text = "a class's name",
+       .default_text = "none",
+       .meaning = "with `file`: the `mmsim.Program` subclass it runs",
+       .load = load_external_name,
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::python);
+         return ext ? Resolved(json(ext->name)) : std::nullopt;
+       }},
+      {.path = "program.library",
+       .type = kString,
+       .table = "program",
+       .type_text = "file name",
+       .default_text = "none",
+       .meaning = "a C++ plugin (a shared library, relative to the testbench) whose program "
+                  "`name` runs ([own_programs.md](own_programs.md))",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { load_external_file(at, tb, ExternalProgram::Kind::library); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::library);
+         return ext ? Resolved(json(ext->file.string())) : std::nullopt;
+       }},
       {.path = "program.params",
        .type = kMapping,
        .table = "program",

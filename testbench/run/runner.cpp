@@ -14,7 +14,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/counted.hpp"
 #include "hw/support/errors.hpp"
-#include "sw/programs/catalogue.hpp"
+#include "sw/program/program_error.hpp"
 #include "testbench/input/memory_budget.hpp"
 #include "testbench/outputs/pending_file.hpp"
 #include "testbench/run/resolved_testbench.hpp"
@@ -60,7 +60,7 @@ InputError param_error(const Testbench& tb, const ParamError& e) {
 // in a file that a parameter names: located at that parameter in the testbench, the file named.
 InputError file_error(const Testbench& tb, const InputError& e) {
   if (e.where().line > 0) return e;
-  for (const ParamSpec& spec : find_program(tb.program)->params) {
+  for (const ParamSpec& spec : tb.info().params) {
     if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
     const std::string& value = tb.args.params.string(spec.name);
     if (value.empty() || (tb.args.base_dir / value).string() != e.where().file) continue;
@@ -71,7 +71,7 @@ InputError file_error(const Testbench& tb, const InputError& e) {
 }
 
 std::unique_ptr<WarpProgram> make_program(const Testbench& tb) {
-  const ProgramInfo& info = *find_program(tb.program);
+  const ProgramInfo& info = tb.info();
   try {
     if (info.made_bytes) check_input_memory(tb, info.made_bytes(tb.args));
     return info.make(tb.args);
@@ -245,7 +245,7 @@ std::vector<NamedFile> input_files(const Testbench& tb) {
   std::vector<NamedFile> inputs;
   inputs.push_back(
       NamedFile{tb.file.string(), SourceLocation{tb.file.string(), 0, 0}, "the testbench"});
-  for (const ParamSpec& spec : find_program(tb.program)->params) {
+  for (const ParamSpec& spec : tb.info().params) {
     if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
     const std::string& value = tb.args.params.string(spec.name);
     std::error_code error;
@@ -447,6 +447,8 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
       o.race_count = detector->count();
       o.races = detector->races();
     }
+  } catch (const ProgramError&) {
+    throw;  // the program's own failure (a Python exception): its own message, exit status 1
   } catch (const SimulationError& e) {
     // What the program did (an address outside memory, a deadlock): located at the program.
     throw InputError(tb.locate("program"), std::string("the run failed: ") + e.what());

@@ -243,6 +243,10 @@ def check_page(page, mmsim, source):
             shutil.copytree(os.path.join(source, folder), os.path.join(clone, folder),
                             symlinks=True)
         os.symlink(os.path.abspath(mmsim), os.path.join(clone, "build", "mmsim"))
+        # The Python package beside the command (PYTHONPATH=build/python), when it is built.
+        package = os.path.join(os.path.dirname(os.path.realpath(mmsim)), "python")
+        if os.path.isdir(package):
+            os.symlink(package, os.path.join(clone, "build", "python"))
         before = files_under(clone)
         made = set()
         with open(page, encoding="utf-8") as f:

@@ -1,0 +1,62 @@
+// Contiguous reads (Nakano 2012, section III) as a C++ plugin: in round t, thread i reads
+// m[t*p + i]; every value read is checked. The same program as examples/python/
+// contiguous_access.py, and the built-in contiguous_access's twin.
+#include <string>
+#include <vector>
+
+#include <sw/program/plugin.hpp>
+
+namespace {
+
+using namespace mmsim;
+
+Word pattern(Address a) { return static_cast<Word>(a ^ 0x2545F4914F6CDD1Dull); }
+
+class ContiguousRead final : public WarpProgram {
+ public:
+  explicit ContiguousRead(const ProgramArgs& args) : n_(args.params.count("n")) {}
+
+  void configure(const MachineConfig& machine) override {
+    p_ = machine.threads;
+    if (n_ % p_ != 0)
+      throw ParamError("n", "n = " + std::to_string(n_) + " must be a multiple of p = " +
+                                std::to_string(p_));
+  }
+
+  std::uint64_t memory_words() const override { return n_; }
+
+  void initialize(Mmu& memory) override {
+    for (Address a = 0; a < n_; ++a) memory.poke(a, pattern(a));
+  }
+
+  Task run(Warp& warp) override {
+    std::vector<Address> addresses(warp.width());
+    for (std::uint64_t t = 0; t < n_ / p_; ++t) {
+      for (unsigned lane = 0; lane < warp.width(); ++lane)
+        addresses[lane] = t * p_ + warp.thread(lane);
+      const auto values = co_await warp.read(addresses);
+      for (unsigned lane = 0; lane < warp.width(); ++lane)
+        verification().expect_equal(values[lane], pattern(addresses[lane]), [&] {
+          return "m[" + std::to_string(addresses[lane]) + "]";
+        });
+    }
+  }
+
+ private:
+  std::uint64_t n_;
+  std::uint64_t p_ = 0;
+};
+
+ProgramInfo contiguous_read() {
+  return {"contiguous_read",
+          "in round t, thread i reads m[t*p + i] (n/p rounds)",
+          "Nakano 2012, section III",
+          {{"n", ParamType::integer, "array size in words (a multiple of p)", "4096"}},
+          [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
+            return std::make_unique<ContiguousRead>(args);
+          }};
+}
+
+}  // namespace
+
+MMSIM_PLUGIN_PROGRAMS(contiguous_read())

@@ -1,0 +1,38 @@
+"""Contiguous access (Nakano 2012, section III) in Python: the twin of the built-in
+contiguous_access. In round t, thread i reads m[t*p + i]; every value read is checked."""
+
+import numpy as np
+
+import mmsim
+
+# What the built-in writes at address a (sw/program/data_pattern.hpp): a value that never
+# equals its address, so that a cell read in place of another shows.
+PATTERN = np.int64(0x2545F4914F6CDD1D)
+
+
+class ContiguousRead(mmsim.Program):
+    """in round t, thread i reads m[t*p + i] (n/p rounds)"""
+
+    params = {"n": mmsim.Param(int, default=4096, doc="array size in words (a multiple of p)")}
+
+    def configure(self, machine):
+        self.p = machine.threads
+        if self.n % self.p:
+            raise mmsim.ParamError("n", f"n = {self.n} must be a multiple of p = {self.p}")
+
+    def memory_words(self, machine=None):
+        return self.n
+
+    def initialize(self, memory):
+        memory[0:self.n] = np.arange(self.n, dtype=np.int64) ^ PATTERN
+
+    def run(self, warp):
+        # Every round's addresses at once (one numpy operation): rounds[t] holds round t's,
+        # thread i reading m[t*p + i].
+        lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
+        rounds = lanes + self.p * np.arange(self.n // self.p, dtype=np.int64)[:, None]
+        got = np.empty_like(rounds)
+        for t, addresses in enumerate(rounds):
+            got[t] = yield warp.read(addresses)
+        # Checked all at once: per instruction, numpy's own overhead would outweigh the rest.
+        self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
