@@ -37,7 +37,7 @@ TEST(Profile, Fig4OnTheDmmCountsEachSiteOnItsOwn) {
   Profile profile;
   SimulationOptions options;
   options.recorders.push_back(&profile);
-  Simulation simulation(machine("dmm", 4, 3, 8, 16), options);
+  Simulation simulation(resolve_machine(machine("dmm", 4, 3, 8, 16)), options);
   SitedFig4 kernel;
   const RunResult r = simulation.run(kernel);
   const ProfileTable table = profile.table();
@@ -95,7 +95,7 @@ TEST(Profile, ASuperWarpsDispatchCountsAtItsLowestWarpsSite) {
   options.recorders.push_back(&profile);
   MachineConfig config = machine("sdmm", 4, 3, 8, 16);
   config.super_warp = 2;
-  Simulation simulation(config, options);
+  Simulation simulation(resolve_machine(config), options);
   SitedSuperWarp kernel;
   const RunResult r = simulation.run(kernel);
   ASSERT_EQ(r.counters.dispatches, 1u);
@@ -124,9 +124,9 @@ TEST(Profile, ARunWithoutRecordersCountsTheSameFigures) {
   options.recorders.push_back(&profile);
   SitedFig4 kernel;
   SitedFig4 again;
-  Simulation profiled(machine("dmm", 4, 3, 8, 16), options);
+  Simulation profiled(resolve_machine(machine("dmm", 4, 3, 8, 16)), options);
   const RunResult with = profiled.run(kernel);
-  Simulation plain(machine("dmm", 4, 3, 8, 16));
+  Simulation plain(resolve_machine(machine("dmm", 4, 3, 8, 16)));
   const RunResult without = plain.run(again);
   EXPECT_EQ(with.cycles(), without.cycles());
   EXPECT_EQ(with.counters.stages, without.counters.stages);
