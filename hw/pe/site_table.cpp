@@ -45,7 +45,14 @@ std::string short_function_name(std::string_view function) {
       break;
     }
   }
-  return full.substr(start, end - start);
+  // As __func__ spells it (all clang 14 gives): no scope, no template arguments, so that a
+  // profile reads the same from every compiler.
+  std::string name = full.substr(start, end - start);
+  if (const std::size_t open = name.find('<'); open != std::string::npos && name.back() == '>')
+    name.erase(open);
+  if (const std::size_t scope = name.rfind("::"); scope != std::string::npos)
+    name.erase(0, scope + 2);
+  return name;
 }
 
 SiteId SiteTable::intern(SiteRef site) {

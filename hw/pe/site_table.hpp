@@ -16,7 +16,7 @@ namespace mmsim {
 using SiteId = std::uint32_t;
 
 // A site as reports show it: C++ files relative to the source tree they were built from, C++
-// labels the function's name without its return type and parameters.
+// labels the function's name as __func__ spells it (no scope, no template arguments).
 struct SiteInfo {
   std::string file;
   std::uint32_t line = 0;
@@ -41,7 +41,8 @@ class SiteTable {
   std::vector<SiteInfo> sites_;
 };
 
-// "mmsim::Task mmsim::{anonymous}::Transpose::run(mmsim::Warp&)" -> "Transpose::run".
+// "mmsim::Task mmsim::{anonymous}::Transpose::run(mmsim::Warp&)" -> "run": the name as __func__
+// spells it.
 std::string short_function_name(std::string_view function);
 
 }  // namespace mmsim

@@ -11,7 +11,9 @@ namespace mmsim {
 namespace {
 
 VectorIsa widest_supported() {
-  return cpu_supports(VectorIsa::x86_64_v3) ? VectorIsa::x86_64_v3 : VectorIsa::baseline;
+  return built_for(VectorIsa::x86_64_v3) && cpu_supports(VectorIsa::x86_64_v3)
+             ? VectorIsa::x86_64_v3
+             : VectorIsa::baseline;
 }
 
 }  // namespace
@@ -52,6 +54,9 @@ bool cpu_supports(VectorIsa isa) {
 VectorIsa vector_isa() { return vector_isa_detail::active; }
 
 void use_vector_isa(VectorIsa isa) {
+  if (!built_for(isa))
+    throw std::invalid_argument("this build holds no code for " +
+                                std::string(vector_isa_name(isa)));
   if (!cpu_supports(isa))
     throw std::invalid_argument("this CPU does not run code compiled for " +
                                 std::string(vector_isa_name(isa)));

@@ -65,11 +65,11 @@ TEST(Site, OnePlaceIsOneSiteWhicheverObjectNamesIt) {
 
 TEST(Site, FunctionNamesLoseTheirReturnTypeParametersAndNamespaces) {
   EXPECT_EQ(short_function_name("mmsim::Task mmsim::{anonymous}::Transpose::run(mmsim::Warp&)"),
-            "Transpose::run");
-  EXPECT_EQ(short_function_name("Task mmsim::(anonymous namespace)::Transpose::run(Warp &)"),
-            "Transpose::run");
+            "run");
+  EXPECT_EQ(short_function_name("Task mmsim::(anonymous namespace)::Transpose::run(Warp &)"), "run");
   EXPECT_EQ(short_function_name("mmsim::Task mmsim::steps::halve<std::vector<int, A> >(Warp&)"),
-            "steps::halve<std::vector<int, A> >");
+            "halve");
+  EXPECT_EQ(short_function_name("run"), "run");  // clang 14: __builtin_FUNCTION's spelling
   EXPECT_EQ(short_function_name("main"), "main");
 }
 

@@ -70,10 +70,11 @@ void expect_timeline_is_the_run(const Parsed& p, const RunOutcome& o) {
     });
     for (std::size_t i = 0; i < slices.size(); ++i) {
       EXPECT_LE(slices[i].ts + slices[i].dur, o.result.cycles()) << slices[i].name;
-      if (i > 0)
+      if (i > 0) {
         EXPECT_LE(slices[i - 1].ts + slices[i - 1].dur, slices[i].ts)
             << "warp " << track.second << ": " << slices[i - 1].name << " overlaps "
             << slices[i].name;
+      }
     }
   }
 }
