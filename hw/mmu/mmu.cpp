@@ -40,22 +40,24 @@ void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
 
 Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   const std::span<const Address> addresses = unit.dispatch_addresses();
-  // kInactive is beyond every memory, so an address outside memory shows as one more lane at
-  // or beyond `words` than there are inactive lanes (a branch-free, vectorisable count).
+  // kInactive lies beyond every memory: when no lane is at or beyond `words` (one vectorised
+  // count), every lane is active and in range; otherwise the inactive lanes are counted, and
+  // one more lane beyond `words` than them is an address outside the memory.
   const std::uint64_t words = config_.words;
-  const auto [inactive, beyond] = with_vector_isa([&] {
-    std::uint64_t inactive = 0;
-    std::uint64_t beyond = 0;
-    for (const Address a : addresses) {
-      inactive += a == kInactive;
-      beyond += a >= words;
-    }
-    return std::pair{inactive, beyond};
+  const std::uint64_t beyond = with_vector_isa([&] {
+    std::uint64_t n = 0;
+    for (const Address a : addresses) n += a >= words;
+    return n;
   });
-  const auto active = static_cast<unsigned>(addresses.size() - inactive);
-  if (beyond != inactive)
-    for (std::size_t i = 0; i < addresses.size(); ++i)
-      if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
+  auto active = static_cast<unsigned>(addresses.size());
+  if (beyond != 0) {
+    const auto inactive = static_cast<std::uint64_t>(
+        std::count(addresses.begin(), addresses.end(), kInactive));
+    if (beyond != inactive)
+      for (std::size_t i = 0; i < addresses.size(); ++i)
+        if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
+    active -= static_cast<unsigned>(inactive);
+  }
   std::span<const Address> cells = addresses;
   if (!identity_) {
     map_->locate(addresses, unit.cell_buffer());
@@ -92,47 +94,58 @@ void Mmu::complete_until(Cycle t) {
 
 void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   WarpUnit& unit = *dispatch.unit;
-  const unsigned width = unit.warps().front().width();  // lanes per warp (not banks)
-  const Address* index = unit.dispatch_cells().data();
-  Word* cells = cells_.data();
+  const Address* cells = unit.dispatch_cells().data();
   const Cycle completion = pipeline_.completion(dispatch);
-  const std::size_t warps = unit.warps().size();
+  const std::span<Warp> warps = unit.warps();
+  if (warps.size() == 1) {  // one warp: the dispatch is its instruction (most machines)
+    Warp& warp = warps.front();
+    if (warp.instruction().access == AccessKind::read)
+      read_lanes(warp, cells, unit.all_active(), completion);
+    else
+      write_lanes(warp, cells, completion);
+    return;
+  }
   // Merged requests: every read returns the value from before the dispatch's writes; of
   // several writes to one address the one performed last wins.
-  for (std::size_t slot = 0; slot < warps; ++slot) {
-    if (!unit.in_flight(slot)) continue;
-    Warp& warp = unit.warps()[slot];
-    const Warp::Instruction& in = warp.instruction();
-    if (in.access != AccessKind::read) continue;
-    const Address* addresses = in.addresses.data();
-    Word* registers = warp.registers().data();
-    const std::size_t base = slot * width;
-    const Address* lane_cells = index + base;
-    if (unit.all_active()) {
-#pragma GCC unroll 8
-      for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
-    } else {
-      for (unsigned lane = 0; lane < width; ++lane)
-        if (addresses[lane] != kInactive) registers[lane] = cells[lane_cells[lane]];
-    }
-    if (observer_) notify(warp, AccessKind::read, completion);
-  }
+  const unsigned width = warps.front().width();  // lanes per warp (not banks)
+  for (std::size_t slot = 0; slot < warps.size(); ++slot)
+    if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::read)
+      read_lanes(warps[slot], cells + slot * width, unit.all_active(), completion);
   const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
-  for (std::size_t n = 0; n < warps; ++n) {
-    const std::size_t slot = ascending ? n : warps - 1 - n;
-    if (!unit.in_flight(slot)) continue;
-    Warp& warp = unit.warps()[slot];
-    const Warp::Instruction& in = warp.instruction();
-    if (in.access != AccessKind::write) continue;
-    const Address* addresses = in.addresses.data();
-    const Word* values = in.values.data();
-    const std::size_t base = slot * width;
-    for (unsigned m = 0; m < width; ++m) {
-      const unsigned lane = ascending ? m : width - 1 - m;
-      if (addresses[lane] != kInactive) cells[index[base + lane]] = values[lane];
-    }
-    if (observer_) notify(warp, AccessKind::write, completion);
+  for (std::size_t n = 0; n < warps.size(); ++n) {
+    const std::size_t slot = ascending ? n : warps.size() - 1 - n;
+    if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::write)
+      write_lanes(warps[slot], cells + slot * width, completion);
   }
+}
+
+void Mmu::read_lanes(Warp& warp, const Address* lane_cells, bool all_active, Cycle completion) {
+  const Word* cells = cells_.data();
+  Word* registers = warp.registers().data();
+  const unsigned width = warp.width();
+  if (all_active) {
+#pragma GCC unroll 8
+    for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
+  } else {
+    const Address* addresses = warp.instruction().addresses.data();
+    for (unsigned lane = 0; lane < width; ++lane)
+      if (addresses[lane] != kInactive) registers[lane] = cells[lane_cells[lane]];
+  }
+  if (observer_) notify(warp, AccessKind::read, completion);
+}
+
+void Mmu::write_lanes(Warp& warp, const Address* lane_cells, Cycle completion) {
+  Word* cells = cells_.data();
+  const Warp::Instruction& in = warp.instruction();
+  const Address* addresses = in.addresses.data();
+  const Word* values = in.values.data();
+  const unsigned width = warp.width();
+  const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
+  for (unsigned m = 0; m < width; ++m) {
+    const unsigned lane = ascending ? m : width - 1 - m;
+    if (addresses[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
+  }
+  if (observer_) notify(warp, AccessKind::write, completion);
 }
 
 void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {

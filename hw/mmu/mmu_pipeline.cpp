@@ -9,20 +9,11 @@ namespace mmsim {
 MmuPipeline::MmuPipeline(const sc_core::sc_module_name& name, unsigned latency)
     : sc_core::sc_module(name), latency_(latency), ring_(latency + 2) {}
 
-MmuPipeline::InFlight& MmuPipeline::push(WarpUnit* unit, Cycle entry, unsigned stages) {
-  if (size_ == ring_.size()) {  // cannot happen with one dispatch per k cycles; keep it safe
-    std::vector<InFlight> grown(ring_.size() * 2);
-    for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[wrap(head_ + i)]);
-    ring_ = std::move(grown);
-    head_ = 0;
-  }
-  InFlight& slot = ring_[wrap(head_ + size_)];
-  slot.unit = unit;
-  slot.entry = entry;
-  slot.stages = stages;
-  slot.slots.clear();
-  ++size_;
-  return slot;
+void MmuPipeline::grow() {
+  std::vector<InFlight> grown(ring_.size() * 2);
+  for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[wrap(head_ + i)]);
+  ring_ = std::move(grown);
+  head_ = 0;
 }
 
 unsigned MmuPipeline::occupancy(Cycle t) const {

@@ -45,7 +45,16 @@ class MmuPipeline : public sc_core::sc_module {
   }
   bool empty() const { return size_ == 0; }
   // Accepts a dispatch of `stages` groups whose first enters at `entry`.
-  InFlight& push(WarpUnit* unit, Cycle entry, unsigned stages);
+  InFlight& push(WarpUnit* unit, Cycle entry, unsigned stages) {
+    if (size_ == ring_.size()) grow();
+    InFlight& slot = ring_[wrap(head_ + size_)];
+    slot.unit = unit;
+    slot.entry = entry;
+    slot.stages = stages;
+    slot.slots.clear();
+    ++size_;
+    return slot;
+  }
   const InFlight& front() const { return ring_[head_]; }
   void pop() {
     head_ = wrap(head_ + 1);
@@ -65,6 +74,8 @@ class MmuPipeline : public sc_core::sc_module {
   void update_trace(Cycle t);
 
  private:
+  // Doubles the ring (cannot happen with one dispatch per k cycles; kept safe).
+  void grow();
   // A position of the ring, i < 2 * its size (no division on the hot path).
   std::size_t wrap(std::size_t i) const { return i < ring_.size() ? i : i - ring_.size(); }
 

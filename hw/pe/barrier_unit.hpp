@@ -35,7 +35,10 @@ class BarrierUnit : public sc_core::sc_module {
   void leave(WarpId warp, Cycle t);
   // Opens a barrier that every warp it waits for has reached, if there is one: returns the
   // release time, and released() lists the warps let through. Call until it returns nothing.
-  std::optional<Cycle> open();
+  std::optional<Cycle> open() {
+    if (touched_.empty() && !grid_touched_) return std::nullopt;  // no event: nothing opens
+    return open_touched();
+  }
   const std::vector<WarpId>& released() const { return released_; }
 
   unsigned blocks() const { return static_cast<unsigned>(blocks_.size()); }
@@ -70,6 +73,8 @@ class BarrierUnit : public sc_core::sc_module {
   };
 
   Block& block_of(WarpId warp) { return blocks_[warp / warps_per_block_]; }
+  // open() when a block or the grid had an event since.
+  std::optional<Cycle> open_touched();
   void touch(WarpId warp, Cycle t);
 
   std::uint64_t warps_per_block_;

@@ -1,6 +1,6 @@
 #include "hw/pe/warp.hpp"
 
-#include <algorithm>
+#include <utility>
 
 #include "hw/support/counted.hpp"
 #include "hw/support/errors.hpp"
@@ -19,39 +19,15 @@ Warp::Warp(const Placement& placement, unsigned width, std::uint64_t local_words
   for (unsigned lane = 0; lane < width; ++lane) registers_[lane] = static_cast<Word>(thread(lane));
 }
 
-Warp::MemoryAwaiter Warp::memory(AccessKind access, std::span<const Address> addresses,
-                                 std::span<const Word> values, Space space, SiteRef site) {
-  if (addresses.size() != width_)
-    throw SimulationError("warp " + std::to_string(index_) + " issued " +
-                          counted(addresses.size(), "address", "addresses") + " for " +
-                          counted(width_, "lane"));
-  return MemoryAwaiter(*this, Instruction{.kind = Instruction::Kind::memory,
-                                          .access = access,
-                                          .space = space,
-                                          .addresses = addresses,
-                                          .values = values,
-                                          .site = site});
+void Warp::wrong_addresses(std::size_t count) const {
+  throw SimulationError("warp " + std::to_string(index_) + " issued " +
+                        counted(count, "address", "addresses") + " for " +
+                        counted(width_, "lane"));
 }
 
-bool Warp::issue(const Instruction& instruction) {
-  const std::span<const Address> addresses = instruction.addresses;
-  if (std::none_of(addresses.begin(), addresses.end(), [](Address a) { return a != kInactive; }))
-    return false;
-  pending_ = instruction;
-  ++pc_;
-  return true;
-}
-
-Warp::MemoryAwaiter Warp::read(std::span<const Address> addresses, Space space, SiteRef site) {
-  return memory(AccessKind::read, addresses, {}, space, site);
-}
-
-Warp::MemoryAwaiter Warp::write(std::span<const Address> addresses, std::span<const Word> values,
-                                Space space, SiteRef site) {
-  if (values.size() != width_)
-    throw SimulationError("warp " + std::to_string(index_) + " wrote " +
-                          counted(values.size(), "value") + " for " + counted(width_, "lane"));
-  return memory(AccessKind::write, addresses, values, space, site);
+void Warp::wrong_values(std::size_t count) const {
+  throw SimulationError("warp " + std::to_string(index_) + " wrote " + counted(count, "value") +
+                        " for " + counted(width_, "lane"));
 }
 
 void Warp::arrive(BarrierScope scope, SiteRef site) {

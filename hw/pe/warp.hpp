@@ -108,10 +108,17 @@ class Warp {
   // Instructions. A memory instruction with no active lane takes no time and is skipped. The
   // last argument is the instruction's site: left out, the caller's line; a program that is
   // not C++ code passes a Site it owns (which must outlive the run).
+  // (Defined here: every program calls them once per instruction.)
   MemoryAwaiter read(std::span<const Address> addresses, Space space = Space::global,
-                     SiteRef site = CodeLocation::current());
+                     SiteRef site = CodeLocation::current()) {
+    return memory(AccessKind::read, addresses, {}, space, site);
+  }
   MemoryAwaiter write(std::span<const Address> addresses, std::span<const Word> values,
-                      Space space = Space::global, SiteRef site = CodeLocation::current());
+                      Space space = Space::global, SiteRef site = CodeLocation::current()) {
+    if (values.size() != width_) [[unlikely]]
+      wrong_values(values.size());
+    return memory(AccessKind::write, addresses, values, space, site);
+  }
   // Stores each lane's register.
   MemoryAwaiter write(std::span<const Address> addresses, Space space = Space::global,
                       SiteRef site = CodeLocation::current()) {
@@ -140,10 +147,30 @@ class Warp {
 
  private:
   // The instruction an awaiter issues: false when no lane is active (nothing issued).
-  bool issue(const Instruction& instruction);
+  bool issue(const Instruction& instruction) {
+    for (const Address a : instruction.addresses)
+      if (a != kInactive) {
+        pending_ = instruction;
+        ++pc_;
+        return true;
+      }
+    return false;
+  }
   void arrive(BarrierScope scope, SiteRef site);
   MemoryAwaiter memory(AccessKind access, std::span<const Address> addresses,
-                       std::span<const Word> values, Space space, SiteRef site);
+                       std::span<const Word> values, Space space, SiteRef site) {
+    if (addresses.size() != width_) [[unlikely]]
+      wrong_addresses(addresses.size());
+    return MemoryAwaiter(*this, Instruction{.kind = Instruction::Kind::memory,
+                                            .access = access,
+                                            .space = space,
+                                            .addresses = addresses,
+                                            .values = values,
+                                            .site = site});
+  }
+  // A memory instruction with another count of addresses or values than lanes.
+  [[noreturn, gnu::cold]] void wrong_addresses(std::size_t count) const;
+  [[noreturn, gnu::cold]] void wrong_values(std::size_t count) const;
 
   WarpId index_;
   unsigned width_;

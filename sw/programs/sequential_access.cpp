@@ -24,6 +24,10 @@ Word written_value(Address a) { return ~data_pattern(a); }
 // (and its lambda captures values: see for_each_lane).
 [[gnu::noinline]] void lane_addresses(Address base, std::uint64_t stride, std::span<Address> out) {
   with_vector_isa([o = out.data(), n = out.size(), base, stride] {
+    if (stride == 1) {  // contiguous: one vector add per few lanes
+      for (std::size_t lane = 0; lane < n; ++lane) o[lane] = base + lane;
+      return;
+    }
     Address a = base;  // an induction the vectoriser steps (no 64-bit multiply)
     for (std::size_t lane = 0; lane < n; ++lane, a += stride) o[lane] = a;
   });
