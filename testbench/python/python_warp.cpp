@@ -17,13 +17,13 @@ namespace {
 // ---- the objects ------------------------------------------------------------------------------
 
 struct WarpObject {
-  PyObject_HEAD
+  PyObject ob_base;  // PyObject_HEAD
   PythonWarp* warp;  // nullptr once the warp's program has ended
 };
 
 // An instruction: its lanes' addresses, then (a write with values) their values, in the object.
 struct InstructionObject {
-  PyObject_VAR_HEAD
+  PyVarObject ob_base;  // PyObject_VAR_HEAD
   PythonInstruction::Kind kind;
   Space space;
   bool has_values;
@@ -75,11 +75,10 @@ void bind_arguments(const char* op, PyObject* const* args, Py_ssize_t nargs, PyO
     std::size_t i = 0;
     while (i < N && PyUnicode_CompareWithASCIIString(name, names[i]) != 0) ++i;
     if (i == N)
-      throw py::type_error(fmt::format("{}() got an unexpected keyword argument {}", op,
-                                       text_of(name)));
+      throw py::type_error(
+          fmt::format("{}() got an unexpected keyword argument {}", op, text_of(name)));
     if (out[i] != nullptr)
-      throw py::type_error(fmt::format("{}() got multiple values for argument '{}'", op,
-                                       names[i]));
+      throw py::type_error(fmt::format("{}() got multiple values for argument '{}'", op, names[i]));
     out[i] = args[nargs + k];
   }
 }
@@ -109,8 +108,8 @@ std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, Py
   if (!index) throw py::error_already_set();
   const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow != 0)
-    throw py::value_error(fmt::format("{}: lane {}: {} does not fit a 64-bit word", op, lane,
-                                      text_of(item)));
+    throw py::value_error(
+        fmt::format("{}: lane {}: {} does not fit a 64-bit word", op, lane, text_of(item)));
   return value;
 }
 
@@ -135,23 +134,24 @@ void for_each_lane(const char* op, const char* what, PyObject* given, unsigned w
     }
     const char kind = PyArray_DESCR(array)->kind;
     if (kind != 'i' && kind != 'u' && kind != 'b')
-      throw py::type_error(fmt::format("{}: {} of dtype {}: expected integers", op, what,
-                                       py::str(reinterpret_cast<PyObject*>(PyArray_DESCR(array)))
-                                           .cast<std::string>()));
+      throw py::type_error(fmt::format(
+          "{}: {} of dtype {}: expected integers", op, what,
+          py::str(reinterpret_cast<PyObject*>(PyArray_DESCR(array))).cast<std::string>()));
     if (PyArray_NDIM(array) != 1 || PyArray_DIM(array, 0) != static_cast<npy_intp>(width))
       wrong_lanes(op, PyArray_NDIM(array) == 1 ? PyArray_DIM(array, 0) : -1, width);
     const py::object ints = py::reinterpret_steal<py::object>(
         PyArray_FROMANY(given, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST));
     if (!ints) throw py::error_already_set();
-    const auto* data =
-        static_cast<const std::int64_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(ints.ptr())));
+    const auto* data = static_cast<const std::int64_t*>(
+        PyArray_DATA(reinterpret_cast<PyArrayObject*>(ints.ptr())));
     take.all(reinterpret_cast<const char*>(data), sizeof(std::int64_t), width);
     return;
   }
   if (!PySequence_Check(given) || PyUnicode_Check(given))
-    throw py::type_error(fmt::format("{}: expected a list or a numpy array of {}, one per lane, "
-                                     "got {}",
-                                     op, what, text_of(given)));
+    throw py::type_error(
+        fmt::format("{}: expected a list or a numpy array of {}, one per lane, "
+                    "got {}",
+                    op, what, text_of(given)));
   const py::object lanes = py::reinterpret_steal<py::object>(PySequence_Fast(given, op));
   if (!lanes) throw py::error_already_set();
   const Py_ssize_t count = PySequence_Fast_GET_SIZE(lanes.ptr());
@@ -193,9 +193,10 @@ struct AddressTaker {
   Address* out;
   void operator()(unsigned lane, std::int64_t a) const {
     if (a < 0 || static_cast<std::uint64_t>(a) >= words)
-      throw py::index_error(fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
-                                        "words",
-                                        op, lane, a, space, words));
+      throw py::index_error(
+          fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
+                      "words",
+                      op, lane, a, space, words));
     out[lane] = static_cast<Address>(a);
   }
   void inactive(unsigned lane) const { out[lane] = kInactive; }
@@ -206,7 +207,8 @@ struct AddressTaker {
     bool outside = false;
     for (unsigned lane = 0; lane < width; ++lane) outside |= out[lane] >= words;
     if (outside)
-      for (unsigned lane = 0; lane < width; ++lane) (*this)(lane, static_cast<std::int64_t>(out[lane]));
+      for (unsigned lane = 0; lane < width; ++lane)
+        (*this)(lane, static_cast<std::int64_t>(out[lane]));
   }
 };
 
@@ -252,7 +254,8 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
   return object;
 }
 
-void free_instruction(PyObject* self) {
+// The deallocator of both types: objects of a heap type hold their type.
+void free_object(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
   type->tp_free(self);
   Py_DECREF(type);
@@ -266,8 +269,8 @@ PyObject* read(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject
     std::array<PyObject*, 2> a{};
     bind_arguments("warp.read", args, nargs, kwnames, names, a);
     if (a[0] == nullptr) throw py::type_error("warp.read() missing its argument 'addresses'");
-    return memory_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.read", a[0],
-                              a[1], nullptr)
+    return memory_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.read", a[0], a[1],
+                              nullptr)
         .release()
         .ptr();
   });
@@ -287,8 +290,9 @@ PyObject* write(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObjec
 }
 
 PyObject* syncthreads(PyObject* self, PyObject*) {
-  return python_call(
-      [&] { return new_instruction(warp_of(self), PythonInstruction::Kind::sync, 0).release().ptr(); });
+  return python_call([&] {
+    return new_instruction(warp_of(self), PythonInstruction::Kind::sync, 0).release().ptr();
+  });
 }
 
 PyObject* grid_sync(PyObject* self, PyObject*) {
@@ -299,7 +303,8 @@ PyObject* grid_sync(PyObject* self, PyObject*) {
 
 unsigned lane_of(const char* op, PythonWarp& w, PyObject* lane) {
   if (!PyIndex_Check(lane))
-    throw py::type_error(fmt::format("{}: expected a lane (an integer), got {}", op, text_of(lane)));
+    throw py::type_error(
+        fmt::format("{}: expected a lane (an integer), got {}", op, text_of(lane)));
   const Py_ssize_t value = PyNumber_AsSsize_t(lane, PyExc_OverflowError);
   if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
   if (value < 0 || value >= static_cast<std::int64_t>(w.warp().width()))
@@ -318,15 +323,18 @@ PyObject* thread(PyObject* self, PyObject* lane) {
 PyObject* block_thread(PyObject* self, PyObject* lane) {
   return python_call([&] {
     PythonWarp& w = warp_of(self);
-    return PyLong_FromUnsignedLongLong(w.warp().block_thread(lane_of("warp.block_thread", w, lane)));
+    return PyLong_FromUnsignedLongLong(
+        w.warp().block_thread(lane_of("warp.block_thread", w, lane)));
   });
 }
 
 // A number of the warp's, as an attribute.
 template <auto Get>
 PyObject* number(PyObject* self, void*) {
-  return python_call(
-      [&] { return PyLong_FromUnsignedLongLong(static_cast<unsigned long long>((warp_of(self).warp().*Get)())); });
+  return python_call([&] {
+    return PyLong_FromUnsignedLongLong(
+        static_cast<unsigned long long>((warp_of(self).warp().*Get)()));
+  });
 }
 
 // A numpy view of words the warp owns (its registers, its local memory), holding the warp's
@@ -372,7 +380,8 @@ PyMethodDef warp_methods[] = {
      "lane's register) to its address"},
     {"syncthreads", syncthreads, METH_NOARGS,
      "wait until every unfinished warp of the block is here"},
-    {"grid_sync", grid_sync, METH_NOARGS, "wait until every unfinished warp of the machine is here"},
+    {"grid_sync", grid_sync, METH_NOARGS,
+     "wait until every unfinished warp of the machine is here"},
     {"thread", thread, METH_O, "thread(lane): the global thread number T of a lane"},
     {"block_thread", block_thread, METH_O,
      "block_thread(lane): a lane's thread number within its block"},
@@ -386,8 +395,7 @@ PyGetSetDef warp_attributes[] = {
     {"threads", number<&Warp::threads>, nullptr, "p, the machine's threads", nullptr},
     {"block", number<&Warp::block>, nullptr, "its block: the streaming multiprocessor it runs on",
      nullptr},
-    {"blocks", number<&Warp::blocks>, nullptr, "blocks of the machine (flat machines: 1)",
-     nullptr},
+    {"blocks", number<&Warp::blocks>, nullptr, "blocks of the machine (flat machines: 1)", nullptr},
     {"block_warps", number<&Warp::block_warps>, nullptr, "warps per block", nullptr},
     {"warp_in_block", number<&Warp::warp_in_block>, nullptr, "its number within its block",
      nullptr},
@@ -397,12 +405,6 @@ PyGetSetDef warp_attributes[] = {
     {"local", local, nullptr,
      "the local memory of each lane's PE: a writable numpy array [lane, word]", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
-
-void free_warp(PyObject* self) {
-  PyTypeObject* type = Py_TYPE(self);
-  type->tp_free(self);
-  Py_DECREF(type);
-}
 
 PyTypeObject* make_type(PyType_Spec& spec) {
   PyObject* type = PyType_FromSpec(&spec);
@@ -419,10 +421,10 @@ bool instruction_of(PyObject* object, PythonInstruction& instruction) {
   instruction.space = in->space;
   instruction.site = in->site;
   instruction.addresses = {reinterpret_cast<const Address*>(in->cells), in->lanes};
-  instruction.values = in->has_values
-                           ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + in->lanes),
-                                                   in->lanes)
-                           : std::span<const Word>();
+  instruction.values =
+      in->has_values
+          ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + in->lanes), in->lanes)
+          : std::span<const Word>();
   return true;
 }
 
@@ -463,7 +465,8 @@ py::object PythonWarp::values(std::span<const Word> got) {
 
 namespace {
 std::uint64_t code_key(const void* code, int n) {
-  return reinterpret_cast<std::uintptr_t>(code) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(n);
+  return reinterpret_cast<std::uintptr_t>(code) * 0x9E3779B97F4A7C15ull ^
+         static_cast<std::uint64_t>(n);
 }
 }  // namespace
 
@@ -490,14 +493,14 @@ const Site& PythonSites::current() {
 PythonSites::Place& PythonSites::place(const py::object& code, int line) {
   const std::uint64_t key = code_key(code.ptr(), line);
   if (const auto it = by_line_.find(key); it != by_line_.end() && it->second->code.is(code) &&
-                                           it->second->site.line == static_cast<std::uint32_t>(line))
+                                          it->second->site.line == static_cast<std::uint32_t>(line))
     return *it->second;
   Place& place = places_.emplace_back();
   place.code = code;
   place.file = py::str(code.attr("co_filename"));
   place.label = py::str(code.attr("co_qualname"));
-  place.site = Site{.file = place.file, .line = static_cast<std::uint32_t>(line),
-                    .label = place.label};
+  place.site =
+      Site{.file = place.file, .line = static_cast<std::uint32_t>(line), .label = place.label};
   by_line_[key] = &place;
   return place;
 }
@@ -508,13 +511,13 @@ void bind_warp(py::module_& module) {
       {Py_tp_doc, const_cast<char*>("One warp of the machine, as its program sees it")},
       {Py_tp_methods, warp_methods},
       {Py_tp_getset, warp_attributes},
-      {Py_tp_dealloc, reinterpret_cast<void*>(free_warp)},
+      {Py_tp_dealloc, reinterpret_cast<void*>(free_object)},
       {0, nullptr}};
   static PyType_Spec warp_spec{"mmsim._core.Warp", sizeof(WarpObject), 0,
                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, warp_slots};
   static PyType_Slot instruction_slots[] = {
       {Py_tp_doc, const_cast<char*>("A warp instruction: yield it (warp.read(...), ...)")},
-      {Py_tp_dealloc, reinterpret_cast<void*>(free_instruction)},
+      {Py_tp_dealloc, reinterpret_cast<void*>(free_object)},
       {0, nullptr}};
   static PyType_Spec instruction_spec{
       "mmsim._core.Instruction", static_cast<int>(offsetof(InstructionObject, cells)),
