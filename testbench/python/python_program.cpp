@@ -228,15 +228,17 @@ class PythonProgram final : public WarpProgram {
 
   Task run(Warp& warp) override {
     PythonWarp handle(warp, limits_, sites_);
-    const py::object generator = call(instance_, "run", py::cast(&handle));
+    const py::object generator = call(instance_, "run", handle.object());
     if (!PyGen_Check(generator.ptr()))
       throw ProgramError(fmt::format("{}.run(warp) returned {}: it must be a generator (yield "
                                      "warp.read(...), warp.write(...), ...)",
                                      class_name(), py::repr(generator).cast<std::string>()));
     py::object sent = py::none();
+    PythonInstruction in;
     for (;;) {
       PyObject* raw = nullptr;
       const PySendResult step = PyIter_Send(generator.ptr(), sent.ptr(), &raw);
+      // Held while its instruction is issued: the instruction's lanes live in it.
       const py::object yielded = py::reinterpret_steal<py::object>(raw);
       if (step == PYGEN_RETURN) break;
       if (step == PYGEN_ERROR) {
@@ -244,20 +246,16 @@ class PythonProgram final : public WarpProgram {
         throw ProgramError(fmt::format("{}.run raised an exception in warp {}:\n{}", class_name(),
                                        warp.index(), traceback_text(e)));
       }
-      const PythonInstruction* instruction = instruction_of(yielded);
-      if (instruction == nullptr)
+      if (!instruction_of(yielded.ptr(), in))
         throw ProgramError(fmt::format("{}: {}.run yielded {}, not an instruction (yield "
                                        "warp.read(...), warp.write(...), warp.syncthreads() or "
                                        "warp.grid_sync())",
                                        where(generator), class_name(),
                                        py::repr(yielded).cast<std::string>()));
-      const PythonInstruction& in = *instruction;
       switch (in.kind) {
-        case PythonInstruction::Kind::read: {
-          const std::span<const Word> got = co_await warp.read(in.addresses, in.space, *in.site);
-          sent = py::array_t<Word>(static_cast<py::ssize_t>(got.size()), got.data());
+        case PythonInstruction::Kind::read:
+          sent = handle.values(co_await warp.read(in.addresses, in.space, *in.site));
           break;
-        }
         case PythonInstruction::Kind::write:
           if (in.values.empty())
             co_await warp.write(in.addresses, in.space, *in.site);

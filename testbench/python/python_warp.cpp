@@ -1,9 +1,12 @@
 #include "testbench/python/python_warp.hpp"
 
-#include <pybind11/numpy.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
 
 #include <fmt/format.h>
 
+#include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -11,141 +14,459 @@ namespace mmsim {
 namespace py = pybind11;
 namespace {
 
-Space space_of(const char* op, std::string_view name) {
-  if (name == "global") return Space::global;
-  if (name == "shared") return Space::shared;
-  throw py::value_error(fmt::format("{}: space '{}': expected 'global' or 'shared'", op, name));
+// ---- the objects ------------------------------------------------------------------------------
+
+struct WarpObject {
+  PyObject ob_base;  // PyObject_HEAD
+  PythonWarp* warp;  // nullptr once the warp's program has ended
+};
+
+// An instruction: its lanes' addresses, then (a write with values) their values, in the object.
+struct InstructionObject {
+  PyVarObject ob_base;  // PyObject_VAR_HEAD
+  PythonInstruction::Kind kind;
+  Space space;
+  bool has_values;
+  unsigned lanes;
+  const Site* site;
+  std::uint64_t cells[1];  // lanes addresses, then lanes values (ob_size cells in all)
+};
+static_assert(sizeof(Address) == sizeof(std::uint64_t) && sizeof(Word) == sizeof(std::uint64_t));
+
+PyTypeObject* warp_type = nullptr;
+PyTypeObject* instruction_type = nullptr;
+
+// A C++ exception raised while Python calls us, as the Python exception it stands for.
+template <class F>
+PyObject* python_call(const F& f) {
+  try {
+    return f();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
 }
 
-std::string text_of(py::handle value) { return py::repr(value).cast<std::string>(); }
+PythonWarp& warp_of(PyObject* self) {
+  PythonWarp* warp = reinterpret_cast<WarpObject*>(self)->warp;
+  if (warp == nullptr) throw std::runtime_error("this warp's program has ended");
+  return *warp;
+}
+
+std::string text_of(PyObject* value) { return py::repr(value).cast<std::string>(); }
+
+// ---- arguments ----------------------------------------------------------------------------
+
+// Binds a call's arguments (positional, then by keyword) to `names`; absent ones stay nullptr.
+template <std::size_t N>
+void bind_arguments(const char* op, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                    const std::array<const char*, N>& names, std::array<PyObject*, N>& out) {
+  out.fill(nullptr);
+  if (nargs > static_cast<Py_ssize_t>(N))
+    throw py::type_error(fmt::format("{}() takes at most {} arguments ({} given)", op, N, nargs));
+  for (Py_ssize_t i = 0; i < nargs; ++i) out[i] = args[i];
+  const Py_ssize_t keywords = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+  for (Py_ssize_t k = 0; k < keywords; ++k) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+    std::size_t i = 0;
+    while (i < N && PyUnicode_CompareWithASCIIString(name, names[i]) != 0) ++i;
+    if (i == N)
+      throw py::type_error(
+          fmt::format("{}() got an unexpected keyword argument {}", op, text_of(name)));
+    if (out[i] != nullptr)
+      throw py::type_error(fmt::format("{}() got multiple values for argument '{}'", op, names[i]));
+    out[i] = args[nargs + k];
+  }
+}
+
+Space space_of(const char* op, PyObject* name) {
+  static PyObject* const global = PyUnicode_InternFromString("global");
+  static PyObject* const shared = PyUnicode_InternFromString("shared");
+  if (name == nullptr || name == global) return Space::global;
+  if (name == shared) return Space::shared;
+  if (PyUnicode_Check(name)) {
+    if (PyUnicode_Compare(name, global) == 0) return Space::global;
+    if (PyUnicode_Compare(name, shared) == 0) return Space::shared;
+  }
+  throw py::value_error(
+      fmt::format("{}: space {}: expected 'global' or 'shared'", op, text_of(name)));
+}
 
 // An integer lane value from a Python integer (numpy's included; never a float), or an error
 // naming the lane.
-std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, py::handle item) {
-  if (!PyIndex_Check(item.ptr()))
+std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, PyObject* item) {
+  if (!PyIndex_Check(item))
     throw py::type_error(fmt::format("{}: lane {}: expected {} (an integer{}), got {}", op, lane,
-                                     what, std::string(what) == "an address" ? " or None" : "",
+                                     what, std::string_view(what) == "an address" ? " or None" : "",
                                      text_of(item)));
   int overflow = 0;
-  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item));
+  if (!index) throw py::error_already_set();
   const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow != 0)
-    throw py::value_error(fmt::format("{}: lane {}: {} does not fit a 64-bit word", op, lane,
-                                      text_of(item)));
+    throw py::value_error(
+        fmt::format("{}: lane {}: {} does not fit a 64-bit word", op, lane, text_of(item)));
   return value;
 }
 
+[[noreturn]] void wrong_lanes(const char* op, Py_ssize_t given, unsigned width) {
+  throw py::value_error(fmt::format("{}: {} lanes given, the warp has {}", op, given, width));
+}
+
 // The lanes of `given` (a list, a tuple, a numpy array of integers: one per lane), each checked
-// by `take(lane, value)`; None (lists) is `none_value`.
+// by `take(lane, value)`; None (lists) is `take.inactive(lane)`.
 template <class Take>
-void for_each_lane(const char* op, const char* what, py::handle given, unsigned width,
-                   const Take& take, bool none_allowed) {
-  // The usual case first, without a conversion: a contiguous array of int64 (numpy's integers).
-  using Int64Array = py::array_t<std::int64_t, py::array::c_style>;
-  if (Int64Array::check_(given)) {
-    const auto array = py::reinterpret_borrow<Int64Array>(given);
-    if (array.ndim() != 1 || static_cast<std::size_t>(array.size()) != width)
-      throw py::value_error(fmt::format("{}: {} lanes given, the warp has {}", op,
-                                        array.ndim() == 1 ? array.size() : -1, width));
-    const std::int64_t* data = array.data();
-    for (unsigned lane = 0; lane < width; ++lane) take(lane, data[lane]);
-    return;
-  }
-  if (py::isinstance<py::array>(given)) {
-    const auto array = py::reinterpret_borrow<py::array>(given);
-    const char kind = array.dtype().kind();
+void for_each_lane(const char* op, const char* what, PyObject* given, unsigned width,
+                   const Take& take) {
+  if (PyArray_Check(given)) {
+    auto* array = reinterpret_cast<PyArrayObject*>(given);
+    // The usual case first, without a conversion: an int64 array (numpy's integers), read in
+    // place whatever its stride (a row or a column of a table of addresses).
+    if (PyArray_TYPE(array) == NPY_INT64 && PyArray_NDIM(array) == 1 &&
+        PyArray_DIM(array, 0) == static_cast<npy_intp>(width) && PyArray_ISALIGNED(array) &&
+        PyArray_ISNOTSWAPPED(array)) {
+      take.all(PyArray_BYTES(array), PyArray_STRIDE(array, 0), width);
+      return;
+    }
+    const char kind = PyArray_DESCR(array)->kind;
     if (kind != 'i' && kind != 'u' && kind != 'b')
-      throw py::type_error(fmt::format("{}: {} of dtype {}: expected integers", op, what,
-                                       py::str(array.dtype()).cast<std::string>()));
-    if (array.ndim() != 1 || static_cast<std::size_t>(array.size()) != width)
-      throw py::value_error(fmt::format("{}: {} lanes given, the warp has {}", op,
-                                        array.ndim() == 1 ? array.size() : -1, width));
-    // No copy when it already is a contiguous int64 array (the usual numpy integers).
-    const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> ints(array);
-    const std::int64_t* data = ints.data();
-    for (unsigned lane = 0; lane < width; ++lane) take(lane, data[lane]);
+      throw py::type_error(fmt::format(
+          "{}: {} of dtype {}: expected integers", op, what,
+          py::str(reinterpret_cast<PyObject*>(PyArray_DESCR(array))).cast<std::string>()));
+    if (PyArray_NDIM(array) != 1 || PyArray_DIM(array, 0) != static_cast<npy_intp>(width))
+      wrong_lanes(op, PyArray_NDIM(array) == 1 ? PyArray_DIM(array, 0) : -1, width);
+    const py::object ints = py::reinterpret_steal<py::object>(
+        PyArray_FROMANY(given, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST));
+    if (!ints) throw py::error_already_set();
+    const auto* data = static_cast<const std::int64_t*>(
+        PyArray_DATA(reinterpret_cast<PyArrayObject*>(ints.ptr())));
+    take.all(reinterpret_cast<const char*>(data), sizeof(std::int64_t), width);
     return;
   }
-  if (!PySequence_Check(given.ptr()) || PyUnicode_Check(given.ptr()))
-    throw py::type_error(fmt::format("{}: expected a list or a numpy array of {}, one per lane, "
-                                     "got {}",
-                                     op, what, text_of(given)));
-  const auto lanes = py::reinterpret_borrow<py::sequence>(given);
-  if (lanes.size() != width)
-    throw py::value_error(
-        fmt::format("{}: {} lanes given, the warp has {}", op, lanes.size(), width));
+  if (!PySequence_Check(given) || PyUnicode_Check(given))
+    throw py::type_error(
+        fmt::format("{}: expected a list or a numpy array of {}, one per lane, "
+                    "got {}",
+                    op, what, text_of(given)));
+  const py::object lanes = py::reinterpret_steal<py::object>(PySequence_Fast(given, op));
+  if (!lanes) throw py::error_already_set();
+  const Py_ssize_t count = PySequence_Fast_GET_SIZE(lanes.ptr());
+  if (count != static_cast<Py_ssize_t>(width)) wrong_lanes(op, count, width);
+  PyObject** items = PySequence_Fast_ITEMS(lanes.ptr());
   for (unsigned lane = 0; lane < width; ++lane) {
-    const py::object item = lanes[lane];
-    if (item.is_none() && none_allowed) {
+    PyObject* item = items[lane];
+    if (item == Py_None) {
       take.inactive(lane);
       continue;
     }
+    if (PyLong_CheckExact(item)) {
+      int overflow = 0;
+      const long long value = PyLong_AsLongLongAndOverflow(item, &overflow);
+      if (overflow == 0) {
+        take(lane, value);
+        continue;
+      }
+    }
     take(lane, lane_integer(op, what, lane, item));
   }
+}
+
+// Copies `width` int64 lanes `stride` bytes apart to `out` (a plain copy when they are
+// contiguous, the usual case).
+void copy_lanes(const char* data, npy_intp stride, unsigned width, std::uint64_t* out) {
+  if (stride == sizeof(std::int64_t)) {
+    std::memcpy(out, data, std::size_t{width} * sizeof(std::int64_t));
+    return;
+  }
+  for (unsigned lane = 0; lane < width; ++lane)
+    std::memcpy(out + lane, data + lane * stride, sizeof(std::int64_t));
 }
 
 struct AddressTaker {
   const char* op;
   std::uint64_t words;
   const char* space;
-  std::vector<Address>& out;
+  Address* out;
   void operator()(unsigned lane, std::int64_t a) const {
     if (a < 0 || static_cast<std::uint64_t>(a) >= words)
-      throw py::index_error(fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
-                                        "words",
-                                        op, lane, a, space, words));
+      throw py::index_error(
+          fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
+                      "words",
+                      op, lane, a, space, words));
     out[lane] = static_cast<Address>(a);
   }
   void inactive(unsigned lane) const { out[lane] = kInactive; }
+  // Every lane of an int64 array at once: copied, then checked in one pass (a negative
+  // address is a huge unsigned one); the first lane outside raises.
+  void all(const char* data, npy_intp stride, unsigned width) const {
+    copy_lanes(data, stride, width, out);
+    bool outside = false;
+    for (unsigned lane = 0; lane < width; ++lane) outside |= out[lane] >= words;
+    if (outside)
+      for (unsigned lane = 0; lane < width; ++lane)
+        (*this)(lane, static_cast<std::int64_t>(out[lane]));
+  }
 };
 
 struct ValueTaker {
-  std::vector<Word>& out;
+  Word* out;
   void operator()(unsigned lane, std::int64_t v) const { out[lane] = v; }
   void inactive(unsigned lane) const { out[lane] = 0; }
+  void all(const char* data, npy_intp stride, unsigned width) const {
+    copy_lanes(data, stride, width, reinterpret_cast<std::uint64_t*>(out));
+  }
 };
 
-PythonInstruction memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
-                                     py::handle addresses, std::string_view space) {
-  PythonInstruction in;
-  in.kind = kind;
-  in.site = &w.sites().current();
-  in.space = space_of(op, space);
-  const bool shared = in.space == Space::shared;
+// ---- instructions -----------------------------------------------------------------------------
+
+py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, unsigned cells) {
+  auto* in = reinterpret_cast<InstructionObject*>(PyType_GenericAlloc(instruction_type, cells));
+  if (in == nullptr) throw py::error_already_set();
+  py::object object = py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(in));
+  in->kind = kind;
+  in->space = Space::global;
+  in->has_values = false;
+  in->lanes = 0;
+  in->site = &w.sites().current();
+  return object;
+}
+
+py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
+                              PyObject* addresses, PyObject* space, PyObject* values) {
   const unsigned width = w.warp().width();
-  in.addresses.resize(width);
+  const bool has_values = values != nullptr && values != Py_None;
+  py::object object = new_instruction(w, kind, has_values ? 2 * width : width);
+  auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
+  in->space = space_of(op, space);
+  in->lanes = width;
+  in->has_values = has_values;
+  const bool shared = in->space == Space::shared;
   for_each_lane(op, "an address", addresses, width,
                 AddressTaker{op, shared ? w.limits().shared : w.limits().global,
-                             shared ? "shared" : "global", in.addresses},
-                true);
-  return in;
+                             shared ? "shared" : "global", in->cells});
+  if (has_values)
+    for_each_lane(op, "a value", values, width,
+                  ValueTaker{reinterpret_cast<Word*>(in->cells + width)});
+  return object;
 }
 
-PythonInstruction barrier(PythonWarp& w, PythonInstruction::Kind kind) {
-  PythonInstruction in;
-  in.kind = kind;
-  in.site = &w.sites().current();
-  return in;
+// The deallocator of both types: objects of a heap type hold their type.
+void free_object(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free(self);
+  Py_DECREF(type);
 }
 
-// A numpy view of words the warp owns (its registers, its local memory), alive while the warp is.
-py::array words_view(py::handle owner, std::vector<py::ssize_t> shape, Word* data, bool writable) {
-  py::array_t<Word> view(std::move(shape), data, owner);
-  if (!writable) view.attr("flags").attr("writeable") = false;
+// ---- the warp's methods and attributes --------------------------------------------------------
+
+PyObject* read(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return python_call([&] {
+    static constexpr std::array<const char*, 2> names{"addresses", "space"};
+    std::array<PyObject*, 2> a{};
+    bind_arguments("warp.read", args, nargs, kwnames, names, a);
+    if (a[0] == nullptr) throw py::type_error("warp.read() missing its argument 'addresses'");
+    return memory_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.read", a[0], a[1],
+                              nullptr)
+        .release()
+        .ptr();
+  });
+}
+
+PyObject* write(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return python_call([&] {
+    static constexpr std::array<const char*, 3> names{"addresses", "values", "space"};
+    std::array<PyObject*, 3> a{};
+    bind_arguments("warp.write", args, nargs, kwnames, names, a);
+    if (a[0] == nullptr) throw py::type_error("warp.write() missing its argument 'addresses'");
+    return memory_instruction(warp_of(self), PythonInstruction::Kind::write, "warp.write", a[0],
+                              a[2], a[1])
+        .release()
+        .ptr();
+  });
+}
+
+PyObject* syncthreads(PyObject* self, PyObject*) {
+  return python_call([&] {
+    return new_instruction(warp_of(self), PythonInstruction::Kind::sync, 0).release().ptr();
+  });
+}
+
+PyObject* grid_sync(PyObject* self, PyObject*) {
+  return python_call([&] {
+    return new_instruction(warp_of(self), PythonInstruction::Kind::grid_sync, 0).release().ptr();
+  });
+}
+
+unsigned lane_of(const char* op, PythonWarp& w, PyObject* lane) {
+  if (!PyIndex_Check(lane))
+    throw py::type_error(
+        fmt::format("{}: expected a lane (an integer), got {}", op, text_of(lane)));
+  const Py_ssize_t value = PyNumber_AsSsize_t(lane, PyExc_OverflowError);
+  if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (value < 0 || value >= static_cast<std::int64_t>(w.warp().width()))
+    throw py::index_error(
+        fmt::format("{}: lane {}: the warp's lanes are 0 .. {}", op, value, w.warp().width() - 1));
+  return static_cast<unsigned>(value);
+}
+
+PyObject* thread(PyObject* self, PyObject* lane) {
+  return python_call([&] {
+    PythonWarp& w = warp_of(self);
+    return PyLong_FromUnsignedLongLong(w.warp().thread(lane_of("warp.thread", w, lane)));
+  });
+}
+
+PyObject* block_thread(PyObject* self, PyObject* lane) {
+  return python_call([&] {
+    PythonWarp& w = warp_of(self);
+    return PyLong_FromUnsignedLongLong(
+        w.warp().block_thread(lane_of("warp.block_thread", w, lane)));
+  });
+}
+
+// A number of the warp's, as an attribute.
+template <auto Get>
+PyObject* number(PyObject* self, void*) {
+  return python_call([&] {
+    return PyLong_FromUnsignedLongLong(
+        static_cast<unsigned long long>((warp_of(self).warp().*Get)()));
+  });
+}
+
+// A numpy view of words the warp owns (its registers, its local memory), holding the warp's
+// Python object.
+PyObject* words_view(PyObject* owner, int dimensions, npy_intp* shape, Word* data, bool writable) {
+  PyObject* view = PyArray_New(&PyArray_Type, dimensions, shape, NPY_INT64, nullptr, data, 0,
+                               NPY_ARRAY_CARRAY, nullptr);
+  if (view == nullptr) return nullptr;
+  if (!writable) PyArray_CLEARFLAGS(reinterpret_cast<PyArrayObject*>(view), NPY_ARRAY_WRITEABLE);
+  Py_INCREF(owner);
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(view), owner) != 0) {
+    Py_DECREF(view);
+    return nullptr;
+  }
   return view;
 }
 
-constexpr const char* kInstruction = "mmsim.Instruction";
+PyObject* registers(PyObject* self, void*) {
+  return python_call([&] {
+    const std::span<Word> words = warp_of(self).warp().registers();
+    npy_intp shape[] = {static_cast<npy_intp>(words.size())};
+    return words_view(self, 1, shape, words.data(), false);
+  });
+}
 
-void free_instruction(PyObject* capsule) {
-  delete static_cast<PythonInstruction*>(PyCapsule_GetPointer(capsule, kInstruction));
+PyObject* local(PyObject* self, void*) {
+  return python_call([&] {
+    Warp& warp = warp_of(self).warp();
+    npy_intp shape[] = {static_cast<npy_intp>(warp.width()),
+                        static_cast<npy_intp>(warp.local_words())};
+    return words_view(self, 2, shape, warp.local(0).data(), true);
+  });
+}
+
+PyMethodDef warp_methods[] = {
+    {"read", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(read)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "read(addresses, space='global'): read one address per lane (None: the lane is inactive); "
+     "yield it to get the values"},
+    {"write", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(write)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "write(addresses, values=None, space='global'): write one value per lane (default: each "
+     "lane's register) to its address"},
+    {"syncthreads", syncthreads, METH_NOARGS,
+     "wait until every unfinished warp of the block is here"},
+    {"grid_sync", grid_sync, METH_NOARGS,
+     "wait until every unfinished warp of the machine is here"},
+    {"thread", thread, METH_O, "thread(lane): the global thread number T of a lane"},
+    {"block_thread", block_thread, METH_O,
+     "block_thread(lane): a lane's thread number within its block"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef warp_attributes[] = {
+    {"index", number<&Warp::index>, nullptr, "its number i: it runs threads i*w .. i*w + w - 1",
+     nullptr},
+    {"width", number<&Warp::width>, nullptr, "w, its lanes", nullptr},
+    {"count", number<&Warp::count>, nullptr, "the machine's warps, p/w", nullptr},
+    {"threads", number<&Warp::threads>, nullptr, "p, the machine's threads", nullptr},
+    {"block", number<&Warp::block>, nullptr, "its block: the streaming multiprocessor it runs on",
+     nullptr},
+    {"blocks", number<&Warp::blocks>, nullptr, "blocks of the machine (flat machines: 1)", nullptr},
+    {"block_warps", number<&Warp::block_warps>, nullptr, "warps per block", nullptr},
+    {"warp_in_block", number<&Warp::warp_in_block>, nullptr, "its number within its block",
+     nullptr},
+    {"block_threads", number<&Warp::block_threads>, nullptr, "threads per block, p/d", nullptr},
+    {"registers", registers, nullptr,
+     "each lane's register (read-only numpy view): what the last read returned", nullptr},
+    {"local", local, nullptr,
+     "the local memory of each lane's PE: a writable numpy array [lane, word]", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject* make_type(PyType_Spec& spec) {
+  PyObject* type = PyType_FromSpec(&spec);
+  if (type == nullptr) throw py::error_already_set();
+  return reinterpret_cast<PyTypeObject*>(type);
 }
 
 }  // namespace
 
+bool instruction_of(PyObject* object, PythonInstruction& instruction) {
+  if (Py_TYPE(object) != instruction_type) return false;
+  const auto* in = reinterpret_cast<const InstructionObject*>(object);
+  instruction.kind = in->kind;
+  instruction.space = in->space;
+  instruction.site = in->site;
+  instruction.addresses = {reinterpret_cast<const Address*>(in->cells), in->lanes};
+  instruction.values =
+      in->has_values
+          ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + in->lanes), in->lanes)
+          : std::span<const Word>();
+  return true;
+}
+
+PythonWarp::PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites)
+    : warp_(warp), limits_(limits), sites_(sites) {
+  PyObject* object = warp_type->tp_alloc(warp_type, 0);
+  if (object == nullptr) throw py::error_already_set();
+  reinterpret_cast<WarpObject*>(object)->warp = this;
+  object_ = py::reinterpret_steal<py::object>(object);
+}
+
+PythonWarp::~PythonWarp() { reinterpret_cast<WarpObject*>(object_.ptr())->warp = nullptr; }
+
+py::object PythonWarp::values(std::span<const Word> got) {
+  const auto width = static_cast<npy_intp>(got.size());
+  for (const py::object& spare : spare_) {
+    if (!spare || Py_REFCNT(spare.ptr()) != 1) continue;
+    auto* array = reinterpret_cast<PyArrayObject*>(spare.ptr());
+    // Still as we made it (a program may have reshaped it or changed its flags before it let
+    // go), and nothing else refers to it (a weak reference would see it change).
+    const bool intact = PyArray_NDIM(array) == 1 && PyArray_DIM(array, 0) == width &&
+                        PyArray_TYPE(array) == NPY_INT64 && PyArray_ISCARRAY(array) &&
+                        PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
+                        reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
+    if (!intact) continue;
+    std::memcpy(PyArray_DATA(array), got.data(), got.size_bytes());
+    return spare;
+  }
+  npy_intp shape[] = {width};
+  PyObject* array = PyArray_SimpleNew(1, shape, NPY_INT64);
+  if (array == nullptr) throw py::error_already_set();
+  std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)), got.data(), got.size_bytes());
+  py::object out = py::reinterpret_steal<py::object>(array);
+  spare_[next_spare_] = out;
+  next_spare_ ^= 1U;
+  return out;
+}
+
 namespace {
 std::uint64_t code_key(const void* code, int n) {
-  return reinterpret_cast<std::uintptr_t>(code) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(n);
+  return reinterpret_cast<std::uintptr_t>(code) * 0x9E3779B97F4A7C15ull ^
+         static_cast<std::uint64_t>(n);
 }
 }  // namespace
 
@@ -153,124 +474,59 @@ const Site& PythonSites::current() {
   static const Site unknown{.file = "", .line = 0, .label = "python"};
   PyFrameObject* frame = PyEval_GetFrame();  // borrowed; a generator's stays made
   if (frame == nullptr) return unknown;
-  const py::object code = py::reinterpret_steal<py::object>(
-      reinterpret_cast<PyObject*>(PyFrame_GetCode(frame)));
+  PyCodeObject* raw_code = PyFrame_GetCode(frame);
+  Py_DECREF(raw_code);  // the frame holds it
+  auto* code = reinterpret_cast<PyObject*>(raw_code);
   const int offset = PyFrame_GetLasti(frame);
-  const std::uint64_t key = code_key(code.ptr(), offset);
+  if (last_.code == code && last_.offset == offset) return last_.place->site;
+  const std::uint64_t key = code_key(code, offset);
   if (const auto it = by_offset_.find(key);
-      it != by_offset_.end() && it->second.code == code.ptr() && it->second.offset == offset)
-    return it->second.place->site;
-  Place& found = place(code, PyFrame_GetLineNumber(frame));
-  by_offset_[key] = Seen{code.ptr(), offset, &found};
+      it != by_offset_.end() && it->second.code == code && it->second.offset == offset) {
+    last_ = it->second;
+    return last_.place->site;
+  }
+  Place& found = place(py::reinterpret_borrow<py::object>(code), PyFrame_GetLineNumber(frame));
+  last_ = by_offset_[key] = Seen{code, offset, &found};
   return found.site;
 }
 
 PythonSites::Place& PythonSites::place(const py::object& code, int line) {
   const std::uint64_t key = code_key(code.ptr(), line);
   if (const auto it = by_line_.find(key); it != by_line_.end() && it->second->code.is(code) &&
-                                           it->second->site.line == static_cast<std::uint32_t>(line))
+                                          it->second->site.line == static_cast<std::uint32_t>(line))
     return *it->second;
   Place& place = places_.emplace_back();
   place.code = code;
   place.file = py::str(code.attr("co_filename"));
   place.label = py::str(code.attr("co_qualname"));
-  place.site = Site{.file = place.file, .line = static_cast<std::uint32_t>(line),
-                    .label = place.label};
+  place.site =
+      Site{.file = place.file, .line = static_cast<std::uint32_t>(line), .label = place.label};
   by_line_[key] = &place;
   return place;
 }
 
-py::object instruction_object(PythonInstruction instruction) {
-  auto* held = new PythonInstruction(std::move(instruction));
-  PyObject* capsule = PyCapsule_New(held, kInstruction, free_instruction);
-  if (capsule == nullptr) {
-    delete held;
-    throw py::error_already_set();
-  }
-  return py::reinterpret_steal<py::object>(capsule);
-}
-
-const PythonInstruction* instruction_of(py::handle object) {
-  if (!PyCapsule_IsValid(object.ptr(), kInstruction)) return nullptr;
-  return static_cast<const PythonInstruction*>(PyCapsule_GetPointer(object.ptr(), kInstruction));
-}
-
 void bind_warp(py::module_& module) {
-  py::class_<PythonWarp>(module, "Warp", "One warp of the machine, as its program sees it")
-      .def_property_readonly("index", [](PythonWarp& w) { return w.warp().index(); },
-                             "its number i: it runs threads i*w .. i*w + w - 1")
-      .def_property_readonly("width", [](PythonWarp& w) { return w.warp().width(); },
-                             "w, its lanes")
-      .def_property_readonly("count", [](PythonWarp& w) { return w.warp().count(); },
-                             "the machine's warps, p/w")
-      .def("thread", [](PythonWarp& w, unsigned lane) { return w.warp().thread(lane); },
-           py::arg("lane"), "the global thread number T of a lane")
-      .def_property_readonly("threads", [](PythonWarp& w) { return w.warp().threads(); },
-                             "p, the machine's threads")
-      .def_property_readonly("block", [](PythonWarp& w) { return w.warp().block(); },
-                             "its block: the streaming multiprocessor it runs on")
-      .def_property_readonly("blocks", [](PythonWarp& w) { return w.warp().blocks(); },
-                             "blocks of the machine (flat machines: 1)")
-      .def_property_readonly("block_warps", [](PythonWarp& w) { return w.warp().block_warps(); },
-                             "warps per block")
-      .def_property_readonly("warp_in_block",
-                             [](PythonWarp& w) { return w.warp().warp_in_block(); },
-                             "its number within its block")
-      .def("block_thread", [](PythonWarp& w, unsigned lane) { return w.warp().block_thread(lane); },
-           py::arg("lane"), "a lane's thread number within its block")
-      .def_property_readonly("block_threads",
-                             [](PythonWarp& w) { return w.warp().block_threads(); },
-                             "threads per block, p/d")
-      .def_property_readonly(
-          "registers",
-          [](py::object self) {
-            auto& w = self.cast<PythonWarp&>();
-            const auto registers = w.warp().registers();
-            return words_view(self, {static_cast<py::ssize_t>(registers.size())},
-                              registers.data(), false);
-          },
-          "each lane's register (read-only numpy view): what the last read returned")
-      .def_property_readonly(
-          "local",
-          [](py::object self) {
-            auto& w = self.cast<PythonWarp&>();
-            const auto words = static_cast<py::ssize_t>(w.warp().local_words());
-            const auto width = static_cast<py::ssize_t>(w.warp().width());
-            return words_view(self, {width, words}, w.warp().local(0).data(), true);
-          },
-          "the local memory of each lane's PE: a writable numpy array [lane, word]")
-      .def(
-          "read",
-          [](PythonWarp& w, py::handle addresses, std::string_view space) {
-            return instruction_object(memory_instruction(w, PythonInstruction::Kind::read,
-                                                         "warp.read", addresses, space));
-          },
-          py::arg("addresses"), py::arg("space") = "global",
-          "read one address per lane (None: the lane is inactive); yield it to get the values")
-      .def(
-          "write",
-          [](PythonWarp& w, py::handle addresses, py::handle values, std::string_view space) {
-            PythonInstruction in = memory_instruction(w, PythonInstruction::Kind::write,
-                                                      "warp.write", addresses, space);
-            if (!values.is_none()) {
-              in.values.resize(in.addresses.size());
-              for_each_lane("warp.write", "a value", values, w.warp().width(),
-                            ValueTaker{in.values}, true);
-            }
-            return instruction_object(std::move(in));
-          },
-          py::arg("addresses"), py::arg("values") = py::none(), py::arg("space") = "global",
-          "write one value per lane (default: each lane's register) to its address")
-      .def(
-          "syncthreads",
-          [](PythonWarp& w) { return instruction_object(barrier(w, PythonInstruction::Kind::sync)); },
-          "wait until every unfinished warp of the block is here")
-      .def(
-          "grid_sync",
-          [](PythonWarp& w) {
-            return instruction_object(barrier(w, PythonInstruction::Kind::grid_sync));
-          },
-          "wait until every unfinished warp of the machine is here");
+  if (_import_array() < 0) throw py::error_already_set();
+  static PyType_Slot warp_slots[] = {
+      {Py_tp_doc, const_cast<char*>("One warp of the machine, as its program sees it")},
+      {Py_tp_methods, warp_methods},
+      {Py_tp_getset, warp_attributes},
+      {Py_tp_dealloc, reinterpret_cast<void*>(free_object)},
+      {0, nullptr}};
+  static PyType_Spec warp_spec{"mmsim._core.Warp", sizeof(WarpObject), 0,
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, warp_slots};
+  static PyType_Slot instruction_slots[] = {
+      {Py_tp_doc, const_cast<char*>("A warp instruction: yield it (warp.read(...), ...)")},
+      {Py_tp_dealloc, reinterpret_cast<void*>(free_object)},
+      {0, nullptr}};
+  static PyType_Spec instruction_spec{
+      "mmsim._core.Instruction", static_cast<int>(offsetof(InstructionObject, cells)),
+      sizeof(std::uint64_t), Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+      instruction_slots};
+  warp_type = make_type(warp_spec);
+  instruction_type = make_type(instruction_spec);
+  module.add_object("Warp", reinterpret_cast<PyObject*>(warp_type));
+  module.add_object("Instruction", reinterpret_cast<PyObject*>(instruction_type));
 }
 
 }  // namespace mmsim

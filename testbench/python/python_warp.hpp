@@ -2,30 +2,39 @@
 // its place in the machine, its registers and local memory, and the instructions it yields.
 // warp.read(...) and friends check their lanes at once, so that a wrong address or value raises
 // at the user's own line; PythonProgram (python_program.hpp) issues what the generator yields.
+// The warp and its instructions are CPython types written against the C API (METH_FASTCALL,
+// numpy's C API), not pybind11 classes: they run once per instruction a program yields, where
+// pybind11's generic dispatch and numpy's Python-level calls would cost more than the simulator
+// (docs/own_programs.md, "Speed").
 #pragma once
 
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <string>
 #include <unordered_map>
-#include <vector>
 
 #include "hw/pe/site.hpp"
 #include "hw/pe/warp.hpp"
 
 namespace mmsim {
 
-// One instruction a Python program yields.
+// One instruction a Python program yields, as the warp issues it. Its lanes live in the Python
+// object it was read from (instruction_of), which the caller holds while it is issued.
 struct PythonInstruction {
   enum class Kind : std::uint8_t { read, write, sync, grid_sync };
   Kind kind = Kind::read;
   Space space = Space::global;
-  std::vector<Address> addresses;  // kInactive: an inactive lane
-  std::vector<Word> values;        // writes; empty: each lane's register
-  const Site* site = nullptr;      // the line of the program that made it
+  std::span<const Address> addresses;  // kInactive: an inactive lane
+  std::span<const Word> values;        // writes; empty: each lane's register
+  const Site* site = nullptr;          // the line of the program that made it
 };
+
+// The instruction a yielded object holds; false: it is no instruction.
+bool instruction_of(PyObject* object, PythonInstruction& instruction);
 
 // The sites of a Python program's instructions (hw/pe/site.hpp): the file, line and function
 // of the Python code that makes each one (the line of `yield warp.read(...)`), one Site per
@@ -45,11 +54,12 @@ class PythonSites {
   // A place by the frame's code and instruction offset (no line-table search), and by its code
   // and line (one Site per line).
   struct Seen {
-    PyObject* code;
-    int offset;
-    Place* place;
+    PyObject* code = nullptr;
+    int offset = 0;
+    Place* place = nullptr;
   };
   Place& place(const pybind11::object& code, int line);
+  Seen last_;  // the last place asked for: a loop's yield asks for the same one every time
   std::unordered_map<std::uint64_t, Seen> by_offset_;
   std::unordered_map<std::uint64_t, Place*> by_line_;
   std::deque<Place> places_;
@@ -61,27 +71,36 @@ struct MemoryLimits {
   std::uint64_t shared = 0;
 };
 
+// One warp's Python face (the type mmsim._core.Warp) for as long as its program runs: made when
+// the program starts, cut off from the C++ warp when it ends (a warp kept beyond its run raises).
 class PythonWarp {
  public:
-  PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites)
-      : warp_(warp), limits_(limits), sites_(sites) {}
+  PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites);
+  ~PythonWarp();
+  PythonWarp(const PythonWarp&) = delete;
+  PythonWarp& operator=(const PythonWarp&) = delete;
+
   Warp& warp() { return warp_; }
   const MemoryLimits& limits() const { return limits_; }
   PythonSites& sites() { return sites_; }
+  // The Python object run(warp) receives.
+  const pybind11::object& object() const { return object_; }
+  // What the yield of a read returns: a numpy array of the values read. An array the program
+  // has let go of (no reference left but ours) is filled again rather than a new one made.
+  pybind11::object values(std::span<const Word> got);
 
  private:
   Warp& warp_;
   MemoryLimits limits_;
   PythonSites& sites_;
+  pybind11::object object_;
+  // The last two arrays returned: `v = yield warp.read(...)` still holds the one before when
+  // the next read's values come.
+  std::array<pybind11::object, 2> spare_;
+  unsigned next_spare_ = 0;
 };
 
-// An instruction as Python holds it: an opaque capsule (cheaper to make than a class instance:
-// one per instruction a program yields), and the instruction a yielded object holds (nullptr:
-// it is no instruction).
-pybind11::object instruction_object(PythonInstruction instruction);
-const PythonInstruction* instruction_of(pybind11::handle object);
-
-// Declares PythonWarp in the module.
+// Declares the types Warp and Instruction in the module (and loads numpy's C API).
 void bind_warp(pybind11::module_& module);
 
 }  // namespace mmsim

@@ -68,6 +68,20 @@ class BadVerify(Base):
 class Fine(Base):
     def run(self, warp):
         yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
+class MisspeltKeyword(Base):
+    def run(self, warp):
+        yield warp.read([0, 1, 2, 3], spce="shared")
+
+
+class KeepsItsWarp(Base):
+    def run(self, warp):
+        self.kept = warp
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+    def verify(self, memory):
+        self.kept.read([0, 1, 2, 3])
 """
 
 
@@ -113,6 +127,18 @@ class ProgramErrors(unittest.TestCase):
         status, text, _ = self.run_class("FloatWrite")
         self.assertEqual(status, 1)
         self.assertIn("warp.write: lane 2: expected a value (an integer), got 1.5", text)
+
+    def test_a_misspelt_keyword(self):
+        status, text, _ = self.run_class("MisspeltKeyword")
+        self.assertEqual(status, 1)
+        self.assertIn('user.py", line 55, in run', text)
+        self.assertIn("warp.read() got an unexpected keyword argument 'spce'", text)
+
+    def test_a_warp_used_after_its_program_ended(self):
+        status, text, _ = self.run_class("KeepsItsWarp")
+        self.assertEqual(status, 1)
+        self.assertIn('user.py", line 64, in verify', text)
+        self.assertIn("this warp's program has ended", text)
 
     def test_run_must_be_a_generator(self):
         status, text, _ = self.run_class("NotAGenerator")

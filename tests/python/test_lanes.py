@@ -1,0 +1,124 @@
+"""Every way a Python program may give its lanes makes the same instruction, and every read's
+values are its own (docs/own_programs.md, "What a Python program sees"): lists, tuples, numpy
+arrays of any integer dtype, byte order and stride, keywords; a values array the program keeps
+is never refilled by a later read."""
+
+import os
+import unittest
+
+import mmsim
+from support import scratch
+
+# m[a] = 1000 + a on a DMM of w = 4 lanes and p = 8 threads: two warps. Each program checks
+# every value it reads against 1000 + its address (self.check, counted in the report).
+PROGRAMS = """\
+import numpy as np
+
+import mmsim
+
+
+class Base(mmsim.Program):
+    def memory_words(self, machine=None):
+        return 64
+
+    def initialize(self, memory):
+        memory[0:64] = 1000 + np.arange(64)
+
+
+class EveryForm(Base):
+    def run(self, warp):
+        first = 4 * warp.index
+        mine = [first + lane for lane in range(4)]
+        table = np.array([[0, a, 0] for a in mine], dtype=np.int64)
+        forms = [
+            mine,                                          # a list of ints
+            tuple(mine),                                   # a tuple
+            [np.int64(a) for a in mine],                   # numpy integers in a list
+            np.array(mine, dtype=np.int64),                # int64, contiguous
+            np.array(mine, dtype=np.int32),                # int32 (converted)
+            np.array(mine, dtype=np.uint8),                # unsigned (converted)
+            np.array(mine, dtype=">i8"),                   # big-endian int64 (converted)
+            table[:, 1],                                   # a column: stride 24 bytes
+            np.array(mine[::-1], dtype=np.int64)[::-1],    # a negative stride
+        ]
+        for i, addresses in enumerate(forms):
+            values = yield warp.read(addresses)
+            self.check(values, 1000 + np.array(mine), f"form {i}")
+        values = yield warp.read(addresses=mine, space="global")  # keywords
+        self.check(values, 1000 + np.array(mine), "keywords")
+        # Inactive lanes (None) read nothing: their registers keep what they read last.
+        values = yield warp.read([mine[0] + 32, None, mine[2] + 32, None])
+        self.check(values, 1000 + np.array(mine) + [32, 0, 32, 0], "inactive lanes")
+
+
+class Writes(Base):
+    def run(self, warp):
+        mine = np.arange(4 * warp.index, 4 * warp.index + 4)
+        yield warp.write(mine, values=[7, 8, 9, 10])                 # a list of values
+        yield warp.write(mine + 8, np.array([7, 8, 9, 10], dtype=np.int16))
+        yield warp.write(values=np.arange(4) + 7, addresses=mine + 16, space="global")
+        yield warp.read(mine)                                       # registers: 7, 8, 9, 10
+        yield warp.write(mine + 24)                                 # the registers
+
+    def verify(self, memory):
+        for base in (0, 8, 16, 24):
+            self.check(memory[base:base + 8], np.tile(np.arange(7, 11), 2), f"m[{base}:]")
+
+
+class KeepsEveryRead(Base):
+    def run(self, warp):
+        kept = []
+        for t in range(8):
+            kept.append((yield warp.read(8 * t + np.arange(4) + 4 * warp.index)))
+        for t, values in enumerate(kept):
+            self.check(values, 1000 + 8 * t + np.arange(4) + 4 * warp.index, f"round {t}")
+
+
+class DropsAndReshapes(Base):
+    def run(self, warp):
+        mine = np.arange(4) + 4 * warp.index
+        for t in range(6):
+            values = yield warp.read(mine + 8 * t)
+            self.check(values, 1000 + mine + 8 * t, f"round {t}")
+            if t == 1:
+                values.shape = (2, 2)      # let go of reshaped: never handed out again as is
+            if t == 3:
+                values.flags.writeable = False
+            earlier = values
+        self.check(earlier.shape, (4,), "the last values' shape")
+"""
+
+
+class Lanes(unittest.TestCase):
+    def run_class(self, cls):
+        with scratch() as folder:
+            path = os.path.join(folder, "lanes.py")
+            with open(path, "w") as f:
+                f.write(PROGRAMS)
+            testbench = {"machine": {"model": "dmm", "width": 4, "latency": 2, "threads": 8},
+                         "program": {"file": path, "class": cls}}
+            return mmsim.run(testbench)
+
+    def assert_checked(self, result, elements):
+        self.assertTrue(result.verified, result.report)
+        self.assertEqual(result.stats["verification"]["elements_checked"], elements)
+
+    def test_every_form_of_addresses_reads_the_same_cells(self):
+        # 2 warps x (9 forms + keywords) x 4 lanes, and the 4 lanes of the inactive read.
+        result = self.run_class("EveryForm")
+        self.assert_checked(result, 2 * 10 * 4 + 2 * 4)
+        # 2 x 11 reads, one stage each on the DMM (every lane in its own bank).
+        self.assertEqual(result.stats["dispatches"], 22)
+
+    def test_every_form_of_values_writes_the_same_words(self):
+        self.assert_checked(self.run_class("Writes"), 4 * 8)
+
+    def test_values_kept_are_never_refilled(self):
+        self.assert_checked(self.run_class("KeepsEveryRead"), 2 * 8 * 4)
+
+    def test_values_let_go_of_come_back_as_new(self):
+        self.assert_checked(self.run_class("DropsAndReshapes"), 2 * 6 * 4 + 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
