@@ -35,7 +35,7 @@ const { chromium } = require('playwright-core');
     await page.mouse.click(chart.x + 30, chart.y + 25);
     await page.waitForTimeout(500);
     // The panel's search selects the first slice whose name holds the text: the summary below
-    // shows its name (operation and site), time and arguments.
+    // shows its name (operation and site), time and arguments, and a label its duration and name.
     await page.keyboard.press('Control+f');
     await page.keyboard.type(select);
     await page.keyboard.press('Enter');
