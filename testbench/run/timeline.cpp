@@ -192,10 +192,10 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
             "\n",
             requests, memories_pid, at[i].time, static_cast<double>(rate) / kRateScale);
       if (busy != shown_busy)
-        fmt::format_to(
-            to, R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"busy banks":{}}}}},)"
-                "\n",
-            banks, memories_pid, at[i].time, busy);
+        fmt::format_to(to,
+                       R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"busy banks":{}}}}},)"
+                       "\n",
+                       banks, memories_pid, at[i].time, busy);
       shown_stages = stages;
       shown_rate = rate;
       shown_busy = busy;

@@ -70,7 +70,7 @@ class Timeline final : public InstructionRecorder {
   bool any_ = false;
   std::vector<Slice> slices_;
   std::vector<Dispatch> dispatches_;
-  std::vector<std::uint32_t> busy_;  // per stage group kept, its busy banks
+  std::vector<std::uint32_t> busy_;         // per stage group kept, its busy banks
   std::vector<std::uint32_t> groups_;       // per lane of a dispatch, its stage group
   std::vector<std::uint64_t> group_banks_;  // per (group, bank), the dispatch that marked it
   std::uint64_t counted_ = 0;               // dispatches counted, marking group_banks_

@@ -68,7 +68,8 @@ std::vector<double> per_time_unit(const Counter& track, std::uint64_t end) {
   std::vector<double> values(end, 0);
   for (std::size_t i = 0; i < track.size(); ++i) {
     const std::uint64_t until = i + 1 < track.size() ? track[i + 1].first : end;
-    for (std::uint64_t t = track[i].first; t < std::min(until, end); ++t) values[t] = track[i].second;
+    for (std::uint64_t t = track[i].first; t < std::min(until, end); ++t)
+      values[t] = track[i].second;
   }
   return values;
 }
@@ -171,8 +172,7 @@ program:
   warps:
     - [ {read: [0, 1, 2, 3]}, {read: [0, 4, 8, 12]} ]
 )");
-  EXPECT_EQ(busy_banks(file.string()),
-            (std::vector<double>{4, 0, 0, 1, 1, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(busy_banks(file.string()), (std::vector<double>{4, 0, 0, 1, 1, 1, 1, 0, 0, 0}));
 }
 
 class TimelineOf : public ::testing::TestWithParam<std::string> {};
