@@ -163,8 +163,8 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
 void Dispatcher::observe_dispatch(Port& port, WarpUnit& unit, const Mmu::Accepted& accepted,
                                   Cycle t, Cycle completion) {
   for (InstructionRecorder* recorder : options_.recorders)
-    recorder->dispatched(unit, static_cast<MemoryId>(&port - ports_.data()), accepted.stages,
-                         accepted.requests, t, completion);
+    recorder->dispatched(unit, static_cast<MemoryId>(&port - ports_.data()), port.mmu->splitter(),
+                         accepted.stages, accepted.requests, t, completion);
   if (!options_.tracing) return;
   port.traced.valid = true;
   port.traced.unit.set(true, unit.id());

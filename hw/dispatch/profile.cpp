@@ -47,8 +47,8 @@ void Profile::lead(SiteCounts& counts, unsigned stages) {
   counts.max_stages = std::max<std::uint64_t>(counts.max_stages, stages);
 }
 
-void Profile::dispatched(const WarpUnit& unit, MemoryId memory, unsigned stages, unsigned requests,
-                         Cycle t, Cycle completion) {
+void Profile::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& /*splitter*/,
+                         unsigned stages, unsigned requests, Cycle t, Cycle completion) {
   const Cycle waited = t - unit.ready_since();
   const Cycle in_memory = completion + 1 - t;
   const std::span<const Warp> warps = unit.warps();

@@ -48,8 +48,8 @@ struct ProfileTable {
 
 class Profile final : public InstructionRecorder {
  public:
-  void dispatched(const WarpUnit& unit, MemoryId memory, unsigned stages, unsigned requests,
-                  Cycle t, Cycle completion) override;
+  void dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& splitter, unsigned stages,
+                  unsigned requests, Cycle t, Cycle completion) override;
   void released(const WarpUnit& unit, std::size_t j, Cycle arrived, Cycle release) override;
 
   ProfileTable table() const;

@@ -25,6 +25,7 @@ struct Change {
   Cycle time;
   std::int64_t stages;    // stage groups in flight
   std::int64_t requests;  // thread requests per time unit, times kRateScale
+  std::int64_t banks;     // busy banks
 };
 constexpr std::int64_t kRateScale = 1 << 20;  // requests / k kept exact enough in integers
 
@@ -39,10 +40,11 @@ SiteId Timeline::site_of(SiteRef site) {
   return last_id_;
 }
 
-void Timeline::dispatched(const WarpUnit& unit, MemoryId memory, unsigned stages, unsigned requests,
-                          Cycle t, Cycle completion) {
+void Timeline::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& splitter,
+                          unsigned stages, unsigned requests, Cycle t, Cycle completion) {
   if (!in_window(t, completion)) return;
-  dispatches_.push_back({t, completion, stages, requests, memory});
+  dispatches_.push_back({t, completion, stages, requests, memory, busy_.size()});
+  count_busy_banks(unit.dispatch_cells(), splitter, stages);
   const std::span<const Warp> warps = unit.warps();
   for (std::size_t j = 0; j < warps.size(); ++j) {
     if (!unit.in_flight(j)) continue;
@@ -51,6 +53,32 @@ void Timeline::dispatched(const WarpUnit& unit, MemoryId memory, unsigned stages
     slices_.push_back({t, completion + 1, warp.index(), site_of(in.site), warp.block(), memory,
                        in.access == AccessKind::read ? Kind::read : Kind::write});
     ++instructions_;
+  }
+}
+
+// A bank is busy in a time unit when the stage group entering the pipeline then sends it a
+// request (docs/statistics.md, "Timeline"): the distinct (group, bank) pairs of the active lanes,
+// each marked once per dispatch in a table of k * w marks. A dispatch of one stage group (every
+// conflict-free one) has all its lanes in group 0: the splitter need not place them.
+void Timeline::count_busy_banks(std::span<const Address> cells, StageSplitter& splitter,
+                                unsigned k) {
+  const bool one_group = k == 1;
+  if (!one_group) {
+    groups_.resize(cells.size());
+    splitter.assign_groups(cells, groups_);
+  }
+  const std::size_t width = splitter.width();
+  if (group_banks_.size() < std::size_t{k} * width) group_banks_.resize(std::size_t{k} * width, 0);
+  const std::uint64_t mark = ++counted_;
+  const std::size_t first = busy_.size();
+  busy_.resize(first + k, 0);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i] == kInactive) continue;
+    const std::size_t group = one_group ? 0 : groups_[i];
+    std::uint64_t& marked = group_banks_[group * width + splitter.bank(cells[i])];
+    if (marked == mark) continue;  // a merged request, or another cell of a busy bank
+    marked = mark;
+    ++busy_[first + group];
   }
 }
 
@@ -122,15 +150,20 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
                    name, s.block, s.warp, s.begin, s.end - s.begin, args);
   }
   // Counters per memory, as step functions: stage groups of the dispatches in flight (from the
-  // dispatch to its completion), and thread requests per time unit while its stage groups enter
-  // the pipeline (its requests over its k stages). An event where the value changes only: back
-  // to back dispatches keep both steady.
+  // dispatch to its completion), thread requests per time unit while its stage groups enter the
+  // pipeline (its requests over its k stages), and the banks busy with the group entering in
+  // each time unit. An event where the value changes only: back to back dispatches keep the
+  // first two steady.
   std::vector<std::vector<Change>> changes(memories);
   for (const Dispatch& d : dispatches_) {
     const std::int64_t rate = std::int64_t{d.requests} * kRateScale / d.stages;
-    changes[d.memory].push_back({d.t, d.stages, rate});
-    changes[d.memory].push_back({d.t + d.stages, 0, -rate});
-    changes[d.memory].push_back({d.completion + 1, -std::int64_t{d.stages}, 0});
+    const std::uint32_t* busy = busy_.data() + d.busy;
+    std::vector<Change>& at = changes[d.memory];
+    at.push_back({d.t, d.stages, rate, busy[0]});
+    for (unsigned g = 1; g < d.stages; ++g)
+      at.push_back({d.t + g, 0, 0, std::int64_t{busy[g]} - busy[g - 1]});
+    at.push_back({d.t + d.stages, 0, -rate, -std::int64_t{busy[d.stages - 1]}});
+    at.push_back({d.completion + 1, -std::int64_t{d.stages}, 0, 0});
   }
   for (MemoryId m = 0; m < memories; ++m) {
     std::vector<Change>& at = changes[m];
@@ -138,11 +171,13 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
                      [](const Change& a, const Change& b) { return a.time < b.time; });
     const std::string pipeline = json_string(result.memories[m].label + " pipeline");
     const std::string requests = json_string(result.memories[m].label + " requests");
-    std::int64_t stages = 0, rate = 0;
-    std::int64_t shown_stages = -1, shown_rate = -1;
+    const std::string banks = json_string(result.memories[m].label + " banks");
+    std::int64_t stages = 0, rate = 0, busy = 0;
+    std::int64_t shown_stages = -1, shown_rate = -1, shown_busy = -1;
     for (std::size_t i = 0; i < at.size(); ++i) {
       stages += at[i].stages;
       rate += at[i].requests;
+      busy += at[i].banks;
       if (i + 1 < at.size() && at[i + 1].time == at[i].time) continue;  // one event per time
       if (stages != shown_stages)
         fmt::format_to(
@@ -156,8 +191,14 @@ std::string Timeline::json(const RunResult& result, unsigned blocks) const {
             R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"requests per time unit":{:.4g}}}}},)"
             "\n",
             requests, memories_pid, at[i].time, static_cast<double>(rate) / kRateScale);
+      if (busy != shown_busy)
+        fmt::format_to(to,
+                       R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"busy banks":{}}}}},)"
+                       "\n",
+                       banks, memories_pid, at[i].time, busy);
       shown_stages = stages;
       shown_rate = rate;
+      shown_busy = busy;
     }
   }
   fmt::format_to(to,

@@ -1,7 +1,8 @@
 // The timeline (--timeline, Chrome Trace Event JSON) parsed back: one slice per instruction and
 // per barrier wait, as many as the statistics count, never overlapping on a warp's track, all
 // within the run; a window keeps what overlaps it; the size guard refuses and leaves no file;
-// recording changes no figure of the run.
+// recording changes no figure of the run; the busy banks per time unit of hand-worked examples,
+// and on whole runs as many busy time units as stages and as many busy banks as requests.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,10 +27,14 @@ struct Slice {
   std::string name;
 };
 
+// A counter track: its value from each event's time on, the events in time order.
+using Counter = std::vector<std::pair<std::uint64_t, double>>;
+
 struct Parsed {
   std::map<std::pair<int, std::uint64_t>, std::vector<Slice>> memory;   // (pid, tid)
   std::map<std::pair<int, std::uint64_t>, std::vector<Slice>> barrier;  // (pid, tid)
   std::size_t counters = 0;
+  std::map<std::string, Counter> tracks;  // by name ("memory banks"), the value of its one arg
   std::size_t count(const decltype(memory)& tracks) const {
     std::size_t n = 0;
     for (const auto& [track, slices] : tracks) n += slices.size();
@@ -42,7 +47,10 @@ Parsed parse(const std::filesystem::path& file) {
   Parsed out;
   for (const nlohmann::json& e : trace.at("traceEvents")) {
     const std::string ph = e.at("ph");
-    if (ph == "C") ++out.counters;
+    if (ph == "C") {
+      ++out.counters;
+      out.tracks[e.at("name")].emplace_back(e.at("ts"), e.at("args").begin()->get<double>());
+    }
     if (ph != "X") continue;
     auto& tracks = e.at("cat") == "barrier" ? out.barrier : out.memory;
     tracks[{e.at("pid").get<int>(), e.at("tid").get<std::uint64_t>()}].push_back(
@@ -53,6 +61,28 @@ Parsed parse(const std::filesystem::path& file) {
 
 RunOutcome run(const std::string& file, const RunOptions& options) {
   return run_testbench(load_testbench(file), options);
+}
+
+// A counter's value in each time unit from 0 to `end` (exclusive): 0 before its first event.
+std::vector<double> per_time_unit(const Counter& track, std::uint64_t end) {
+  std::vector<double> values(end, 0);
+  for (std::size_t i = 0; i < track.size(); ++i) {
+    const std::uint64_t until = i + 1 < track.size() ? track[i + 1].first : end;
+    for (std::uint64_t t = track[i].first; t < std::min(until, end); ++t)
+      values[t] = track[i].second;
+  }
+  return values;
+}
+
+// The busy banks of `label`'s memory per time unit, over the run and one time unit past it.
+std::vector<double> busy_banks(const std::string& file, const std::string& label = "memory") {
+  TempDir dir;
+  RunOptions options;
+  options.timeline = (dir / "t.json").string();
+  const RunOutcome o = run(file, options);
+  const Parsed p = parse(dir / "t.json");
+  EXPECT_EQ(p.tracks.at(label + " banks").back().second, 0) << "the track ends idle";
+  return per_time_unit(p.tracks.at(label + " banks"), o.result.cycles() + 1);
 }
 
 void expect_timeline_is_the_run(const Parsed& p, const RunOutcome& o) {
@@ -101,6 +131,50 @@ TEST(Timeline, Fig4OnTheDmmIsTwoSlices) {
   EXPECT_EQ(o.timeline_file, options.timeline);
 }
 
+// Nakano 2012, Fig. 4 on the DMM: W(0) reads m[0], m[1], m[5], m[10] (banks 0, 1, 1, 2) at 0;
+// its group 0 sends to banks 0, 1, 2 and group 1 m[5] to bank 1. W(1) reads one address in
+// each bank at 2. Then the pipeline only drains: no group enters.
+TEST(Timeline, BusyBanksOfFig4OnTheDmm) {
+  EXPECT_EQ(busy_banks(config("dmm_fig4.yaml")), (std::vector<double>{3, 1, 4, 0, 0, 0}));
+}
+
+// The same on the UMM: W(0)'s address groups A[0] (m[0], m[1]), A[1] (m[5]), A[2] (m[10]) at
+// 0, 1, 2; W(1)'s A[2] (m[8], m[9]) and A[3] (m[14], m[15]) at 3, 4. The address line reaches
+// every bank; busy are those that serve a request.
+TEST(Timeline, BusyBanksOfFig4OnTheUmm) {
+  EXPECT_EQ(busy_banks(config("umm_fig4.yaml")), (std::vector<double>{2, 1, 1, 2, 2, 0, 0, 0}));
+}
+
+// Nakano and Matsumae 2013, Fig. 6: the super warp's 12 requests packed; banks 0, 1, 2 get 2
+// requests each, bank 3 six (m[7], m[11], m[3], m[15], m[19], m[23]). Groups 0 and 1 send to
+// all four banks, groups 2 to 5 to bank 3 alone.
+TEST(Timeline, BusyBanksOfFig6OnTheSdmmAfterPacking) {
+  EXPECT_EQ(busy_banks(config("superwarp_fig6_sdmm.yaml")),
+            (std::vector<double>{4, 4, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0}));
+}
+
+// Fig. 7: the same requests after the random shift unit (shifts 0, 1, 1, 2, 2, 1 per row): a
+// bank is the one the cell was shifted to. Bank 0 gets m[7], m[11], m[23]; bank 1 m[4], m[15],
+// m[19], m[1]; bank 2 m[16], m[2], m[9]; bank 3 m[3], m[6]: groups of 4, 4, 3 and 1 banks.
+TEST(Timeline, BusyBanksOfFig7OnTheRsdmmAfterTheShift) {
+  EXPECT_EQ(busy_banks(config("superwarp_fig7_rsdmm.yaml")),
+            (std::vector<double>{4, 4, 3, 1, 0, 0, 0, 0, 0, 0, 0}));
+}
+
+// One warp of w = 4 reads a row (conflict free: 4 banks in one time unit), then, its request
+// completed at 2, a column at 3 (every request to bank 0: 1 bank in each of 4 time units).
+TEST(Timeline, AConflictFreeAccessBusiesWBanksAConflictedOneBankPerStage) {
+  TempDir dir;
+  const std::filesystem::path file = dir.write("rows_and_columns.yaml", R"(name: rows-and-columns
+machine: {model: dmm, width: 4, latency: 3, threads: 4}
+program:
+  name: trace
+  warps:
+    - [ {read: [0, 1, 2, 3]}, {read: [0, 4, 8, 12]} ]
+)");
+  EXPECT_EQ(busy_banks(file.string()), (std::vector<double>{4, 0, 0, 1, 1, 1, 1, 0, 0, 0}));
+}
+
 class TimelineOf : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TimelineOf, SlicesAreTheInstructionsAndBarriersAndTheRunIsUnchanged) {
@@ -109,7 +183,24 @@ TEST_P(TimelineOf, SlicesAreTheInstructionsAndBarriersAndTheRunIsUnchanged) {
   options.timeline = (dir / "t.json").string();
   const RunOutcome timed = run(config(GetParam()), options);
   const RunOutcome plain = run(config(GetParam()), {});
-  expect_timeline_is_the_run(parse(dir / "t.json"), timed);
+  const Parsed p = parse(dir / "t.json");
+  expect_timeline_is_the_run(p, timed);
+  // Per memory, a bank is busy once per request (these programs never send two lanes of one
+  // dispatch to one address), and a group enters in each of its stages' time units.
+  for (const MemoryResult& memory : timed.result.memories) {
+    if (memory.counters.dispatches == 0) continue;
+    const std::vector<double> busy =
+        per_time_unit(p.tracks.at(memory.label + " banks"), timed.result.cycles() + 1);
+    double sum = 0;
+    std::uint64_t busy_time_units = 0;
+    for (const double banks : busy) {
+      sum += banks;
+      busy_time_units += banks > 0;
+      EXPECT_LE(banks, memory.width) << memory.label;
+    }
+    EXPECT_EQ(sum, static_cast<double>(memory.counters.requests)) << memory.label;
+    EXPECT_EQ(busy_time_units, memory.counters.stages) << memory.label;
+  }
   EXPECT_EQ(timed.result.cycles(), plain.result.cycles());
   EXPECT_EQ(timed.result.counters.stages, plain.result.counters.stages);
   EXPECT_EQ(timed.result.counters.turn_wait, plain.result.counters.turn_wait);
@@ -119,7 +210,8 @@ TEST_P(TimelineOf, SlicesAreTheInstructionsAndBarriersAndTheRunIsUnchanged) {
 INSTANTIATE_TEST_SUITE_P(Configs, TimelineOf,
                          ::testing::Values("sum_tree.yaml", "superwarp_fig6_sdmm.yaml",
                                            "hmm_sum.yaml", "gpu_trace_transpose_tiled_hmm.yaml",
-                                           "transpose_naive_dmm.yaml"),
+                                           "transpose_naive_dmm.yaml", "transpose_naive_rsdmm.yaml",
+                                           "stride_umm_gcd1.yaml"),
                          [](const auto& info) {
                            return info.param.substr(0, info.param.size() - 5);
                          });
