@@ -68,38 +68,79 @@ bool digits_sse2(const char* text, std::array<std::uint64_t, kTraceLanes>& addre
 }
 
 #if !defined(__clang__)
-// x86-64-v3: two lanes per 256-bit register (built where vector_isa.hpp's variants are).
+// x86-64-v3: two lanes per 256-bit register, four lanes a step (the helpers are compiled for it
+// and inlined into digits_avx2).
+
+// Whether the bytes of the 32 at `at` that `bits` selects are those of `expected`.
+[[gnu::target("arch=x86-64-v3"), gnu::always_inline]] inline bool framed(const char* at,
+                                                                         __m256i expected,
+                                                                         unsigned bits) {
+  const auto equal = static_cast<unsigned>(_mm256_movemask_epi8(
+      _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)), expected)));
+  return (equal & bits) == bits;
+}
+
+// The 16 digits at p and the 16 a lane later as two numbers, in 64-bit elements 0 and 2; clears
+// bits of `valid` where a byte is not a hexadecimal digit. Each byte's class is looked up by
+// its high and its low four bits (pshufb): bit 0 a digit ('0'-'9': high 3, low 0-9), bit 1 a
+// letter ('A'-'F', 'a'-'f': high 4 or 6, low 1-6); a digit's value is its low four bits plus 9
+// for a letter.
+[[gnu::target("arch=x86-64-v3"), gnu::always_inline]] inline __m256i two_lanes(const char* p,
+                                                                               unsigned& valid) {
+  const __m256i c = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + kLaneAddressBytes)), 1);
+  const __m256i low_bits = _mm256_set1_epi8(0x0f);
+  const __m256i low = _mm256_and_si256(c, low_bits);
+  const __m256i high = _mm256_and_si256(_mm256_srli_epi16(c, 4), low_bits);
+  const __m256i by_low = _mm256_setr_epi8(1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,  //
+                                          1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0);
+  const __m256i by_high = _mm256_setr_epi8(0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,  //
+                                           0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i letter_offset = _mm256_setr_epi8(0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                 0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i classes = _mm256_and_si256(_mm256_shuffle_epi8(by_low, low),
+                                           _mm256_shuffle_epi8(by_high, high));
+  valid &= ~static_cast<unsigned>(
+      _mm256_movemask_epi8(_mm256_cmpeq_epi8(classes, _mm256_setzero_si256())));
+  const __m256i nibble = _mm256_add_epi8(low, _mm256_shuffle_epi8(letter_offset, high));
+  // Digit pairs as bytes (16 * first + second), then within each 128-bit half the eight pairs'
+  // bytes last pair first: a little-endian 64-bit number.
+  const __m256i pairs = _mm256_maddubs_epi16(nibble, _mm256_set1_epi16(0x0110));
+  const __m256i reverse =
+      _mm256_setr_epi8(14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1,  //
+                       14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1);
+  return _mm256_shuffle_epi8(pairs, reverse);
+}
+
+// The frames are checked here too: a 32-byte load from the blank before a pair of lanes holds
+// its blank and "0x" (bytes 0-2), the first lane's blank and the second lane's "0x" (bytes
+// 19-21); the blank after the second is the next pair's first. The first pair has no blank
+// before it: loaded from its start (bytes 0-1 and 18-20).
 [[gnu::target("arch=x86-64-v3")]] bool digits_avx2(
-    const char* text, std::array<std::uint64_t, kTraceLanes>& address, std::uint32_t& mask) {
+    const char* text, std::size_t size, std::array<std::uint64_t, kTraceLanes>& address,
+    std::uint32_t& mask) {
+  const __m256i frame = _mm256_setr_epi8(' ', '0', 'x', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  //
+                                         0, 0, 0, ' ', '0', 'x', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i first_frame = _mm256_setr_epi8('0', 'x', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                               0, 0, ' ', '0', 'x', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  constexpr unsigned kFrame = 0b111u | 0b111u << 19, kFirstFrame = 0b11u | 0b111u << 18;
   unsigned valid = ~0u;
+  bool frames = framed(text, first_frame, kFirstFrame);
   mask = 0;
-  const __m256i before_0 = _mm256_set1_epi8('0' - 1), after_9 = _mm256_set1_epi8('9' + 1);
-  const __m256i before_a = _mm256_set1_epi8('a' - 1), after_f = _mm256_set1_epi8('f' + 1);
-  const __m256i case_bit = _mm256_set1_epi8(0x20), low_bits = _mm256_set1_epi8(0x0f);
-  const __m256i letter_offset = _mm256_set1_epi8(9), low_byte = _mm256_set1_epi16(0x00ff);
-  for (unsigned lane = 0; lane < kTraceLanes; lane += 2) {
-    const char* p = text + lane * kLaneAddressBytes + 2;
-    const __m256i c = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + kLaneAddressBytes)), 1);
-    const __m256i lower = _mm256_or_si256(c, case_bit);
-    const __m256i digit =
-        _mm256_and_si256(_mm256_cmpgt_epi8(c, before_0), _mm256_cmpgt_epi8(after_9, c));
-    const __m256i letter =
-        _mm256_and_si256(_mm256_cmpgt_epi8(lower, before_a), _mm256_cmpgt_epi8(after_f, lower));
-    valid &= static_cast<unsigned>(_mm256_movemask_epi8(_mm256_or_si256(digit, letter)));
-    const __m256i nibble =
-        _mm256_add_epi8(_mm256_and_si256(c, low_bits), _mm256_and_si256(letter, letter_offset));
-    const __m256i pairs =
-        _mm256_or_si256(_mm256_slli_epi16(nibble, 4), _mm256_srli_epi16(nibble, 8));
-    const __m256i bytes =
-        _mm256_packus_epi16(_mm256_and_si256(pairs, low_byte), _mm256_setzero_si256());
-    address[lane] = big_endian(_mm256_extract_epi64(bytes, 0));
-    address[lane + 1] = big_endian(_mm256_extract_epi64(bytes, 2));
-    mask |= (std::uint32_t{address[lane] != 0} | std::uint32_t{address[lane + 1] != 0} << 1)
-            << lane;
+  for (unsigned lane = 0; lane < kTraceLanes; lane += 4) {
+    const char* p = text + lane * kLaneAddressBytes;
+    if (lane > 0) frames &= framed(p - 1, frame, kFrame);
+    frames &= framed(p + 2 * kLaneAddressBytes - 1, frame, kFrame);
+    const __m256i a = two_lanes(p + 2, valid);                          // lanes 0, 1 of four
+    const __m256i b = two_lanes(p + 2 * kLaneAddressBytes + 2, valid);  // lanes 2, 3
+    const __m256i four = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(a, b), 0b11011000);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(address.data() + lane), four);
+    const auto zero = static_cast<unsigned>(_mm256_movemask_pd(
+        _mm256_castsi256_pd(_mm256_cmpeq_epi64(four, _mm256_setzero_si256()))));
+    mask |= (~zero & 0xfu) << lane;
   }
-  return valid == ~0u;
+  return valid == ~0u && frames && (size == kLineBytes - 1 || text[kLineBytes - 1] == ' ');
 }
 #endif
 
@@ -126,11 +167,12 @@ bool digits_sse2(const char* text, std::array<std::uint64_t, kTraceLanes>& addre
 bool parse_lane_addresses(std::string_view text, std::array<std::uint64_t, kTraceLanes>& address,
                           std::uint32_t& mask) {
   if (text.size() != kLineBytes && text.size() != kLineBytes - 1) return false;
+#if defined(__x86_64__) && !defined(__clang__)
+  if (vector_isa() == VectorIsa::x86_64_v3)
+    return digits_avx2(text.data(), text.size(), address, mask);
+#endif
   if (!frames_are_printed_form(text.data(), text.size())) return false;
 #if defined(__x86_64__)
-#if !defined(__clang__)
-  if (vector_isa() == VectorIsa::x86_64_v3) return digits_avx2(text.data(), address, mask);
-#endif
   return digits_sse2(text.data(), address, mask);
 #else
   return digits_portable(text.data(), address, mask);

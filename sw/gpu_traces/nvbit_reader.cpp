@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "hw/support/vector_isa.hpp"
 #include "sw/gpu_traces/lane_addresses.hpp"
 #include "sw/gpu_traces/line_fields.hpp"
 
@@ -136,7 +137,17 @@ struct AccessFields {
 // between fields, the addresses in their printed form: lane_addresses.hpp), parsed without
 // scanning it field by field, the addresses and active lanes into `in`; false for any other
 // line, which scanned_access_line then reads (and, if malformed, locates).
-bool printed_access_line(std::string_view line, AccessFields& out, RecordedInstruction& in);
+class PrintedAccessLines {
+ public:
+  bool parse(std::string_view line, AccessFields& out, RecordedInstruction& in);
+
+ private:
+  // The head of the line parsed last ("MEMTRACE: CTX 0x... - grid_launch_id G - CTA "), which
+  // the lines of a kernel share, with its context and launch.
+  std::string head_;
+  std::uint64_t ctx_ = 0;
+  std::uint64_t launch_ = 0;
+};
 
 struct KernelState {
   std::uint32_t kernel = 0;
@@ -195,6 +206,7 @@ class NvbitReader {
   std::vector<KernelState> states_;                                           // per kernel
   std::vector<bool> launched_;  // per kernel: its LAUNCH line was read
   std::uint64_t access_lines_ = 0;
+  PrintedAccessLines printed_;
   AccessFields fields_;
   RunBuffer buffer_;
   std::unique_ptr<ScratchFile> runs_file_;  // made at the first run
@@ -305,7 +317,8 @@ void NvbitReader::launch_line(std::string_view line) {
         std::min<std::uint64_t>((threads + kTraceLanes - 1) / kTraceLanes, 1u << 20));
 }
 
-bool printed_access_line(std::string_view line, AccessFields& out, RecordedInstruction& in) {
+bool PrintedAccessLines::parse(std::string_view line, AccessFields& out,
+                               RecordedInstruction& in) {
   std::size_t at = 0;
   // Compared in place: the lengths are constants.
   const auto literal = [&]<std::size_t N>(const char(&text)[N]) {
@@ -313,7 +326,7 @@ bool printed_access_line(std::string_view line, AccessFields& out, RecordedInstr
     at += N - 1;
     return true;
   };
-  // A decimal of 1 to `digits` digits, then a blank.
+  // A decimal of 1 to `digits` digits.
   const auto decimal = [&](unsigned digits, std::uint64_t& value) {
     value = 0;
     const std::size_t first = at;
@@ -321,27 +334,35 @@ bool printed_access_line(std::string_view line, AccessFields& out, RecordedInstr
       value = value * 10 + static_cast<unsigned>(line[at] - '0');
     return at > first && at - first <= digits;
   };
-  std::uint32_t high = 0, low = 0;
-  if (!literal("MEMTRACE: CTX 0x") || line.size() - at < 16 ||
-      !LineFields::eight_hex_digits(line.data() + at, high) ||
-      !LineFields::eight_hex_digits(line.data() + at + 8, low))
-    return false;
-  at += 16;
-  out.ctx = std::uint64_t{high} << 32 | low;
+  if (!head_.empty() && line.starts_with(head_)) {
+    at = head_.size();
+  } else {
+    head_.clear();
+    std::uint32_t high = 0, low = 0;
+    if (!literal("MEMTRACE: CTX 0x") || line.size() - at < 16 ||
+        !LineFields::eight_hex_digits(line.data() + at, high) ||
+        !LineFields::eight_hex_digits(line.data() + at + 8, low))
+      return false;
+    at += 16;
+    ctx_ = std::uint64_t{high} << 32 | low;
+    if (!literal(" - grid_launch_id ") || !decimal(19, launch_) || !literal(" - CTA "))
+      return false;
+    head_ = line.substr(0, at);
+  }
+  out.ctx = ctx_;
+  out.launch = launch_;
   std::uint64_t cta[3] = {0, 0, 0};
-  if (!literal(" - grid_launch_id ") || !decimal(19, out.launch) || !literal(" - CTA ") ||
-      !decimal(10, cta[0]) || !literal(",") || !decimal(5, cta[1]) || !literal(",") ||
+  if (!decimal(10, cta[0]) || !literal(",") || !decimal(5, cta[1]) || !literal(",") ||
       !decimal(5, cta[2]) || !literal(" - warp ") || !decimal(10, out.warp) || !literal(" - "))
     return false;
   // The checks of the field-by-field parse, which reports what fails.
   if (cta[0] > 0x7fffffff || cta[1] > 0xffff || cta[2] > 0xffff || out.warp > 0xffffffffu)
     return false;
   for (unsigned i = 0; i < 3; ++i) out.cta[i] = static_cast<std::uint32_t>(cta[i]);
-  const std::size_t blank = line.find(' ', at);
-  if (blank == std::string_view::npos || blank == at) return false;
-  out.opcode = line.substr(at, blank - at);
-  if (out.opcode == "-" || out.opcode.find('\t') != std::string_view::npos) return false;
-  at = blank;
+  const std::size_t opcode = at;
+  while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
+  out.opcode = line.substr(opcode, at - opcode);
+  if (out.opcode.empty() || out.opcode == "-") return false;
   return literal(" - ") && parse_lane_addresses(line.substr(at), in.address, in.mask);
 }
 
@@ -394,10 +415,11 @@ void NvbitReader::access_line(const AccessFields& line) {
   in_.strided = false;
   if (in_.mask == 0xffffffffu) {  // one stride, as most warp accesses: known from here on
     in_.stride = in_.address[1] - in_.address[0];
-    bool strided = true;
-    for (unsigned lane = 2; lane < kTraceLanes; ++lane)
-      strided &= in_.address[lane] - in_.address[lane - 1] == in_.stride;
-    in_.strided = strided;
+    in_.strided = with_vector_isa([&a = in_.address, stride = in_.stride] {
+      std::uint64_t off = 0;  // an or-reduction, which vectorises
+      for (unsigned lane = 2; lane < kTraceLanes; ++lane) off |= (a[lane] - a[lane - 1]) ^ stride;
+      return off == 0;
+    });
   }
   const std::uint32_t k = kernel_of(ctx, launch);
   ++access_lines_;
@@ -544,7 +566,7 @@ void NvbitReader::read() {
   trace_.compression = lines_.compression();
   std::string_view line;
   while (lines_.next(line)) {
-    if (printed_access_line(line, fields_, in_)) {
+    if (printed_.parse(line, fields_, in_)) {
       access_line(fields_);
       continue;
     }

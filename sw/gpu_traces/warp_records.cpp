@@ -93,7 +93,11 @@ void encode_record_with(const RecordedInstruction& in, RecordPosition& at,
 void encode_record(const RecordedInstruction& in, RecordPosition& at, std::string& out) {
   unsigned char buffer[kMaxRecordBytes];
   unsigned char* p = put_head(in, at, buffer);
-  if (in.has_addresses) {
+  if (in.has_addresses && in.strided && in.mask == kFullMask) {  // most accesses: at once
+    *p++ = kAllLanes | kStrided;
+    p = put_varint(in.address[0], p);
+    p = put_varint(zigzag(in.stride), p);
+  } else if (in.has_addresses) {
     // The active lanes' addresses in lane order: one stride, or differences.
     std::array<std::uint64_t, kTraceLanes> a;
     unsigned n = 0;
