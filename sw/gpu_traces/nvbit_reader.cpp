@@ -40,11 +40,13 @@ class RunBuffer {
         numbers_.try_emplace({key, warp}, static_cast<std::uint32_t>(groups_.size()));
     if (added) groups_.push_back({kernel, cta, warp, 0, 0});
     GroupHeader& group = groups_[it->second];
-    unsigned char prefix[20];
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + 20 + record.size());
+    auto* prefix = reinterpret_cast<unsigned char*>(bytes_.data() + at);
     unsigned char* length = put_varint(it->second, prefix);
-    const unsigned char* end = put_varint(record.size(), length);
-    bytes_.append(reinterpret_cast<const char*>(prefix), static_cast<std::size_t>(end - prefix));
-    bytes_.append(record);
+    unsigned char* end = put_varint(record.size(), length);
+    std::memcpy(end, record.data(), record.size());
+    bytes_.resize(static_cast<std::size_t>(end - prefix) + at + record.size());
     ++group.records;
     group.bytes += static_cast<std::uint64_t>(end - length) + record.size();
   }
@@ -518,7 +520,9 @@ void NvbitReader::emit(const GroupHeader& h, std::string_view records) {
   }
   // Each record behind its length, its head relative to nothing: rewritten relative to the
   // warp's previous record, its addresses copied as they are.
-  record_.clear();
+  // A head takes at most 30 bytes, the one it replaces at least 3.
+  record_.resize(records.size() + std::size_t{27} * h.records);
+  auto* out = reinterpret_cast<unsigned char*>(record_.data());
   for (std::uint32_t r = 0; r < h.records; ++r) {
     const std::uint64_t length = get_varint(data);
     const unsigned char* end = data + length;
@@ -528,13 +532,12 @@ void NvbitReader::emit(const GroupHeader& h, std::string_view records) {
     const TraceOperation op = trace_.sites[in_.site].mapping.operation;
     if (op != TraceOperation::other) {
       if (op == TraceOperation::barrier) ++warp_.barriers;
-      encode_record_with(in_, position_,
-                         {reinterpret_cast<const char*>(data), static_cast<std::size_t>(end - data)},
-                         record_);
+      out = encode_record_with(in_, position_, data, end, out);
       ++warp_.records;
     }
     data = end;
   }
+  record_.resize(static_cast<std::size_t>(out - reinterpret_cast<unsigned char*>(record_.data())));
   trace_.store->append_records(record_);
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace mmsim {
@@ -82,12 +83,13 @@ std::size_t decode_record_head(const unsigned char* data, std::size_t size, Reco
   return static_cast<std::size_t>(r.at() - data);
 }
 
-void encode_record_with(const RecordedInstruction& in, RecordPosition& at,
-                        std::string_view addresses, std::string& out) {
-  unsigned char head[3 * 10];
-  const unsigned char* end = put_head(in, at, head);
-  out.append(reinterpret_cast<const char*>(head), static_cast<std::size_t>(end - head));
-  out.append(addresses);
+unsigned char* encode_record_with(const RecordedInstruction& in, RecordPosition& at,
+                                  const unsigned char* addresses,
+                                  const unsigned char* addresses_end, unsigned char* out) {
+  out = put_head(in, at, out);
+  const auto size = static_cast<std::size_t>(addresses_end - addresses);
+  std::memcpy(out, addresses, size);
+  return out + size;
 }
 
 void encode_record(const RecordedInstruction& in, RecordPosition& at, std::string& out) {

@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <string_view>
 
 #include "sw/gpu_traces/trace_format.hpp"
 
@@ -51,11 +50,13 @@ std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPos
 // decode_record_head reads the head of the record at `data` (site, has_addresses, index and
 // line, relative to `at`, which moves to it) and returns the bytes it took; the rest of the
 // record (up to its end, which the caller knows) holds its addresses, which
-// encode_record_with appends after `in`'s head (relative to `at`, which moves).
+// encode_record_with writes at `out` after `in`'s head (relative to `at`, which moves; at most
+// 30 bytes) and returns the end of what it wrote.
 std::size_t decode_record_head(const unsigned char* data, std::size_t size, RecordPosition& at,
                                RecordedInstruction& in);
-void encode_record_with(const RecordedInstruction& in, RecordPosition& at,
-                        std::string_view addresses, std::string& out);
+unsigned char* encode_record_with(const RecordedInstruction& in, RecordPosition& at,
+                                  const unsigned char* addresses,
+                                  const unsigned char* addresses_end, unsigned char* out);
 
 // Unsigned LEB128, the integers of the encoding: 7 bits a byte, low bits first. get_varint
 // reads one that put_varint wrote (unchecked: mmsim's own bytes), moving `at` past it.

@@ -253,7 +253,11 @@ TEST(WarpRecords, MovesARecordToAnotherPositionWithoutDecodingItsAddresses) {
     EXPECT_EQ(head.site, in.site);
     EXPECT_EQ(head.line, in.line);
     head.index = in.index;
-    encode_record_with(head, to, std::string_view(alone).substr(taken), moved);
+    unsigned char out[kMaxRecordBytes];
+    const auto* addresses = reinterpret_cast<const unsigned char*>(alone.data()) + taken;
+    const unsigned char* end =
+        encode_record_with(head, to, addresses, addresses + (alone.size() - taken), out);
+    moved.append(reinterpret_cast<const char*>(out), static_cast<std::size_t>(end - out));
     encode_record(in, direct, encoded);
   }
   EXPECT_EQ(moved, encoded);
