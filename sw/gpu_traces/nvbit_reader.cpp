@@ -224,8 +224,11 @@ class NvbitReader {
 };
 
 std::uint32_t NvbitReader::site_of(std::uint32_t kernel, std::string_view opcode) {
-  for (const OpcodeSite& s : opcode_sites_)
-    if (s.kernel == kernel && s.opcode == opcode) return s.site;
+  for (const OpcodeSite& s : opcode_sites_)  // opcodes differ mostly in their first or last letter
+    if (s.kernel == kernel && s.opcode.size() == opcode.size() &&
+        s.opcode.front() == opcode.front() && s.opcode.back() == opcode.back() &&
+        s.opcode == opcode)
+      return s.site;
   const std::uint32_t site =
       recorder_.site(kernel, std::nullopt, std::nullopt, opcode, access_bytes(opcode), true);
   OpcodeSite& slot = opcode_sites_.size() < kOpcodeSites
