@@ -10,8 +10,8 @@
 #include <random>
 #include <tuple>
 
-#include "hw/support/vector_isa.hpp"
 #include "support/temp_dir.hpp"
+#include "support/vector_isas.hpp"
 #include "sw/gpu_traces/address_relocation.hpp"
 #include "sw/gpu_traces/cta_scheduler.hpp"
 #include "sw/gpu_traces/lane_addresses.hpp"
@@ -545,25 +545,6 @@ TEST(NvbitReader, LocatesMalformedLinesAndRefusesOtherWidths) {
 }
 
 // ---- mem_trace's addresses parsed at once (lane_addresses.hpp) ------------------------------
-
-// The variants this CPU runs and this build holds (hw/support/vector_isa.hpp).
-std::vector<VectorIsa> runnable_isas() {
-  std::vector<VectorIsa> isas = {VectorIsa::baseline};
-  if (built_for(VectorIsa::x86_64_v3) && cpu_supports(VectorIsa::x86_64_v3))
-    isas.push_back(VectorIsa::x86_64_v3);
-  return isas;
-}
-
-class UsingIsa {
- public:
-  explicit UsingIsa(VectorIsa isa) : before_(vector_isa()) { use_vector_isa(isa); }
-  ~UsingIsa() { use_vector_isa(before_); }
-  UsingIsa(const UsingIsa&) = delete;
-  UsingIsa& operator=(const UsingIsa&) = delete;
-
- private:
-  VectorIsa before_;
-};
 
 // 32 addresses as mem_trace prints them, each digit in either case where `mixed_case`.
 std::string printed_addresses(const std::array<std::uint64_t, kTraceLanes>& address,
