@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <map>
 #include <queue>
 #include <unordered_map>
 #include <vector>
 
+#include "hw/support/vector_isa.hpp"
+#include "sw/gpu_traces/lane_addresses.hpp"
 #include "sw/gpu_traces/line_fields.hpp"
 
 namespace mmsim {
@@ -25,52 +28,75 @@ struct GroupHeader {
   auto key() const { return std::tuple(kernel, cta, warp); }
 };
 
-// Records of the selected kernels gathered in memory, in the order they were read.
+// Records of the selected kernels gathered in memory in the order they were read, each behind
+// its group's number in the run and its length (varints; the length stays with the record, so
+// that the merge finds where each ends), then regrouped per warp by a counting sort into a
+// second buffer of the same size: no comparison sort of the records.
 class RunBuffer {
  public:
-  struct Entry {
-    std::uint32_t kernel, cta, warp, size;
-    std::uint64_t offset;  // in bytes_
-  };
   void add(std::uint32_t kernel, std::uint32_t cta, std::uint32_t warp, const std::string& record) {
-    entries_.push_back(
-        {kernel, cta, warp, static_cast<std::uint32_t>(record.size()), bytes_.size()});
-    bytes_ += record;
+    const std::uint64_t key = std::uint64_t{kernel} << 32 | cta;
+    const auto [it, added] =
+        numbers_.try_emplace({key, warp}, static_cast<std::uint32_t>(groups_.size()));
+    if (added) groups_.push_back({kernel, cta, warp, 0, 0});
+    GroupHeader& group = groups_[it->second];
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + 20 + record.size());
+    auto* prefix = reinterpret_cast<unsigned char*>(bytes_.data() + at);
+    unsigned char* length = put_varint(it->second, prefix);
+    unsigned char* end = put_varint(record.size(), length);
+    std::memcpy(end, record.data(), record.size());
+    bytes_.resize(static_cast<std::size_t>(end - prefix) + at + record.size());
+    ++group.records;
+    group.bytes += static_cast<std::uint64_t>(end - length) + record.size();
   }
-  std::size_t bytes() const { return bytes_.size() + entries_.size() * sizeof(Entry); }
-  bool empty() const { return entries_.empty(); }
-  // Sorted by (kernel, CTA, warp), each warp's records in order.
-  void sort() {
-    std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-      return std::tie(a.kernel, a.cta, a.warp) < std::tie(b.kernel, b.cta, b.warp);
-    });
-  }
-  // Calls group(header, records) per warp, after sort().
+  // Memory held: both buffers, and about 64 bytes per group.
+  std::size_t bytes() const { return 2 * bytes_.size() + groups_.size() * 64; }
+  bool empty() const { return groups_.empty(); }
+  // Calls group(header, records) per warp in (kernel, CTA, warp) order, each warp's records in
+  // the order they were added; then empties the buffer.
   template <class Group>
-  void for_each_group(Group&& group) const {
-    std::string records;
-    for (std::size_t i = 0; i < entries_.size();) {
-      const Entry& first = entries_[i];
-      GroupHeader h{first.kernel, first.cta, first.warp, 0, 0};
-      records.clear();
-      for (; i < entries_.size() && entries_[i].kernel == h.kernel && entries_[i].cta == h.cta &&
-             entries_[i].warp == h.warp;
-           ++i) {
-        records.append(bytes_, entries_[i].offset, entries_[i].size);
-        ++h.records;
-      }
-      h.bytes = records.size();
-      group(h, records);
+  void regroup(Group&& group) {
+    std::vector<std::uint32_t> order(groups_.size());
+    for (std::uint32_t g = 0; g < order.size(); ++g) order[g] = g;
+    std::sort(order.begin(), order.end(), [this](std::uint32_t a, std::uint32_t b) {
+      return groups_[a].key() < groups_[b].key();
+    });
+    std::vector<std::uint64_t> start(groups_.size());
+    std::uint64_t total = 0;
+    for (const std::uint32_t g : order) {
+      start[g] = total;
+      total += groups_[g].bytes;
     }
-  }
-  void clear() {
-    entries_.clear();
+    sorted_.resize(total);
+    std::vector<std::uint64_t> at = start;
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes_.data());
+    const auto* end = p + bytes_.size();
+    while (p != end) {
+      const auto g = static_cast<std::uint32_t>(get_varint(p));
+      const unsigned char* length = p;
+      const std::uint64_t size = get_varint(p) + static_cast<std::uint64_t>(p - length);
+      std::memcpy(sorted_.data() + at[g], length, size);
+      at[g] += size;
+      p = length + size;
+    }
+    for (const std::uint32_t g : order)
+      group(groups_[g], std::string_view(sorted_).substr(start[g], groups_[g].bytes));
+    numbers_.clear();
+    groups_.clear();
     bytes_.clear();
   }
 
  private:
-  std::vector<Entry> entries_;
+  struct KeyHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint32_t>& k) const {
+      return std::hash<std::uint64_t>()((k.first * 0x9e3779b97f4a7c15ull) ^ k.second);
+    }
+  };
+  std::unordered_map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t, KeyHash> numbers_;
+  std::vector<GroupHeader> groups_;  // by number in the run
   std::string bytes_;
+  std::string sorted_;
 };
 
 // A run written out, one after the other in one file (one file descriptor however many runs):
@@ -100,6 +126,31 @@ class Run {
   GroupHeader header_;
 };
 
+// The fields of an access line.
+struct AccessFields {
+  std::uint64_t ctx = 0;
+  std::uint64_t launch = 0;
+  std::array<std::uint32_t, 3> cta{};
+  std::uint64_t warp = 0;
+  std::string_view opcode;
+};
+
+// The fields of an access line as mem_trace prints it ("CTX 0x" and 16 digits, one blank
+// between fields, the addresses in their printed form: lane_addresses.hpp), parsed without
+// scanning it field by field, the addresses and active lanes into `in`; false for any other
+// line, which scanned_access_line then reads (and, if malformed, locates).
+class PrintedAccessLines {
+ public:
+  bool parse(std::string_view line, AccessFields& out, RecordedInstruction& in);
+
+ private:
+  // The head of the line parsed last ("MEMTRACE: CTX 0x... - grid_launch_id G - CTA "), which
+  // the lines of a kernel share, with its context and launch.
+  std::string head_;
+  std::uint64_t ctx_ = 0;
+  std::uint64_t launch_ = 0;
+};
+
 struct KernelState {
   std::uint32_t kernel = 0;
   std::unordered_map<std::uint64_t, std::uint32_t> ctas;  // (x, y, z) -> first-appearance order
@@ -122,12 +173,17 @@ class NvbitReader {
 
  private:
   std::uint32_t kernel_of(std::uint64_t ctx, std::uint64_t launch);
+  // The site of `opcode` in `kernel`.
+  std::uint32_t site_of(std::uint32_t kernel, std::string_view opcode);
   void launch_line(std::string_view line);
-  void access_line(std::string_view line);
+  // Any form mem_trace's fields may take (blanks, digits): throws at the first malformed one.
+  void scanned_access_line(std::string_view line, AccessFields& out, RecordedInstruction& in);
+  // The line whose fields are `fields`, its addresses and active lanes in in_.
+  void access_line(const AccessFields& fields);
   void spill();
   void merge();
   // The merge's output, group after group.
-  void emit(const GroupHeader& h, const std::string& records);
+  void emit(const GroupHeader& h, std::string_view records);
   void close_warp();
   void close_cta();
 
@@ -137,9 +193,23 @@ class NvbitReader {
   TraceRecorder recorder_;
   std::size_t run_bytes_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> kernels_;  // (ctx, launch)
+  const std::pair<const std::pair<std::uint64_t, std::uint64_t>, std::uint32_t>* last_kernel_ =
+      nullptr;  // the kernel of the line before, in kernels_
+  // The sites of the last opcodes seen (a kernel has a few), found without working out each
+  // opcode's access width again as the recorder's look-up would.
+  struct OpcodeSite {
+    std::uint32_t kernel = 0;
+    std::string opcode;
+    std::uint32_t site = 0;
+  };
+  static constexpr std::size_t kOpcodeSites = 16;
+  std::vector<OpcodeSite> opcode_sites_;
+  std::size_t replaced_ = 0;
   std::vector<KernelState> states_;                                           // per kernel
   std::vector<bool> launched_;  // per kernel: its LAUNCH line was read
   std::uint64_t access_lines_ = 0;
+  PrintedAccessLines printed_;
+  AccessFields fields_;
   RunBuffer buffer_;
   std::unique_ptr<ScratchFile> runs_file_;  // made at the first run
   std::vector<Run> runs_;
@@ -153,8 +223,25 @@ class NvbitReader {
   RecordPosition position_;
 };
 
+std::uint32_t NvbitReader::site_of(std::uint32_t kernel, std::string_view opcode) {
+  for (const OpcodeSite& s : opcode_sites_)  // opcodes differ mostly in their first or last letter
+    if (s.kernel == kernel && s.opcode.size() == opcode.size() &&
+        s.opcode.front() == opcode.front() && s.opcode.back() == opcode.back() &&
+        s.opcode == opcode)
+      return s.site;
+  const std::uint32_t site =
+      recorder_.site(kernel, std::nullopt, std::nullopt, opcode, access_bytes(opcode), true);
+  OpcodeSite& slot = opcode_sites_.size() < kOpcodeSites
+                         ? opcode_sites_.emplace_back()
+                         : opcode_sites_[replaced_++ % kOpcodeSites];
+  slot = {kernel, std::string(opcode), site};
+  return site;
+}
+
 std::uint32_t NvbitReader::kernel_of(std::uint64_t ctx, std::uint64_t launch) {
+  if (last_kernel_ && last_kernel_->first == std::pair(ctx, launch)) return last_kernel_->second;
   const auto [it, added] = kernels_.try_emplace({ctx, launch}, 0);
+  last_kernel_ = &*it;
   if (!added) return it->second;
   TraceKernel kernel;
   kernel.number = trace_.kernels.size() + 1;
@@ -235,11 +322,61 @@ void NvbitReader::launch_line(std::string_view line) {
         std::min<std::uint64_t>((threads + kTraceLanes - 1) / kTraceLanes, 1u << 20));
 }
 
-void NvbitReader::access_line(std::string_view line) {
+bool PrintedAccessLines::parse(std::string_view line, AccessFields& out,
+                               RecordedInstruction& in) {
+  std::size_t at = 0;
+  // Compared in place: the lengths are constants.
+  const auto literal = [&]<std::size_t N>(const char(&text)[N]) {
+    if (line.size() - at < N - 1 || std::memcmp(line.data() + at, text, N - 1) != 0) return false;
+    at += N - 1;
+    return true;
+  };
+  // A decimal of 1 to `digits` digits.
+  const auto decimal = [&](unsigned digits, std::uint64_t& value) {
+    value = 0;
+    const std::size_t first = at;
+    for (; at < line.size() && line[at] >= '0' && line[at] <= '9'; ++at)
+      value = value * 10 + static_cast<unsigned>(line[at] - '0');
+    return at > first && at - first <= digits;
+  };
+  if (!head_.empty() && line.starts_with(head_)) {
+    at = head_.size();
+  } else {
+    head_.clear();
+    std::uint32_t high = 0, low = 0;
+    if (!literal("MEMTRACE: CTX 0x") || line.size() - at < 16 ||
+        !LineFields::eight_hex_digits(line.data() + at, high) ||
+        !LineFields::eight_hex_digits(line.data() + at + 8, low))
+      return false;
+    at += 16;
+    ctx_ = std::uint64_t{high} << 32 | low;
+    if (!literal(" - grid_launch_id ") || !decimal(19, launch_) || !literal(" - CTA "))
+      return false;
+    head_ = line.substr(0, at);
+  }
+  out.ctx = ctx_;
+  out.launch = launch_;
+  std::uint64_t cta[3] = {0, 0, 0};
+  if (!decimal(10, cta[0]) || !literal(",") || !decimal(5, cta[1]) || !literal(",") ||
+      !decimal(5, cta[2]) || !literal(" - warp ") || !decimal(10, out.warp) || !literal(" - "))
+    return false;
+  // The checks of the field-by-field parse, which reports what fails.
+  if (cta[0] > 0x7fffffff || cta[1] > 0xffff || cta[2] > 0xffff || out.warp > 0xffffffffu)
+    return false;
+  for (unsigned i = 0; i < 3; ++i) out.cta[i] = static_cast<std::uint32_t>(cta[i]);
+  const std::size_t opcode = at;
+  while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
+  out.opcode = line.substr(opcode, at - opcode);
+  if (out.opcode.empty() || out.opcode == "-") return false;
+  return literal(" - ") && parse_lane_addresses(line.substr(at), in.address, in.mask);
+}
+
+void NvbitReader::scanned_access_line(std::string_view line, AccessFields& out,
+                                      RecordedInstruction& in) {
   LineFields f(line, lines_);
   f.next();  // MEMTRACE:
   f.next();  // CTX
-  const std::uint64_t ctx = f.hex("the context");
+  out.ctx = f.hex("the context");
   const auto expect = [&f](std::string_view word) {
     if (const std::string_view got = f.next(); got != word)
       f.fail("expected '" + std::string(word) + "', got " + LineFields::shown(got) +
@@ -248,43 +385,50 @@ void NvbitReader::access_line(std::string_view line) {
   };
   expect("-");
   expect("grid_launch_id");
-  const std::uint64_t launch = f.decimal("the grid launch id");
+  out.launch = f.decimal("the grid launch id");
   expect("-");
   expect("CTA");
-  std::array<std::uint32_t, 3> id{};
+  std::array<std::uint32_t, 3>& id = out.cta;
   if (!parse_triple(f.next(), id)) f.fail("expected the CTA's 'x,y,z'");
   if (id[1] > 0xffff || id[2] > 0xffff || id[0] > 0x7fffffff)
     f.fail("the CTA lies beyond CUDA's grid (x < 2^31, y and z < 65536)");
   expect("-");
   expect("warp");
-  const std::uint64_t warp = f.decimal("the warp");
-  if (warp > 0xffffffffu) f.fail("the warp number is out of range");
+  out.warp = f.decimal("the warp");
+  if (out.warp > 0xffffffffu) f.fail("the warp number is out of range");
   expect("-");
-  const std::string_view opcode = f.next();
-  if (opcode.empty() || opcode == "-") f.fail("expected the opcode");
+  out.opcode = f.next();
+  if (out.opcode.empty() || out.opcode == "-") f.fail("expected the opcode");
   expect("-");
-  in_.mask = 0;
-  in_.strided = false;
   unsigned lanes = 0;
+  in.mask = 0;
   for (std::uint64_t a = 0; f.address(a, "a lane's address"); ++lanes) {
     if (lanes >= kTraceLanes) continue;
-    in_.address[lanes] = a;
-    if (a != 0) in_.mask |= std::uint32_t{1} << lanes;
+    in.address[lanes] = a;
+    in.mask |= std::uint32_t{a != 0} << lanes;
   }
   if (lanes != kTraceLanes)
     throw InputError(lines_.where(), "expected 32 lane addresses, got " + std::to_string(lanes) +
                                          ": a trace for another warp width (mem_trace and mmsim "
                                          "read warps of 32 threads)");
+}
+
+void NvbitReader::access_line(const AccessFields& line) {
+  const std::uint64_t ctx = line.ctx, launch = line.launch, warp = line.warp;
+  const std::array<std::uint32_t, 3>& id = line.cta;
+  const std::string_view opcode = line.opcode;
+  in_.strided = false;
   if (in_.mask == 0xffffffffu) {  // one stride, as most warp accesses: known from here on
     in_.stride = in_.address[1] - in_.address[0];
-    bool strided = true;
-    for (unsigned lane = 2; lane < kTraceLanes; ++lane)
-      strided &= in_.address[lane] - in_.address[lane - 1] == in_.stride;
-    in_.strided = strided;
+    in_.strided = with_vector_isa([&a = in_.address, stride = in_.stride] {
+      std::uint64_t off = 0;  // an or-reduction, which vectorises
+      for (unsigned lane = 2; lane < kTraceLanes; ++lane) off |= (a[lane] - a[lane - 1]) ^ stride;
+      return off == 0;
+    });
   }
   const std::uint32_t k = kernel_of(ctx, launch);
   ++access_lines_;
-  in_.site = recorder_.site(k, std::nullopt, std::nullopt, opcode, access_bytes(opcode), true);
+  in_.site = site_of(k, opcode);
   in_.has_addresses = true;
   in_.index = 0;
   in_.line = lines_.number();
@@ -307,19 +451,17 @@ void NvbitReader::access_line(std::string_view line) {
 }
 
 void NvbitReader::spill() {
-  buffer_.sort();
   if (!runs_file_)
     runs_file_ = std::make_unique<ScratchFile>(
         trace_.file.string(), "the sorted runs of the records of " + trace_.file.string());
   ScratchFile& file = *runs_file_;
   const std::uint64_t begin = file.size();
-  buffer_.for_each_group([&file](const GroupHeader& h, const std::string& records) {
+  buffer_.regroup([&file](const GroupHeader& h, std::string_view records) {
     file.append(&h, sizeof h);
     file.append(records.data(), records.size());
   });
   file.flush();
   runs_.emplace_back(file, begin, file.size());
-  buffer_.clear();
 }
 
 void NvbitReader::close_warp() {
@@ -341,7 +483,7 @@ void NvbitReader::close_cta() {
   open_cta_ = false;
 }
 
-void NvbitReader::emit(const GroupHeader& h, const std::string& records) {
+void NvbitReader::emit(const GroupHeader& h, std::string_view records) {
   if (!open_cta_ || h.kernel != kernel_ || h.cta != cta_index_) {
     close_cta();
     TraceKernel& kernel = trace_.kernels[h.kernel];
@@ -354,14 +496,16 @@ void NvbitReader::emit(const GroupHeader& h, const std::string& records) {
     std::copy(id.begin(), id.end(), cta_.id);
     open_cta_ = true;
   }
-  const unsigned char* data = reinterpret_cast<const unsigned char*>(records.data());
-  std::size_t at = 0;
+  const auto* data = reinterpret_cast<const unsigned char*>(records.data());
   if (!open_warp_ || h.warp != warp_field_) {
     close_warp();
     const TraceKernel& kernel = trace_.kernels[h.kernel];
     if (kernel.block[0] != 0 && cta_.warps >= kernel.warps_per_cta) {
       RecordPosition fresh;
-      decode_record(data, records.size(), fresh, in_);
+      const unsigned char* record = data;
+      get_varint(record);  // its length
+      decode_record_head(record, records.size() - static_cast<std::size_t>(record - data), fresh,
+                         in_);
       throw InputError({trace_.file.string(), static_cast<int>(in_.line), 0},
                        trace_.kernel_label(h.kernel) + ": CTA (" + std::to_string(cta_.id[0]) +
                            "," + std::to_string(cta_.id[1]) + "," + std::to_string(cta_.id[2]) +
@@ -377,25 +521,32 @@ void NvbitReader::emit(const GroupHeader& h, const std::string& records) {
     position_ = RecordPosition{};
     open_warp_ = true;
   }
+  // Each record behind its length, its head relative to nothing: rewritten relative to the
+  // warp's previous record, its addresses copied as they are.
+  // A head takes at most 30 bytes, the one it replaces at least 3.
+  record_.resize(records.size() + std::size_t{27} * h.records);
+  auto* out = reinterpret_cast<unsigned char*>(record_.data());
   for (std::uint32_t r = 0; r < h.records; ++r) {
+    const std::uint64_t length = get_varint(data);
+    const unsigned char* end = data + length;
     RecordPosition fresh;
-    at += decode_record(data + at, records.size() - at, fresh, in_);
+    data += decode_record_head(data, length, fresh, in_);
     in_.index = warp_.instructions++;
     const TraceOperation op = trace_.sites[in_.site].mapping.operation;
-    if (op == TraceOperation::other) continue;
-    if (op == TraceOperation::barrier) ++warp_.barriers;
-    record_.clear();
-    encode_record(in_, position_, record_);
-    trace_.store->append_records(record_);
-    ++warp_.records;
+    if (op != TraceOperation::other) {
+      if (op == TraceOperation::barrier) ++warp_.barriers;
+      out = encode_record_with(in_, position_, data, end, out);
+      ++warp_.records;
+    }
+    data = end;
   }
+  record_.resize(static_cast<std::size_t>(out - reinterpret_cast<unsigned char*>(record_.data())));
+  trace_.store->append_records(record_);
 }
 
 void NvbitReader::merge() {
   if (runs_.empty()) {  // everything fitted in memory
-    buffer_.sort();
-    buffer_.for_each_group([this](const GroupHeader& h, const std::string& r) { emit(h, r); });
-    buffer_.clear();
+    buffer_.regroup([this](const GroupHeader& h, std::string_view r) { emit(h, r); });
   } else {
     if (!buffer_.empty()) spill();
     // The smallest group first; of equal keys, the earlier run's first (recorded order).
@@ -421,6 +572,10 @@ void NvbitReader::read() {
   trace_.compression = lines_.compression();
   std::string_view line;
   while (lines_.next(line)) {
+    if (printed_.parse(line, fields_, in_)) {
+      access_line(fields_);
+      continue;
+    }
     if (!line.starts_with(kPrefix)) {
       ++trace_.skipped_lines;
       continue;
@@ -430,12 +585,14 @@ void NvbitReader::read() {
     const std::size_t dash = line.find(" - ");
     const std::string_view after =
         dash == std::string_view::npos ? std::string_view{} : line.substr(dash + 3);
-    if (after.starts_with("grid_launch_id "))
-      access_line(line);
-    else if (after.starts_with("LAUNCH"))
+    if (after.starts_with("grid_launch_id ")) {
+      scanned_access_line(line, fields_, in_);
+      access_line(fields_);
+    } else if (after.starts_with("LAUNCH")) {
       launch_line(line);
-    else
+    } else {
       ++trace_.skipped_lines;
+    }
   }
   trace_.lines = lines_.number();
   trace_.decompress_seconds = lines_.decompress_seconds();

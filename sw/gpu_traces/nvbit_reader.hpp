@@ -7,11 +7,14 @@
 // the warps on one SM at a time — and CTAs are numbered in the order they first appear.
 //
 // The lines of all warps come interleaved in the order the GPU ran them. They are regrouped per
-// (CTA, warp) with bounded memory: records are gathered in memory up to kRunBytes, sorted by
-// (kernel, CTA, warp) — stably, so each warp keeps its order — and written out as a run; the
-// runs are then merged into the WarpStore, one warp's records of one run in memory at a time.
-// Memory: kRunBytes (records of about 10 bytes and 24 bytes of sort key each), and about 60
-// bytes per CTA of the selected kernels (their recorded order).
+// (CTA, warp) with bounded memory: records are gathered in memory up to kRunBytes, regrouped by
+// (kernel, CTA, warp) with a counting sort (each warp keeps its order) and written out as a run;
+// the runs are then merged into the WarpStore, one warp's records of one run in memory at a
+// time. Memory: kRunBytes (records of about 14 bytes, twice: as read and regrouped), and about
+// 60 bytes per CTA of the selected kernels (their recorded order).
+//
+// Most lines are read without scanning them field by field (lane_addresses.hpp); the others are
+// scanned, which locates a malformed field.
 #pragma once
 
 #include <cstddef>

@@ -2,13 +2,18 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace mmsim {
 
 TouchedGranules::Page& TouchedGranules::page(std::uint64_t number) {
   if (number != cached_number_) {
-    cached_ = &pages_[number];
-    cached_number_ = number;
+    std::swap(cached_number_, other_number_);
+    std::swap(cached_, other_);
+    if (number != cached_number_) {
+      cached_ = &pages_[number];
+      cached_number_ = number;
+    }
   }
   return *cached_;
 }

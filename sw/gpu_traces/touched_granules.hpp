@@ -33,8 +33,11 @@ class TouchedGranules {
   Page& page(std::uint64_t number);
 
   std::unordered_map<std::uint64_t, Page> pages_;
+  // The two pages touched last (a kernel's loads and stores usually touch two arrays).
   std::uint64_t cached_number_ = ~std::uint64_t{0};
   Page* cached_ = nullptr;
+  std::uint64_t other_number_ = ~std::uint64_t{0};
+  Page* other_ = nullptr;
 };
 
 }  // namespace mmsim

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace mmsim {
@@ -10,15 +11,6 @@ namespace {
 constexpr unsigned char kAllLanes = 1;
 constexpr unsigned char kStrided = 2;
 constexpr std::uint32_t kFullMask = 0xffffffffu;
-
-unsigned char* put_varint(std::uint64_t value, unsigned char* out) {
-  while (value >= 0x80) {
-    *out++ = static_cast<unsigned char>((value & 0x7f) | 0x80);
-    value >>= 7;
-  }
-  *out++ = static_cast<unsigned char>(value);
-  return out;
-}
 
 // Differences of byte addresses, modulo 2^64, as signed numbers folded onto unsigned ones.
 std::uint64_t zigzag(std::uint64_t difference) {
@@ -54,17 +46,60 @@ class Reader {
   const unsigned char* end_;
 };
 
-}  // namespace
-
-void encode_record(const RecordedInstruction& in, RecordPosition& at, std::string& out) {
-  unsigned char buffer[kMaxRecordBytes];
-  unsigned char* p = buffer;
+unsigned char* put_head(const RecordedInstruction& in, RecordPosition& at, unsigned char* p) {
   p = put_varint(std::uint64_t{in.site} * 2 + (in.has_addresses ? 1 : 0), p);
   p = put_varint(in.index - at.index - 1, p);
   p = put_varint(in.line - at.line, p);
   at.index = in.index;
   at.line = in.line;
-  if (in.has_addresses) {
+  return p;
+}
+
+void read_head(Reader& r, RecordPosition& at, RecordedInstruction& in) {
+  const std::uint64_t site = r.varint();
+  in.site = static_cast<std::uint32_t>(site >> 1);
+  in.has_addresses = (site & 1) != 0;
+  in.index = at.index + 1 + r.varint();
+  in.line = at.line + r.varint();
+  at.index = in.index;
+  at.line = in.line;
+}
+
+}  // namespace
+
+unsigned char* put_varint(std::uint64_t value, unsigned char* out) {
+  while (value >= 0x80) {
+    *out++ = static_cast<unsigned char>((value & 0x7f) | 0x80);
+    value >>= 7;
+  }
+  *out++ = static_cast<unsigned char>(value);
+  return out;
+}
+
+std::size_t decode_record_head(const unsigned char* data, std::size_t size, RecordPosition& at,
+                               RecordedInstruction& in) {
+  Reader r(data, size);
+  read_head(r, at, in);
+  return static_cast<std::size_t>(r.at() - data);
+}
+
+unsigned char* encode_record_with(const RecordedInstruction& in, RecordPosition& at,
+                                  const unsigned char* addresses,
+                                  const unsigned char* addresses_end, unsigned char* out) {
+  out = put_head(in, at, out);
+  const auto size = static_cast<std::size_t>(addresses_end - addresses);
+  std::memcpy(out, addresses, size);
+  return out + size;
+}
+
+void encode_record(const RecordedInstruction& in, RecordPosition& at, std::string& out) {
+  unsigned char buffer[kMaxRecordBytes];
+  unsigned char* p = put_head(in, at, buffer);
+  if (in.has_addresses && in.strided && in.mask == kFullMask) {  // most accesses: at once
+    *p++ = kAllLanes | kStrided;
+    p = put_varint(in.address[0], p);
+    p = put_varint(zigzag(in.stride), p);
+  } else if (in.has_addresses) {
     // The active lanes' addresses in lane order: one stride, or differences.
     std::array<std::uint64_t, kTraceLanes> a;
     unsigned n = 0;
@@ -99,13 +134,7 @@ void encode_record(const RecordedInstruction& in, RecordPosition& at, std::strin
 std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPosition& at,
                           RecordedInstruction& in) {
   Reader r(data, size);
-  const std::uint64_t site = r.varint();
-  in.site = static_cast<std::uint32_t>(site >> 1);
-  in.has_addresses = (site & 1) != 0;
-  in.index = at.index + 1 + r.varint();
-  in.line = at.line + r.varint();
-  at.index = in.index;
-  at.line = in.line;
+  read_head(r, at, in);
   if (in.has_addresses) {
     const unsigned char flags = r.byte();
     std::uint32_t mask = kFullMask;

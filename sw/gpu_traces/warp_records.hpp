@@ -46,6 +46,30 @@ void encode_record(const RecordedInstruction& in, RecordPosition& at, std::strin
 std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPosition& at,
                           RecordedInstruction& in);
 
+// A record moved from one warp's encoding to another's without decoding its lane addresses:
+// decode_record_head reads the head of the record at `data` (site, has_addresses, index and
+// line, relative to `at`, which moves to it) and returns the bytes it took; the rest of the
+// record (up to its end, which the caller knows) holds its addresses, which
+// encode_record_with writes at `out` after `in`'s head (relative to `at`, which moves; at most
+// 30 bytes) and returns the end of what it wrote.
+std::size_t decode_record_head(const unsigned char* data, std::size_t size, RecordPosition& at,
+                               RecordedInstruction& in);
+unsigned char* encode_record_with(const RecordedInstruction& in, RecordPosition& at,
+                                  const unsigned char* addresses,
+                                  const unsigned char* addresses_end, unsigned char* out);
+
+// Unsigned LEB128, the integers of the encoding: 7 bits a byte, low bits first. get_varint
+// reads one that put_varint wrote (unchecked: mmsim's own bytes), moving `at` past it.
+unsigned char* put_varint(std::uint64_t value, unsigned char* out);
+inline std::uint64_t get_varint(const unsigned char*& at) {
+  std::uint64_t value = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    const unsigned char byte = *at++;
+    value |= std::uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80) == 0) return value;
+  }
+}
+
 // The longest record encode_record writes.
 inline constexpr std::size_t kMaxRecordBytes = 3 * 10 + 1 + 4 + kTraceLanes * 10;
 

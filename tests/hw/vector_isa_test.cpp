@@ -19,31 +19,12 @@
 #include "hw/mmu/request_packing_unit.hpp"
 #include "hw/support/vector_isa.hpp"
 #include "support/testbench_text.hpp"
+#include "support/vector_isas.hpp"
 #include "testbench/experiments/congestion_experiment.hpp"
 #include "testbench/run/stats_json.hpp"
 
 namespace mmsim::test {
 namespace {
-
-// The variants this CPU runs, the baseline first.
-std::vector<VectorIsa> runnable() {
-  std::vector<VectorIsa> isas = {VectorIsa::baseline};
-  if (built_for(VectorIsa::x86_64_v3) && cpu_supports(VectorIsa::x86_64_v3))
-    isas.push_back(VectorIsa::x86_64_v3);
-  return isas;
-}
-
-// Uses one variant for its lifetime, then the one in use before.
-class UsingIsa {
- public:
-  explicit UsingIsa(VectorIsa isa) : before_(vector_isa()) { use_vector_isa(isa); }
-  ~UsingIsa() { use_vector_isa(before_); }
-  UsingIsa(const UsingIsa&) = delete;
-  UsingIsa& operator=(const UsingIsa&) = delete;
-
- private:
-  VectorIsa before_;
-};
 
 // The CPU flags the kernel reports (x86 Linux), to check the detection against.
 std::set<std::string> cpu_flags() {
@@ -105,7 +86,7 @@ TEST(VectorIsa, ThePackingUnitCountsTheSameInEveryVariant) {
           dispatches.push_back(random_dispatch(random, lanes, cells, round));
         std::vector<std::vector<unsigned>> stages;
         std::vector<RequestSpread> spreads;
-        for (const VectorIsa isa : runnable()) {
+        for (const VectorIsa isa : runnable_isas()) {
           const UsingIsa using_isa(isa);
           RequestPackingUnit counting(w, lanes, cells);
           RequestPackingUnit plain(w, lanes, cells);
@@ -131,7 +112,7 @@ TEST(VectorIsa, TheAddressMapsPlaceTheSameInEveryVariant) {
       const std::uint64_t rows = 1000;
       const auto map = info.make({.width = w, .rows = rows, .shifts = {}, .seed = 3});
       const std::vector<Address> addresses = random_dispatch(random, 4 * w, rows * w, 2);
-      for (const VectorIsa isa : runnable()) {
+      for (const VectorIsa isa : runnable_isas()) {
         const UsingIsa using_isa(isa);
         std::vector<Address> cells(addresses.size());
         map->locate(addresses, cells);
@@ -170,7 +151,7 @@ TEST(VectorIsa, RunsAndTheCongestionTableAreTheSameInEveryVariant) {
   };
   for (const std::string& yaml : testbenches) {
     std::vector<std::string> stats;
-    for (const VectorIsa isa : runnable()) {
+    for (const VectorIsa isa : runnable_isas()) {
       const UsingIsa using_isa(isa);
       const RunOutcome outcome = run_yaml(yaml);
       ASSERT_EQ(outcome.verified, std::optional<bool>(true)) << yaml;
@@ -186,7 +167,7 @@ TEST(VectorIsa, RunsAndTheCongestionTableAreTheSameInEveryVariant) {
                       .seed = 4,
                       .threads = 1};
   std::vector<std::vector<CongestionCell>> tables;
-  for (const VectorIsa isa : runnable()) {
+  for (const VectorIsa isa : runnable_isas()) {
     const UsingIsa using_isa(isa);
     tables.push_back(run_congestion(spec));
   }

@@ -6,12 +6,17 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <cctype>
 #include <random>
+#include <tuple>
 
 #include "support/temp_dir.hpp"
+#include "support/vector_isas.hpp"
 #include "sw/gpu_traces/address_relocation.hpp"
 #include "sw/gpu_traces/cta_scheduler.hpp"
+#include "sw/gpu_traces/lane_addresses.hpp"
 #include "sw/gpu_traces/lane_words.hpp"
+#include "sw/gpu_traces/line_fields.hpp"
 #include "sw/gpu_traces/nvbit_reader.hpp"
 #include "sw/gpu_traces/opcode_map.hpp"
 #include "sw/gpu_traces/recorded_trace.hpp"
@@ -219,6 +224,51 @@ TEST(WarpRecords, EncodeAndDecodeRecordsOfEveryShape) {
   RecordPosition fresh;
   encode_record(coalesced, fresh, one);
   EXPECT_EQ(one.size(), 12u);
+}
+
+TEST(WarpRecords, MovesARecordToAnotherPositionWithoutDecodingItsAddresses) {
+  std::mt19937_64 random(2601);
+  RecordPosition from, to, direct;
+  std::string moved, encoded;
+  std::uint64_t line = 1;
+  for (int i = 0; i < 500; ++i) {
+    RecordedInstruction in;
+    in.site = static_cast<std::uint32_t>(random() % 300);
+    in.has_addresses = true;
+    in.index = static_cast<std::uint64_t>(i) * 2;
+    line += random() % 1000;
+    in.line = line;
+    in.mask = i % 4 == 0 ? 0xffffffffu : static_cast<std::uint32_t>(random());
+    for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+      in.address[lane] = i % 2 ? 0x7f0000000000 + 8 * lane : random();
+    // Encoded relative to a fresh position (as a run holds it), then moved behind the records
+    // before it: the same bytes as encoding it there.
+    std::string alone;
+    RecordPosition fresh;
+    encode_record(in, fresh, alone);
+    const auto* data = reinterpret_cast<const unsigned char*>(alone.data());
+    RecordedInstruction head;
+    RecordPosition start;
+    const std::size_t taken = decode_record_head(data, alone.size(), start, head);
+    EXPECT_EQ(head.site, in.site);
+    EXPECT_EQ(head.line, in.line);
+    head.index = in.index;
+    unsigned char out[kMaxRecordBytes];
+    const auto* addresses = reinterpret_cast<const unsigned char*>(alone.data()) + taken;
+    const unsigned char* end =
+        encode_record_with(head, to, addresses, addresses + (alone.size() - taken), out);
+    moved.append(reinterpret_cast<const char*>(out), static_cast<std::size_t>(end - out));
+    encode_record(in, direct, encoded);
+  }
+  EXPECT_EQ(moved, encoded);
+  unsigned char bytes[10];
+  for (const std::uint64_t v : {std::uint64_t{0}, std::uint64_t{127}, std::uint64_t{128},
+                                std::uint64_t{300}, ~std::uint64_t{0}}) {
+    const unsigned char* end = put_varint(v, bytes);
+    const unsigned char* at = bytes;
+    EXPECT_EQ(get_varint(at), v);
+    EXPECT_EQ(at, end);
+  }
 }
 
 // ---- relocation and words ----------------------------------------------------------------------
@@ -492,6 +542,214 @@ TEST(NvbitReader, LocatesMalformedLinesAndRefusesOtherWidths) {
                   nvbit_line("0,0,0", 1, "LDG.E", 0x2000, 4)),
             ":3: kernel 1 (k): CTA (0,0,0) has more warps than the 1 of its block size (32,1,1)");
   EXPECT_EQ(error("nothing of mem_trace\n").substr(0, 24), ": no mem_trace line ('ME");
+}
+
+// ---- mem_trace's addresses parsed at once (lane_addresses.hpp) ------------------------------
+
+// 32 addresses as mem_trace prints them, each digit in either case where `mixed_case`.
+std::string printed_addresses(const std::array<std::uint64_t, kTraceLanes>& address,
+                              std::mt19937_64& random, bool mixed_case) {
+  std::string text;
+  for (const std::uint64_t a : address) {
+    char digits[20];
+    std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(a));
+    text += "0x";
+    for (const char* d = digits; *d != '\0'; ++d)
+      text += mixed_case && random() % 2 ? static_cast<char>(std::toupper(*d)) : *d;
+    text += ' ';
+  }
+  return text;
+}
+
+// The addresses as the field-by-field parse reads them (`lines` names the file in messages).
+std::vector<std::uint64_t> scanned_addresses(std::string_view text, const TraceLines& lines) {
+  LineFields f(text, lines);
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t a = 0; f.address(a, "a lane's address");) out.push_back(a);
+  return out;
+}
+
+TEST(LaneAddresses, ReadsThePrintedFormAsTheFieldByFieldParseInEveryVariant) {
+  TempDir dir;
+  const TraceLines lines(dir.write("t.txt", "x\n"), "trace file");
+  std::mt19937_64 random(2602);
+  for (int i = 0; i < 400; ++i) {
+    std::array<std::uint64_t, kTraceLanes> address;
+    for (std::uint64_t& a : address) {
+      switch (random() % 4) {
+        case 0:
+          a = 0;  // an inactive lane
+          break;
+        case 1:
+          a = 0x00007f8ea2000000 + random() % 4096;
+          break;
+        case 2:
+          a = ~std::uint64_t{0} - random() % 16;
+          break;
+        default:
+          a = random();
+      }
+    }
+    std::string text = printed_addresses(address, random, i % 2 == 1);
+    if (i % 3 == 0) text.pop_back();  // no blank after the last address
+    const std::vector<std::uint64_t> scanned = scanned_addresses(text, lines);
+    ASSERT_EQ(scanned, std::vector<std::uint64_t>(address.begin(), address.end()));
+    std::uint32_t active = 0;
+    for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+      active |= std::uint32_t{address[lane] != 0} << lane;
+    for (const VectorIsa isa : runnable_isas()) {
+      UsingIsa using_isa(isa);
+      std::array<std::uint64_t, kTraceLanes> parsed{};
+      std::uint32_t mask = 0;
+      ASSERT_TRUE(parse_lane_addresses(text, parsed, mask)) << vector_isa_name(isa) << " " << text;
+      ASSERT_EQ(parsed, address) << vector_isa_name(isa) << " " << text;
+      ASSERT_EQ(mask, active) << vector_isa_name(isa) << " " << text;
+    }
+  }
+}
+
+TEST(LaneAddresses, LeavesEveryOtherFormToTheFieldByFieldParse) {
+  std::mt19937_64 random(2603);
+  std::array<std::uint64_t, kTraceLanes> address;
+  for (std::uint64_t& a : address) a = random();
+  const std::string text = printed_addresses(address, random, true);
+  for (const VectorIsa isa : runnable_isas()) {
+    UsingIsa using_isa(isa);
+    std::array<std::uint64_t, kTraceLanes> parsed{};
+    std::uint32_t mask = 0;
+    // Each byte replaced by one that does not fit there: a digit by a character that is not a
+    // hexadecimal digit (the neighbours of the digits' and letters' ranges, a byte from 0x80),
+    // "0x" by "0X" or "1x", the blank by a tab or a digit.
+    for (std::size_t at = 0; at < text.size(); ++at) {
+      const std::size_t in_lane = at % kLaneAddressBytes;
+      const std::string bad = in_lane == 0 ? "1 " : in_lane == 1 ? "X0" : in_lane == 18 ? "\t0x"
+                                                                                  : "/:@G`g \x80";
+      for (const char c : bad) {
+        std::string changed = text;
+        changed[at] = c;
+        EXPECT_FALSE(parse_lane_addresses(changed, parsed, mask))
+            << vector_isa_name(isa) << " byte " << at << " '" << c << "'";
+      }
+    }
+    EXPECT_FALSE(parse_lane_addresses(text + " ", parsed, mask));  // two blanks at the end
+    EXPECT_FALSE(parse_lane_addresses(text.substr(kLaneAddressBytes), parsed, mask));  // 31 lanes
+    EXPECT_FALSE(  // 33 lanes
+        parse_lane_addresses(text + text.substr(0, kLaneAddressBytes), parsed, mask));
+    EXPECT_FALSE(parse_lane_addresses(text.substr(0, text.size() - 2), parsed, mask));  // 15 digits
+    EXPECT_TRUE(parse_lane_addresses(text, parsed, mask));
+    EXPECT_EQ(mask, 0xffffffffu);
+  }
+}
+
+// Every example trace (and a generated one) read as recorded and with its access lines in a form
+// only the field-by-field parse reads ("CTX 0X...", two blanks before each address): the same
+// kernels, totals, sites and records, in every variant of the vector parse.
+TEST(NvbitReader, ReadsPrintedLinesAsTheFieldByFieldParseDoes) {
+  TempDir dir;
+  std::mt19937_64 random(2604);
+  std::string generated = nvbit_launch(0, "k", "8,1,1", "128,1,1");
+  for (unsigned i = 0; i < 700; ++i) {
+    std::array<std::uint64_t, kTraceLanes> address;
+    const std::uint64_t base = 0x00007f8ea2000000 + 4 * (random() % 100000);
+    for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+      address[lane] = random() % 5 == 0 ? 0 : i % 2 ? base + 4 * lane : base + random() % 65536;
+    generated += "MEMTRACE: CTX 0x00005581E4E9F0A0 - grid_launch_id 0 - CTA " +
+                 std::to_string(random() % 8) + ",0,0 - warp " + std::to_string(random() % 4) +
+                 (i % 3 ? " - LDG.E.64 - " : " - STS - ") +
+                 printed_addresses(address, random, i % 2 == 0) + "\n";
+  }
+  std::vector<std::filesystem::path> files = {dir.write("generated.txt", generated)};
+  for (const char* name : {"transpose_naive.nvbit.txt", "transpose_tiled.nvbit.txt.zst",
+                           "reduction.nvbit.txt.gz", "three_kernels.nvbit.txt.xz"})
+    files.push_back(std::filesystem::path(MMSIM_SOURCE_DIR) / "examples/traces" / name);
+  for (const auto& file : files) {
+    std::string scanned_form;
+    for (std::string line : lines_of(file)) {
+      if (line.find(" - grid_launch_id ") != std::string::npos) {
+        line.replace(line.find("CTX 0x"), 6, "CTX 0X");
+        for (std::size_t at = line.find(" 0x"); at != std::string::npos;
+             at = line.find(" 0x", at + 2))
+          line.insert(at, 1, ' ');
+      }
+      scanned_form += line + '\n';
+    }
+    const RecordedTrace scanned = read(dir.write("scanned.txt", scanned_form), TraceFormat::nvbit);
+    for (const VectorIsa isa : runnable_isas()) {
+      UsingIsa using_isa(isa);
+      const RecordedTrace printed = read(file, TraceFormat::nvbit);
+      const std::string where = file.filename().string() + " " + std::string(vector_isa_name(isa));
+      ASSERT_EQ(printed.kernels.size(), scanned.kernels.size()) << where;
+      for (std::size_t k = 0; k < printed.kernels.size(); ++k) {
+        const TraceKernel& a = printed.kernels[k];
+        const TraceKernel& b = scanned.kernels[k];
+        EXPECT_EQ(a.name, b.name) << where;
+        EXPECT_EQ(std::tie(a.instructions, a.global, a.shared, a.other, a.lanes, a.ctas),
+                  std::tie(b.instructions, b.global, b.shared, b.other, b.lanes, b.ctas))
+            << where;
+      }
+      ASSERT_EQ(printed.sites.size(), scanned.sites.size()) << where;
+      for (std::size_t s = 0; s < printed.sites.size(); ++s)
+        EXPECT_EQ(printed.sites[s].opcode, scanned.sites[s].opcode) << where;
+      EXPECT_EQ(printed.global_words.runs(), scanned.global_words.runs()) << where;
+      ASSERT_EQ(printed.store->ctas(), scanned.store->ctas()) << where;
+      ASSERT_EQ(printed.store->warps(), scanned.store->warps()) << where;
+      std::uint64_t compared = 0;
+      for (std::uint64_t c = 0; c < printed.store->ctas(); ++c) {
+        ASSERT_EQ(printed.store->cta(c).warps, scanned.store->cta(c).warps) << where;
+        for (unsigned q = 0; q < printed.store->cta(c).warps; ++q) {
+          const auto a = records(printed, c, q);
+          const auto b = records(scanned, c, q);
+          ASSERT_EQ(a.size(), b.size()) << where;
+          for (std::size_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(std::tie(a[i].site, a[i].index, a[i].line, a[i].mask),
+                      std::tie(b[i].site, b[i].index, b[i].line, b[i].mask))
+                << where;
+            for (unsigned lane = 0; lane < kTraceLanes; ++lane)
+              if (a[i].mask >> lane & 1) {
+                ASSERT_EQ(a[i].address[lane], b[i].address[lane]);
+              }
+            ++compared;
+          }
+        }
+      }
+      EXPECT_GT(compared, 0u) << where;
+    }
+  }
+}
+
+// Lines in the printed form but for one field: the field-by-field parse locates it.
+TEST(NvbitReader, LocatesAMalformedAddressOfAPrintedLineAtItsColumn) {
+  TempDir dir;
+  const std::string launch = nvbit_launch(0, "k", "1,1,1", "32,1,1");
+  std::string good = nvbit_line("0,0,0", 0, "LDG.E", 0x7f8ea2000000, 4);
+  good.pop_back();
+  const std::size_t first = good.find(" - 0x") + 3;  // column first + 1
+  for (const VectorIsa isa : runnable_isas()) {
+    UsingIsa using_isa(isa);
+    for (const unsigned lane : {0u, 5u, 31u}) {
+      for (const std::size_t digit : {2u, 9u, 17u}) {
+        std::string bad = good;
+        const std::size_t at = first + lane * kLaneAddressBytes;
+        bad[at + digit] = 'g';
+        const auto file = dir.write("t.txt", launch + bad + "\n");
+        const std::string field = bad.substr(at, 18);
+        EXPECT_EQ(error_of([&] { read(file, TraceFormat::nvbit); }).substr(file.string().size()),
+                  ":2:" + std::to_string(at + 1) +
+                      ": expected a lane's address (hexadecimal), got '" + field + "'")
+            << vector_isa_name(isa) << " lane " << lane << " digit " << digit;
+      }
+    }
+    // Upper-case digits read as lower-case ones; a zero address is an inactive lane.
+    std::string upper = nvbit_line("0,0,0", 0, "LDG.E", 0x7f8ea2000abc, 4, 32, 0xfffffffeu);
+    for (std::size_t at = upper.find(" - 0x") + 3; at < upper.size(); ++at)
+      if (upper[at] >= 'a' && upper[at] <= 'f') upper[at] = static_cast<char>(upper[at] - 32);
+    const RecordedTrace t = read(dir.write("t.txt", launch + upper), TraceFormat::nvbit);
+    const auto w = records(t, 0, 0);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0].mask, 0xfffffffeu);
+    EXPECT_EQ(w[0].address[1], 0x7f8ea2000abcu + 4);
+    EXPECT_EQ(w[0].address[31], 0x7f8ea2000abcu + 4 * 31);
+  }
 }
 
 std::string traceg(const std::string& header, const std::string& blocks) {
