@@ -69,10 +69,17 @@ bool digits_sse2(const char* text, std::array<std::uint64_t, kTraceLanes>& addre
 
 #if !defined(__clang__)
 // x86-64-v3: two lanes per 256-bit register, four lanes a step (the helpers are compiled for it
-// and inlined into digits_avx2).
+// and inlined into digits_avx2). A build for the build machine's CPU (MMSIM_NATIVE) with AVX2
+// compiles everything for it already: there the functions keep the build's target, since GCC
+// cannot inline its AVX2 intrinsics (compiled for that CPU) into code for x86-64-v3 alone.
+#if defined(__AVX2__)
+#define MMSIM_FOR_X86_64_V3
+#else
+#define MMSIM_FOR_X86_64_V3 gnu::target("arch=x86-64-v3"),
+#endif
 
 // Whether the bytes of the 32 at `at` that `bits` selects are those of `expected`.
-[[gnu::target("arch=x86-64-v3"), gnu::always_inline]] inline bool framed(const char* at,
+[[MMSIM_FOR_X86_64_V3 gnu::always_inline]] inline bool framed(const char* at,
                                                                          __m256i expected,
                                                                          unsigned bits) {
   const auto equal = static_cast<unsigned>(_mm256_movemask_epi8(
@@ -85,7 +92,7 @@ bool digits_sse2(const char* text, std::array<std::uint64_t, kTraceLanes>& addre
 // its high and its low four bits (pshufb): bit 0 a digit ('0'-'9': high 3, low 0-9), bit 1 a
 // letter ('A'-'F', 'a'-'f': high 4 or 6, low 1-6); a digit's value is its low four bits plus 9
 // for a letter.
-[[gnu::target("arch=x86-64-v3"), gnu::always_inline]] inline __m256i two_lanes(const char* p,
+[[MMSIM_FOR_X86_64_V3 gnu::always_inline]] inline __m256i two_lanes(const char* p,
                                                                                unsigned& valid) {
   const __m256i c = _mm256_inserti128_si256(
       _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
@@ -117,7 +124,7 @@ bool digits_sse2(const char* text, std::array<std::uint64_t, kTraceLanes>& addre
 // its blank and "0x" (bytes 0-2), the first lane's blank and the second lane's "0x" (bytes
 // 19-21); the blank after the second is the next pair's first. The first pair has no blank
 // before it: loaded from its start (bytes 0-1 and 18-20).
-[[gnu::target("arch=x86-64-v3")]] bool digits_avx2(
+[[MMSIM_FOR_X86_64_V3]] bool digits_avx2(
     const char* text, std::size_t size, std::array<std::uint64_t, kTraceLanes>& address,
     std::uint32_t& mask) {
   const __m256i frame = _mm256_setr_epi8(' ', '0', 'x', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  //
