@@ -74,8 +74,9 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells) {
   const Divider& d = divider();
   // More lanes than banks are rarely conflict-free (super warps): go straight to counting. The
   // test is a short loop of its own, so that the common conflict-free dispatch never enters
-  // the counting code.
-  if (width() <= 64 && cells.size() <= width()) {
+  // the counting code; it is tried while the memory's last dispatch took one stage (a run of
+  // conflicted dispatches, as in sorting, skips it until one is conflict-free again).
+  if (last_one_stage_ && width() <= 64 && cells.size() <= width()) {
     const std::uint64_t used =
         d.power_of_two()
             ? with_vector_isa([&, mask = Address{d.divisor()} - 1] {
@@ -93,10 +94,14 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells) {
     if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank);
     return count_busiest<Count>(cells, bank);
   };
-  if (d.power_of_two())
-    return with_vector_isa(
-        [&] { return count([mask = Address{d.divisor()} - 1](Address c) { return c & mask; }); });
-  return with_vector_isa([&] { return count([&d](Address c) { return d.remainder(c); }); });
+  const unsigned k =
+      d.power_of_two()
+          ? with_vector_isa([&] {
+              return count([mask = Address{d.divisor()} - 1](Address c) { return c & mask; });
+            })
+          : with_vector_isa([&] { return count([&d](Address c) { return d.remainder(c); }); });
+  last_one_stage_ = k == 1;
+  return k;
 }
 
 unsigned RequestPackingUnit::stages(std::span<const Address> cells) { return split<false>(cells); }

@@ -76,6 +76,7 @@ class RequestPackingUnit final : public StageSplitter {
   std::vector<std::uint64_t> banks_;        // count_stages: thread requests per bank
   std::uint64_t run_banks_ = 0;             // count_banks: the banks of the current run
   std::uint64_t run_length_ = 0;            // its dispatches, not yet added to banks_
+  bool last_one_stage_ = true;              // split: the last dispatch took one stage
 };
 
 }  // namespace mmsim
