@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <lzma.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -256,6 +257,8 @@ CompressedInput::CompressedInput(const std::filesystem::path& file, const std::s
     ::close(fd_);
     cannot("is a folder");
   }
+  regular_ = S_ISREG(info.st_mode);
+  size_ = static_cast<std::uint64_t>(info.st_size);
   const auto start = std::chrono::steady_clock::now();
   unsigned char peek[sizeof kXzMagic];
   std::size_t peeked = 0;
@@ -292,8 +295,38 @@ CompressedInput::CompressedInput(const std::filesystem::path& file, const std::s
 }
 
 CompressedInput::~CompressedInput() {
+  if (window_ != nullptr) ::munmap(window_, window_bytes_);
   decoder_.reset();
   if (fd_ >= 0) ::close(fd_);
+}
+
+bool CompressedInput::mappable() {
+  if (compression_ != Compression::none || !regular_ || size_ == 0) return false;
+  void* window = ::mmap(nullptr, 1, PROT_READ, MAP_PRIVATE, fd_, 0);
+  if (window == MAP_FAILED) return false;  // a file system that cannot: read() it is
+  ::munmap(window, 1);
+  return true;
+}
+
+std::string_view CompressedInput::map(std::uint64_t offset, std::size_t length) {
+  const auto start = std::chrono::steady_clock::now();
+  if (window_ != nullptr) ::munmap(window_, window_bytes_);
+  window_ = nullptr;
+  if (offset >= size_) return {};
+  // Mapped from the page holding `offset`; the kernel maps the pages of the page cache around
+  // each one touched (16 at a fault), which measured faster than reading them all in at once
+  // (MAP_POPULATE) and than read()'s copy.
+  static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t from = offset / page * page;
+  const auto bytes =
+      static_cast<std::size_t>(std::min<std::uint64_t>(size_ - from, length + (offset - from)));
+  void* window = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(from));
+  if (window == MAP_FAILED)
+    throw InputError({file_, 0, 0}, what_ + ": read error: " + std::strerror(errno));
+  window_ = window;
+  window_bytes_ = bytes;
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {static_cast<const char*>(window) + (offset - from), bytes - (offset - from)};
 }
 
 std::size_t CompressedInput::read(char* out, std::size_t capacity) {
@@ -305,13 +338,19 @@ std::size_t CompressedInput::read(char* out, std::size_t capacity) {
 
 TraceLines::TraceLines(const std::filesystem::path& file, const std::string& what,
                        std::size_t line_limit)
-    : input_(file, what),
-      line_limit_(line_limit),
-      buffer_(std::max(line_limit + 1, std::size_t{1} << 20), '\0') {}
+    : input_(file, what), line_limit_(line_limit) {
+  // A window holds a line of the limit, from any place in its first page.
+  mapped_ = input_.mappable();
+  if (mapped_)
+    window_ = std::max(line_limit + 1 + 65536, std::size_t{4} << 20);
+  else
+    buffer_.assign(std::max(line_limit + 1, std::size_t{1} << 20), '\0');
+  if (!mapped_) data_ = buffer_.data();
+}
 
 bool TraceLines::next(std::string_view& line) {
   while (true) {
-    const char* begin = buffer_.data() + begin_;
+    const char* begin = data_ + begin_;
     const auto* newline = static_cast<const char*>(std::memchr(begin, '\n', end_ - begin_));
     std::size_t length = 0;
     if (newline != nullptr) {
@@ -325,6 +364,14 @@ bool TraceLines::next(std::string_view& line) {
     } else if (end_ - begin_ > line_limit_) {
       ++number_;
       break;
+    } else if (mapped_) {  // the next window, from the partial line on
+      offset_ += begin_;
+      const std::string_view window = input_.map(offset_, window_);
+      data_ = window.empty() ? "" : window.data();
+      begin_ = 0;
+      end_ = window.size();
+      eof_ = offset_ + end_ >= input_.size();
+      continue;
     } else {  // the partial line to the front, more behind it
       std::memmove(buffer_.data(), begin, end_ - begin_);
       end_ -= begin_;

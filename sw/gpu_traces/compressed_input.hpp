@@ -33,6 +33,14 @@ class CompressedInput {
   // Fills `out` with up to `capacity` decompressed bytes; 0 at the end of the (last) stream.
   std::size_t read(char* out, std::size_t capacity);
 
+  // A plain file (a regular one) is also read in place, mapped a window at a time, which spares
+  // copying its bytes into a buffer: whether it can be (its first window mapped), and the bytes
+  // [offset, offset + length) clipped to its end (empty past it), valid until the next call.
+  // Use one way or the other.
+  bool mappable();
+  std::string_view map(std::uint64_t offset, std::size_t length);
+  std::uint64_t size() const { return size_; }
+
   Compression compression() const { return compression_; }
   const std::string& file() const { return file_; }
   // Wall-clock seconds spent reading and decompressing so far.
@@ -47,6 +55,10 @@ class CompressedInput {
   Compression compression_ = Compression::none;
   std::unique_ptr<Decoder> decoder_;
   double seconds_ = 0;
+  bool regular_ = false;
+  std::uint64_t size_ = 0;  // of a regular file
+  void* window_ = nullptr;  // mapped
+  std::size_t window_bytes_ = 0;
 };
 
 // The lines of a trace file (compressed or not), each at most `line_limit` bytes.
@@ -74,8 +86,13 @@ class TraceLines {
  private:
   CompressedInput input_;
   std::size_t line_limit_;
+  // The bytes at hand: buffer_'s, or the window of a mapped file, which starts at `offset_`.
+  bool mapped_ = false;
+  std::size_t window_ = 0;
+  std::uint64_t offset_ = 0;
   std::string buffer_;
-  std::size_t begin_ = 0;  // the unread bytes are buffer_[begin_, end_)
+  const char* data_ = "";
+  std::size_t begin_ = 0;  // the unread bytes are data_[begin_, end_)
   std::size_t end_ = 0;
   bool eof_ = false;
   std::uint64_t number_ = 0;

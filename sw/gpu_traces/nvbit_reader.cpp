@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <queue>
 #include <unordered_map>
 #include <vector>
@@ -28,27 +29,66 @@ struct GroupHeader {
   auto key() const { return std::tuple(kernel, cta, warp); }
 };
 
+// Bytes that are written before they are read: grown without zeroing what is added.
+class ByteBuffer {
+ public:
+  unsigned char* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  // Room for `more` bytes after the first size(), which are kept; returns where it starts.
+  unsigned char* room(std::size_t more) {
+    if (size_ + more > capacity_) {
+      capacity_ = std::max(size_ + more, 2 * capacity_);
+      auto grown = std::make_unique_for_overwrite<unsigned char[]>(capacity_);
+      if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);
+      data_ = std::move(grown);
+    }
+    return data_.get() + size_;
+  }
+  // The bytes up to `end` (in the room given last) are written.
+  void grow_to(const unsigned char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
+  void clear() { size_ = 0; }
+
+ private:
+  std::unique_ptr<unsigned char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 // Records of the selected kernels gathered in memory in the order they were read, each behind
 // its group's number in the run and its length (varints; the length stays with the record, so
 // that the merge finds where each ends), then regrouped per warp by a counting sort into a
 // second buffer of the same size: no comparison sort of the records.
 class RunBuffer {
  public:
-  void add(std::uint32_t kernel, std::uint32_t cta, std::uint32_t warp, const std::string& record) {
+  // The record that encode(out) writes at `out` (at most kMaxRecordBytes), returning its end.
+  template <class Encode>
+  void add(std::uint32_t kernel, std::uint32_t cta, std::uint32_t warp, Encode&& encode) {
     const std::uint64_t key = std::uint64_t{kernel} << 32 | cta;
-    const auto [it, added] =
-        numbers_.try_emplace({key, warp}, static_cast<std::uint32_t>(groups_.size()));
-    if (added) groups_.push_back({kernel, cta, warp, 0, 0});
-    GroupHeader& group = groups_[it->second];
-    const std::size_t at = bytes_.size();
-    bytes_.resize(at + 20 + record.size());
-    auto* prefix = reinterpret_cast<unsigned char*>(bytes_.data() + at);
-    unsigned char* length = put_varint(it->second, prefix);
-    unsigned char* end = put_varint(record.size(), length);
-    std::memcpy(end, record.data(), record.size());
-    bytes_.resize(static_cast<std::size_t>(end - prefix) + at + record.size());
+    if (key != last_cta_) {
+      last_cta_ = key;
+      last_cta_groups_.fill(kNoGroup);
+    }
+    std::uint32_t number = warp < kCachedWarps ? last_cta_groups_[warp] : kNoGroup;
+    if (number == kNoGroup) {
+      const auto [it, added] =
+          numbers_.try_emplace({key, warp}, static_cast<std::uint32_t>(groups_.size()));
+      if (added) groups_.push_back({kernel, cta, warp, 0, 0});
+      number = it->second;
+      if (warp < kCachedWarps) last_cta_groups_[warp] = number;
+    }
+    GroupHeader& group = groups_[number];
+    // Written in place: the record behind a length of one byte, moved on where it needs two.
+    unsigned char* length = put_varint(number, bytes_.room(5 + 2 + kMaxRecordBytes));
+    unsigned char* record = length + 1;
+    auto size = static_cast<std::size_t>(encode(record) - record);
+    if (size >= 0x80) {
+      std::memmove(record + 1, record, size);
+      ++record;
+    }
+    put_varint(size, length);
+    bytes_.grow_to(record + size);
     ++group.records;
-    group.bytes += static_cast<std::uint64_t>(end - length) + record.size();
+    group.bytes += static_cast<std::uint64_t>(record - length) + size;
   }
   // Memory held: both buffers, and about 64 bytes per group.
   std::size_t bytes() const { return 2 * bytes_.size() + groups_.size() * 64; }
@@ -68,21 +108,24 @@ class RunBuffer {
       start[g] = total;
       total += groups_[g].bytes;
     }
-    sorted_.resize(total);
+    sorted_.clear();
+    unsigned char* sorted = sorted_.room(total);
     std::vector<std::uint64_t> at = start;
-    const auto* p = reinterpret_cast<const unsigned char*>(bytes_.data());
+    const unsigned char* p = bytes_.data();
     const auto* end = p + bytes_.size();
     while (p != end) {
       const auto g = static_cast<std::uint32_t>(get_varint(p));
       const unsigned char* length = p;
       const std::uint64_t size = get_varint(p) + static_cast<std::uint64_t>(p - length);
-      std::memcpy(sorted_.data() + at[g], length, size);
+      std::memcpy(sorted + at[g], length, size);
       at[g] += size;
       p = length + size;
     }
     for (const std::uint32_t g : order)
-      group(groups_[g], std::string_view(sorted_).substr(start[g], groups_[g].bytes));
+      group(groups_[g],
+            std::string_view(reinterpret_cast<const char*>(sorted) + start[g], groups_[g].bytes));
     numbers_.clear();
+    last_cta_ = kNoCta;
     groups_.clear();
     bytes_.clear();
   }
@@ -94,9 +137,16 @@ class RunBuffer {
     }
   };
   std::unordered_map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t, KeyHash> numbers_;
+  // The numbers of the groups of the CTA added to last, by warp (the first kCachedWarps): most
+  // lines go to a warp of the CTA of the line before, found without the map.
+  static constexpr std::uint32_t kCachedWarps = 64;
+  static constexpr std::uint32_t kNoGroup = ~std::uint32_t{0};
+  static constexpr std::uint64_t kNoCta = ~std::uint64_t{0};
+  std::uint64_t last_cta_ = kNoCta;
+  std::array<std::uint32_t, kCachedWarps> last_cta_groups_{};
   std::vector<GroupHeader> groups_;  // by number in the run
-  std::string bytes_;
-  std::string sorted_;
+  ByteBuffer bytes_;
+  ByteBuffer sorted_;
 };
 
 // A run written out, one after the other in one file (one file descriptor however many runs):
@@ -113,10 +163,12 @@ class Run {
     return true;
   }
   const GroupHeader& header() const { return header_; }
-  void records(std::string& out) {
-    out.resize(header_.bytes);
-    file_->read_at(offset_, out.data(), out.size());
+  std::string_view records(ByteBuffer& out) {
+    out.clear();
+    unsigned char* at = out.room(header_.bytes);
+    file_->read_at(offset_, at, header_.bytes);
     offset_ += header_.bytes;
+    return {reinterpret_cast<const char*>(at), header_.bytes};
   }
 
  private:
@@ -205,8 +257,8 @@ class NvbitReader {
   static constexpr std::size_t kOpcodeSites = 16;
   std::vector<OpcodeSite> opcode_sites_;
   std::size_t replaced_ = 0;
-  std::vector<KernelState> states_;                                           // per kernel
-  std::vector<bool> launched_;  // per kernel: its LAUNCH line was read
+  std::vector<KernelState> states_;  // per kernel
+  std::vector<bool> launched_;       // per kernel: its LAUNCH line was read
   std::uint64_t access_lines_ = 0;
   PrintedAccessLines printed_;
   AccessFields fields_;
@@ -214,7 +266,7 @@ class NvbitReader {
   std::unique_ptr<ScratchFile> runs_file_;  // made at the first run
   std::vector<Run> runs_;
   RecordedInstruction in_;
-  std::string record_;
+  ByteBuffer merged_;  // a warp's records as emit rewrites them
   // The merge's position.
   bool open_cta_ = false, open_warp_ = false;
   std::uint32_t kernel_ = 0, cta_index_ = 0, warp_field_ = 0;
@@ -322,8 +374,7 @@ void NvbitReader::launch_line(std::string_view line) {
         std::min<std::uint64_t>((threads + kTraceLanes - 1) / kTraceLanes, 1u << 20));
 }
 
-bool PrintedAccessLines::parse(std::string_view line, AccessFields& out,
-                               RecordedInstruction& in) {
+bool PrintedAccessLines::parse(std::string_view line, AccessFields& out, RecordedInstruction& in) {
   std::size_t at = 0;
   // Compared in place: the lengths are constants.
   const auto literal = [&]<std::size_t N>(const char(&text)[N]) {
@@ -443,10 +494,10 @@ void NvbitReader::access_line(const AccessFields& line) {
     state.last_key = key;
     state.last_cta = it->second;
   }
-  record_.clear();
-  RecordPosition fresh;
-  encode_record(in_, fresh, record_);
-  buffer_.add(k, state.last_cta, static_cast<std::uint32_t>(warp), record_);
+  buffer_.add(k, state.last_cta, static_cast<std::uint32_t>(warp), [this](unsigned char* out) {
+    RecordPosition fresh;
+    return encode_record(in_, fresh, out);
+  });
   if (buffer_.bytes() >= run_bytes_) spill();
 }
 
@@ -524,8 +575,9 @@ void NvbitReader::emit(const GroupHeader& h, std::string_view records) {
   // Each record behind its length, its head relative to nothing: rewritten relative to the
   // warp's previous record, its addresses copied as they are.
   // A head takes at most 30 bytes, the one it replaces at least 3.
-  record_.resize(records.size() + std::size_t{27} * h.records);
-  auto* out = reinterpret_cast<unsigned char*>(record_.data());
+  merged_.clear();
+  unsigned char* const begin = merged_.room(records.size() + std::size_t{27} * h.records);
+  unsigned char* out = begin;
   for (std::uint32_t r = 0; r < h.records; ++r) {
     const std::uint64_t length = get_varint(data);
     const unsigned char* end = data + length;
@@ -540,8 +592,8 @@ void NvbitReader::emit(const GroupHeader& h, std::string_view records) {
     }
     data = end;
   }
-  record_.resize(static_cast<std::size_t>(out - reinterpret_cast<unsigned char*>(record_.data())));
-  trace_.store->append_records(record_);
+  trace_.store->append_records(std::string_view(reinterpret_cast<const char*>(begin),
+                                                static_cast<std::size_t>(out - begin)));
 }
 
 void NvbitReader::merge() {
@@ -554,12 +606,11 @@ void NvbitReader::merge() {
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     for (std::size_t i = 0; i < runs_.size(); ++i)
       if (runs_[i].next_group()) heads.push({runs_[i].header().key(), i});
-    std::string records;
+    ByteBuffer records;
     while (!heads.empty()) {
       const std::size_t i = heads.top().second;
       heads.pop();
-      runs_[i].records(records);
-      emit(runs_[i].header(), records);
+      emit(runs_[i].header(), runs_[i].records(records));
       if (runs_[i].next_group()) heads.push({runs_[i].header().key(), i});
     }
   }

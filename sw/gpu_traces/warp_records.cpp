@@ -19,13 +19,16 @@ std::uint64_t zigzag(std::uint64_t difference) {
 }
 std::uint64_t unzigzag(std::uint64_t value) { return (value >> 1) ^ (~(value & 1) + 1); }
 
+// Reads a record; `kChecked`: the record may end before kMaxRecordBytes, each byte is checked
+// against the end (else, with at least kMaxRecordBytes left, no record can run past it).
+template <bool kChecked>
 class Reader {
  public:
   Reader(const unsigned char* data, std::size_t size) : at_(data), end_(data + size) {}
   std::uint64_t varint() {
     std::uint64_t value = 0;
     for (unsigned shift = 0; shift < 64; shift += 7) {
-      if (at_ == end_) short_record();
+      if (kChecked && at_ == end_) short_record();
       const unsigned char byte = *at_++;
       value |= std::uint64_t{byte & 0x7fu} << shift;
       if ((byte & 0x80) == 0) return value;
@@ -33,7 +36,7 @@ class Reader {
     short_record();
   }
   unsigned char byte() {
-    if (at_ == end_) short_record();
+    if (kChecked && at_ == end_) short_record();
     return *at_++;
   }
   const unsigned char* at() const { return at_; }
@@ -55,6 +58,7 @@ unsigned char* put_head(const RecordedInstruction& in, RecordPosition& at, unsig
   return p;
 }
 
+template <class Reader>
 void read_head(Reader& r, RecordPosition& at, RecordedInstruction& in) {
   const std::uint64_t site = r.varint();
   in.site = static_cast<std::uint32_t>(site >> 1);
@@ -78,7 +82,7 @@ unsigned char* put_varint(std::uint64_t value, unsigned char* out) {
 
 std::size_t decode_record_head(const unsigned char* data, std::size_t size, RecordPosition& at,
                                RecordedInstruction& in) {
-  Reader r(data, size);
+  Reader<true> r(data, size);
   read_head(r, at, in);
   return static_cast<std::size_t>(r.at() - data);
 }
@@ -94,7 +98,12 @@ unsigned char* encode_record_with(const RecordedInstruction& in, RecordPosition&
 
 void encode_record(const RecordedInstruction& in, RecordPosition& at, std::string& out) {
   unsigned char buffer[kMaxRecordBytes];
-  unsigned char* p = put_head(in, at, buffer);
+  const unsigned char* end = encode_record(in, at, buffer);
+  out.append(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(end - buffer));
+}
+
+unsigned char* encode_record(const RecordedInstruction& in, RecordPosition& at, unsigned char* p) {
+  p = put_head(in, at, p);
   if (in.has_addresses && in.strided && in.mask == kFullMask) {  // most accesses: at once
     *p++ = kAllLanes | kStrided;
     p = put_varint(in.address[0], p);
@@ -128,12 +137,15 @@ void encode_record(const RecordedInstruction& in, RecordPosition& at, std::strin
       }
     }
   }
-  out.append(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(p - buffer));
+  return p;
 }
 
-std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPosition& at,
-                          RecordedInstruction& in) {
-  Reader r(data, size);
+namespace {
+
+template <bool kChecked>
+std::size_t decode(const unsigned char* data, std::size_t size, RecordPosition& at,
+                   RecordedInstruction& in) {
+  Reader<kChecked> r(data, size);
   read_head(r, at, in);
   if (in.has_addresses) {
     const unsigned char flags = r.byte();
@@ -150,8 +162,11 @@ std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPos
         const std::uint64_t stride = unzigzag(r.varint());
         in.strided = true;
         in.stride = stride;
-        if (mask == kFullMask) {
-          for (unsigned lane = 0; lane < kTraceLanes; ++lane) in.address[lane] = a + lane * stride;
+        if (mask == kFullMask) {  // one addition a lane, which vectorises
+          for (std::uint64_t& lane : in.address) {
+            lane = a;
+            a += stride;
+          }
           return static_cast<std::size_t>(r.at() - data);
         }
         for (std::uint32_t m = mask; m != 0; m &= m - 1) {
@@ -169,6 +184,14 @@ std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPos
     }
   }
   return static_cast<std::size_t>(r.at() - data);
+}
+
+}  // namespace
+
+std::size_t decode_record(const unsigned char* data, std::size_t size, RecordPosition& at,
+                          RecordedInstruction& in) {
+  return size >= kMaxRecordBytes ? decode<false>(data, size, at, in)
+                                 : decode<true>(data, size, at, in);
 }
 
 }  // namespace mmsim

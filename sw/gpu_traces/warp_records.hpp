@@ -38,8 +38,10 @@ struct RecordPosition {
   std::uint64_t line = 0;
 };
 
-// Appends the record of `in` to `out`, relative to `at` (which moves to `in`).
+// Appends the record of `in` to `out`, relative to `at` (which moves to `in`); or writes it at
+// `out` (kMaxRecordBytes at most) and returns the end of what it wrote.
 void encode_record(const RecordedInstruction& in, RecordPosition& at, std::string& out);
+unsigned char* encode_record(const RecordedInstruction& in, RecordPosition& at, unsigned char* out);
 
 // Decodes the record at `data` (at most `size` bytes) into `in`, relative to `at`; returns the
 // bytes it took. Records come from encode_record only: a record cut short throws.

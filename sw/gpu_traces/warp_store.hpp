@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sw/gpu_traces/scratch_file.hpp"
@@ -39,7 +40,7 @@ class WarpStore {
 
   // ---- writing: the records of a warp, then its entry; a CTA's warps, then its entry.
   std::uint64_t data_bytes() const { return data_.size(); }
-  void append_records(const std::string& bytes) { data_.append(bytes.data(), bytes.size()); }
+  void append_records(std::string_view bytes) { data_.append(bytes.data(), bytes.size()); }
   void add_warp(const WarpEntry& entry) { warps_.append(&entry, sizeof entry); }
   void add_cta(const CtaEntry& entry) { ctas_.append(&entry, sizeof entry); }
   std::uint64_t ctas() const { return ctas_.size() / sizeof(CtaEntry); }
