@@ -72,33 +72,23 @@ void RequestPackingUnit::add_run(std::vector<std::uint64_t>& to, std::uint64_t b
 template <bool Count>
 unsigned RequestPackingUnit::split(std::span<const Address> cells) {
   const Divider& d = divider();
-  // More lanes than banks are rarely conflict-free (super warps): go straight to counting. The
-  // test is a short loop of its own, so that the common conflict-free dispatch never enters
-  // the counting code; it is tried while the memory's last dispatch took one stage (a run of
-  // conflicted dispatches, as in sorting, skips it until one is conflict-free again).
-  if (last_one_stage_ && width() <= 64 && cells.size() <= width()) {
-    const std::uint64_t used =
-        d.power_of_two()
-            ? with_vector_isa([&, mask = Address{d.divisor()} - 1] {
-                return conflict_free_banks(cells, [mask](Address c) { return c & mask; });
-              })
-            : with_vector_isa(
-                  [&] { return conflict_free_banks(cells, [&d](Address c) { return d.remainder(c); }); });
-    if (used != 0) {
-      if constexpr (Count) count_banks(used);
-      return 1;
-    }
-  }
   const auto count = [&](auto bank) {
+    // More lanes than banks are rarely conflict-free (super warps): go straight to counting.
+    // The conflict-free test is tried while the memory's last dispatch took one stage (a run of
+    // conflicted dispatches, as in sorting, skips it until one is conflict-free again).
+    if (last_one_stage_ && width() <= 64 && cells.size() <= width())
+      if (const std::uint64_t used = conflict_free_banks(cells, bank); used != 0) {
+        if constexpr (Count) count_banks(used);
+        return 1u;
+      }
     if (!marked_.empty()) return count_columns<Count>(cells, bank);
     if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank);
     return count_busiest<Count>(cells, bank);
   };
   const unsigned k =
       d.power_of_two()
-          ? with_vector_isa([&] {
-              return count([mask = Address{d.divisor()} - 1](Address c) { return c & mask; });
-            })
+          ? with_vector_isa(
+                [&] { return count([mask = d.divisor() - 1](Address c) { return c & mask; }); })
           : with_vector_isa([&] { return count([&d](Address c) { return d.remainder(c); }); });
   last_one_stage_ = k == 1;
   return k;
