@@ -341,11 +341,12 @@ TraceLines::TraceLines(const std::filesystem::path& file, const std::string& wha
     : input_(file, what), line_limit_(line_limit) {
   // A window holds a line of the limit, from any place in its first page.
   mapped_ = input_.mappable();
-  if (mapped_)
+  if (mapped_) {
     window_ = std::max(line_limit + 1 + 65536, std::size_t{4} << 20);
-  else
+  } else {
     buffer_.assign(std::max(line_limit + 1, std::size_t{1} << 20), '\0');
-  if (!mapped_) data_ = buffer_.data();
+    data_ = buffer_.data();
+  }
 }
 
 bool TraceLines::next(std::string_view& line) {
