@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <memory>
+#include <span>
 
 #include "hw/support/errors.hpp"
 #include "hw/support/vector_isa.hpp"
@@ -14,20 +15,447 @@ namespace mmsim {
 namespace {
 
 // A warp's buffers for Cole's stages: per lane its key (an item), the node and side it belongs
-// to, its index k in its sample, and the ranks it works out.
+// to, its index k in its sample, the ranks it works out, where the sample it scans starts
+// (scan), and in phase B2 the plan of the ranks it hands on. All words, so that the per-lane
+// loops below work on one width.
 struct ColeLanes {
   explicit ColeLanes(unsigned w)
-      : address(w), value(w), item(w), node(w), k(w), rank(w), lo(w), hi(w), other(w), side(w) {}
+      : address(w),
+        value(w),
+        item(w),
+        node(w),
+        side(w),
+        k(w),
+        rank(w),
+        lo(w),
+        hi(w),
+        other(w),
+        scan(w),
+        start_x(w),
+        start_y(w),
+        below_x(w),
+        below_y(w),
+        end_x(w),
+        end(w) {}
   std::vector<Address> address;
   std::vector<Word> value;
   std::vector<Word> item;
-  std::vector<std::uint64_t> node, k, rank, lo, hi, other;
-  std::vector<unsigned char> side;
+  std::vector<std::uint64_t> node, side, k, rank, lo, hi, other;
+  std::vector<Address> scan;
+  // Phase B2, per lane: where its x and y entries of R_s start, how many ranks below L_s(v)[0]
+  // it hands on (key 0 only), where its x entries end and where all end.
+  std::vector<Address> start_x, start_y;
+  std::vector<std::uint64_t> below_x, below_y, end_x, end;
+};
+
+// Their data, for the per-lane loops: each loop is a lambda that captures these pointers by
+// value in a function of its own ([[gnu::noinline]], see for_each_lane), so that they stay in
+// registers and the loop does not reload them after every store.
+struct ColeArrays {
+  explicit ColeArrays(ColeLanes& l)
+      : n(l.address.size()),
+        address(l.address.data()),
+        value(l.value.data()),
+        item(l.item.data()),
+        node(l.node.data()),
+        side(l.side.data()),
+        k(l.k.data()),
+        rank(l.rank.data()),
+        lo(l.lo.data()),
+        hi(l.hi.data()),
+        other(l.other.data()),
+        scan(l.scan.data()),
+        start_x(l.start_x.data()),
+        start_y(l.start_y.data()),
+        below_x(l.below_x.data()),
+        below_y(l.below_y.data()),
+        end_x(l.end_x.data()),
+        end(l.end.data()) {}
+  std::size_t n;
+  Address* address;
+  Word* value;
+  Word* item;
+  std::uint64_t *node, *side, *k, *rank, *lo, *hi, *other;
+  Address* scan;
+  Address *start_x, *start_y;
+  std::uint64_t *below_x, *below_y, *end_x, *end;
 };
 
 // The keys of a sample SUP(x) = every d-th key of L(x): key j is L(x)[d*j + d - 1] (Reduce
 // keeps z4, z8, ...).
 inline std::uint64_t sampled(std::uint64_t j, unsigned d) { return d * j + d - 1; }
+
+inline std::uint64_t clamp(Word value, std::uint64_t most) {
+  return std::min(static_cast<std::uint64_t>(value), most);
+}
+
+// The per-lane steps of the phases, in the order the phases take them. A lane is active when it
+// has a key (node not kInactive); an instruction's inactive lanes have address kInactive.
+
+// The lanes' keys of one round of a phase over the keys of SUP_s(x) and SUP_s(y) of every node
+// of level l (key id = first + lane of the level): node, side (0: x, 1: y) and index k in the
+// sample; false when no lane has one.
+inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size, std::uint64_t half,
+                        std::uint64_t& node, std::uint64_t& side, std::uint64_t& k) {
+  const std::uint64_t within = id & ((std::uint64_t{1} << log_size) - 1);
+  const bool active = id < keys;
+  node = active ? id >> log_size : kInactive;
+  side = active && within >= half;
+  k = active ? within - side * half : 0;
+  return active;
+}
+
+// Phase A's first read: e = SUP_s(own child)[k], from L_{s-1}(own child). The ranks start at
+// r = 0 and the other sample's range at [0, half); scan is where that sample lies.
+[[gnu::noinline]] bool merge_start(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
+  return with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = l.child_prev_size,
+                          divisor = l.divisor, half = l.half, a = ColeArrays(lanes), first,
+                          keys = l.nodes * l.size,
+                          log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      std::uint64_t node, side, k;
+      const bool active = sample_lane(first + lane, keys, log_size, half, node, side, k);
+      a.node[lane] = node;
+      a.side[lane] = side;
+      a.k[lane] = k;
+      const Address child = child_prev_list + 2 * node * child_prev_size;
+      a.address[lane] = active ? child + side * child_prev_size + sampled(k, divisor) : kInactive;
+      a.scan[lane] = child + (1 - side) * child_prev_size + divisor - 1;
+      a.rank[lane] = a.lo[lane] = a.other[lane] = 0;
+      a.hi[lane] = half;
+    }
+    return first < keys;
+  });
+}
+
+// e read; the next read: r, e's rank in L_{s-1}(v) (R_{s-1}).
+[[gnu::noinline]] void merge_item(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first,
+                                  std::span<const Word> got) {
+  with_vector_isa([a = ColeArrays(lanes), got = got.data(), ranks = l.prev_ranks + first] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      a.item[lane] = got[lane];
+      a.address[lane] = a.node[lane] != kInactive ? ranks + lane : kInactive;
+    }
+  });
+}
+
+// Where U_{s-1}(v) of the other sample lies for a lane's node and side.
+inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint64_t node,
+                          std::uint64_t side) {
+  return prev_help + node * 2 * prev_size + (1 - side) * prev_size;
+}
+
+// r read; the next read: U_{s-1}[r - 1] (lanes with r > 0).
+[[gnu::noinline]] void merge_rank(ColeLanes& lanes, const ColeLevelStage& l,
+                                  std::span<const Word> got) {
+  with_vector_isa(
+      [prev_help = l.prev_help, prev_size = l.prev_size, a = ColeArrays(lanes), got = got.data()] {
+        for (std::size_t lane = 0; lane < a.n; ++lane) {
+          const bool active = a.node[lane] != kInactive;
+          const std::uint64_t rank = active ? clamp(got[lane], prev_size) : 0;
+          a.rank[lane] = rank;
+          a.address[lane] =
+              active && rank > 0
+                  ? other_help(prev_help, prev_size, a.node[lane], a.side[lane]) + rank - 1
+                  : kInactive;
+        }
+      });
+}
+
+// U_{s-1}[r - 1] read: the range starts there; the next read: U_{s-1}[r] (lanes with r below
+// |L_{s-1}(v)|).
+[[gnu::noinline]] void merge_range_start(ColeLanes& lanes, const ColeLevelStage& l,
+                                         std::span<const Word> got) {
+  with_vector_isa([half = l.half, prev_help = l.prev_help, prev_size = l.prev_size,
+                   a = ColeArrays(lanes), got = got.data()] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const bool active = a.node[lane] != kInactive;
+      if (a.address[lane] != kInactive) a.lo[lane] = a.other[lane] = clamp(got[lane], half);
+      a.address[lane] =
+          active && a.rank[lane] < prev_size
+              ? other_help(prev_help, prev_size, a.node[lane], a.side[lane]) + a.rank[lane]
+              : kInactive;
+    }
+  });
+}
+
+// U_{s-1}[r] read: the range ends there.
+[[gnu::noinline]] void merge_range_end(ColeLanes& lanes, const ColeLevelStage& l,
+                                       std::span<const Word> got) {
+  with_vector_isa([half = l.half, a = ColeArrays(lanes), got = got.data()] {
+    for (std::size_t lane = 0; lane < a.n; ++lane)
+      if (a.address[lane] != kInactive) a.hi[lane] = clamp(got[lane], half);
+  });
+}
+
+// count_below's steps: the addresses of the keys the lanes compare (key `other` of the sample
+// at `scan`, every divisor-th key), whether any lane reads one; then the comparisons.
+[[gnu::noinline]] bool scan_addresses(ColeLanes& lanes, unsigned divisor) {
+  return with_vector_isa([a = ColeArrays(lanes), divisor] {
+    std::uint64_t any = 0;
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const bool scan = (a.node[lane] != kInactive) & (a.other[lane] < a.hi[lane]);
+      a.address[lane] = scan ? a.scan[lane] + divisor * a.other[lane] : kInactive;
+      any |= scan;
+    }
+    return any != 0;
+  });
+}
+
+[[gnu::noinline]] void count_step(ColeLanes& lanes, std::span<const Word> got) {
+  with_vector_isa([a = ColeArrays(lanes), got = got.data()] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      if (a.address[lane] == kInactive) continue;
+      if (got[lane] < a.item[lane])
+        ++a.other[lane];
+      else
+        a.hi[lane] = a.other[lane];  // stop
+    }
+  });
+}
+
+// Phase A's writes: e to L_s(v)[k + c], then c to C.
+[[gnu::noinline]] void merge_place(ColeLanes& lanes, const ColeLevelStage& l) {
+  with_vector_isa([list = l.list, size = l.size, a = ColeArrays(lanes)] {
+    for (std::size_t lane = 0; lane < a.n; ++lane)
+      a.address[lane] = a.node[lane] != kInactive
+                            ? list + a.node[lane] * size + a.k[lane] + a.other[lane]
+                            : kInactive;
+  });
+}
+
+[[gnu::noinline]] void merge_cross(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
+  with_vector_isa([a = ColeArrays(lanes), cross = l.cross + first] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      a.value[lane] = static_cast<Word>(a.other[lane]);
+      a.address[lane] = a.node[lane] != kInactive ? cross + lane : kInactive;
+    }
+  });
+}
+
+// Phase B1's first read: c, from C.
+[[gnu::noinline]] bool help_start(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
+  return with_vector_isa([cross = l.cross, half = l.half, a = ColeArrays(lanes), first,
+                          keys = l.nodes * l.size,
+                          log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      std::uint64_t node, side, k;
+      const bool active = sample_lane(first + lane, keys, log_size, half, node, side, k);
+      a.node[lane] = node;
+      a.side[lane] = side;
+      a.k[lane] = k;
+      a.address[lane] = active ? cross + first + lane : kInactive;
+    }
+    return first < keys;
+  });
+}
+
+// c read (rank); the next read: e, from L_{s-1}(own child).
+[[gnu::noinline]] void help_cross(ColeLanes& lanes, const ColeLevelStage& l,
+                                  std::span<const Word> got) {
+  with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = l.child_prev_size,
+                   divisor = l.divisor, half = l.half, a = ColeArrays(lanes), got = got.data()] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      a.rank[lane] = clamp(got[lane], half);
+      a.address[lane] = a.node[lane] != kInactive
+                            ? child_prev_list +
+                                  (2 * a.node[lane] + a.side[lane]) * child_prev_size +
+                                  sampled(a.k[lane], divisor)
+                            : kInactive;
+    }
+  });
+}
+
+// Indices in L_{s-1}(child) of e (own) and of SUP_s(y)[c - 1] (other).
+inline std::uint64_t own_index(const ColeArrays& a, std::size_t lane, unsigned divisor) {
+  return sampled(a.k[lane], divisor);
+}
+inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned divisor) {
+  return a.rank[lane] > 0 ? sampled(a.rank[lane] - 1, divisor) : 0;
+}
+
+// e read. The ranks in L_s(child) of e in its own child's list (lo) and of SUP_s(y)[c - 1] in
+// the other child's (hi): the indices themselves once the child is complete, else sums of the
+// child's U_{s-1}, read next.
+[[gnu::noinline]] void help_item(ColeLanes& lanes, const ColeLevelStage& l,
+                                 std::span<const Word> got) {
+  with_vector_isa([a = ColeArrays(lanes), got = got.data(), divisor = l.divisor,
+                   complete = l.child_complete_before] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      a.item[lane] = got[lane];
+      a.lo[lane] = complete ? own_index(a, lane, divisor) : 0;
+      a.hi[lane] = complete ? other_index(a, lane, divisor) : 0;
+    }
+  });
+}
+
+// Part 0, 1: the own child's U_{s-1} in SUP_s(x), SUP_s(y) at e's index; parts 2, 3: the other
+// child's at SUP_s(y)[c - 1]'s (lanes with c > 0).
+[[gnu::noinline]] void help_child_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
+  with_vector_isa([child_prev_help = l.child_prev_help, child_prev_size = l.child_prev_size,
+                   divisor = l.divisor, a = ColeArrays(lanes), part] {
+    const bool own = part < 2;
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const std::uint64_t child = 2 * a.node[lane] + (own ? a.side[lane] : 1 - a.side[lane]);
+      const bool wanted = a.node[lane] != kInactive && (own || a.rank[lane] > 0);
+      a.address[lane] =
+          wanted ? child_prev_help + child * 2 * child_prev_size + part % 2 * child_prev_size +
+                       (own ? own_index(a, lane, divisor) : other_index(a, lane, divisor))
+                 : kInactive;
+    }
+  });
+}
+
+[[gnu::noinline]] void help_add_ranks(ColeLanes& lanes, std::span<const Word> got, bool own) {
+  with_vector_isa([a = ColeArrays(lanes), got = got.data(), own] {
+    std::uint64_t* const sum = own ? a.lo : a.hi;
+    for (std::size_t lane = 0; lane < a.n; ++lane)
+      if (a.address[lane] != kInactive) sum[lane] += static_cast<std::uint64_t>(got[lane]);
+  });
+}
+
+// Own rank in SUP_{s+1}(own child) (lo); the scan of the other sample SUP_{s+1} starts at other.
+[[gnu::noinline]] void help_scan_start(ColeLanes& lanes, const ColeLevelStage& l) {
+  with_vector_isa([child_list = l.child_list, child_size = l.child_size,
+                   next_divisor = l.next_divisor, next_half = l.next_half, a = ColeArrays(lanes)] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      a.lo[lane] = std::min(a.lo[lane], child_size) / next_divisor;
+      a.other[lane] = a.rank[lane] > 0 ? std::min(a.hi[lane], child_size) / next_divisor : 0;
+      a.hi[lane] = next_half;
+      a.scan[lane] =
+          child_list + (2 * a.node[lane] + 1 - a.side[lane]) * child_size + next_divisor - 1;
+    }
+  });
+}
+
+// U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
+[[gnu::noinline]] void help_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
+  with_vector_isa([help = l.help, size = l.size, a = ColeArrays(lanes), part] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      a.value[lane] = static_cast<Word>(part == a.side[lane] ? a.lo[lane] : a.other[lane]);
+      a.address[lane] = a.node[lane] != kInactive ? help + a.node[lane] * 2 * size + part * size +
+                                                        a.k[lane] + a.rank[lane]
+                                                  : kInactive;
+    }
+  });
+}
+
+// Phase B2: the lanes' keys u = L_s(v)[k] of one round; no equal key found yet (side 0).
+[[gnu::noinline]] void hand_on_lanes(ColeLanes& lanes, const ColeLevelStage& l,
+                                     std::uint64_t first) {
+  with_vector_isa([a = ColeArrays(lanes), first, keys = l.nodes * l.size, mask = l.size - 1,
+                   log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const std::uint64_t id = first + lane;
+      a.node[lane] = id < keys ? id >> log_size : kInactive;
+      a.k[lane] = id & mask;
+      a.side[lane] = 0;
+    }
+  });
+}
+
+// U_s(v) of u (k) or of the next key (k + 1, within L_s(v)), in SUP_{s+1}(x) (part 0) or
+// SUP_{s+1}(y) (part 1).
+[[gnu::noinline]] void hand_on_help(ColeLanes& lanes, const ColeLevelStage& l, unsigned part,
+                                    bool next) {
+  with_vector_isa([help = l.help, size = l.size, a = ColeArrays(lanes), part, next] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const bool wanted = a.node[lane] != kInactive && (!next || a.k[lane] + 1 < size);
+      a.address[lane] =
+          wanted ? help + a.node[lane] * 2 * size + part * size + a.k[lane] + next : kInactive;
+    }
+  });
+}
+
+// ... read into `bound`, clamped (|SUP_{s+1}| for the lanes that read none).
+[[gnu::noinline]] void hand_on_bound(ColeLanes& lanes, std::span<const Word> got,
+                                     std::uint64_t* bound, std::uint64_t most) {
+  with_vector_isa([a = ColeArrays(lanes), got = got.data(), bound, most] {
+    for (std::size_t lane = 0; lane < a.n; ++lane)
+      bound[lane] = a.address[lane] != kInactive ? clamp(got[lane], most) : most;
+  });
+}
+
+// The x range [lo, hi) and y range [rank, other) made non-empty-or-empty; the next read: u.
+[[gnu::noinline]] void hand_on_key(ColeLanes& lanes, const ColeLevelStage& l) {
+  with_vector_isa([list = l.list, size = l.size, a = ColeArrays(lanes)] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      a.hi[lane] = std::max(a.hi[lane], a.lo[lane]);
+      a.other[lane] = std::max(a.other[lane], a.rank[lane]);
+      a.address[lane] =
+          a.node[lane] != kInactive ? list + a.node[lane] * size + a.k[lane] : kInactive;
+    }
+  });
+}
+
+// The first key of the range of `side` (x: [lo, hi), y: [rank, other)), to find the one equal
+// to u.
+[[gnu::noinline]] void hand_on_first(ColeLanes& lanes, const ColeLevelStage& l, unsigned side) {
+  with_vector_isa([child_list = l.child_list, child_size = l.child_size,
+                   next_divisor = l.next_divisor, a = ColeArrays(lanes), side] {
+    const std::uint64_t* const lo = side == 0 ? a.lo : a.rank;
+    const std::uint64_t* const hi = side == 0 ? a.hi : a.other;
+    for (std::size_t lane = 0; lane < a.n; ++lane)
+      a.address[lane] = a.node[lane] != kInactive && lo[lane] < hi[lane]
+                            ? child_list + (2 * a.node[lane] + side) * child_size +
+                                  sampled(lo[lane], next_divisor)
+                            : kInactive;
+  });
+}
+
+[[gnu::noinline]] void hand_on_equal(ColeLanes& lanes, std::span<const Word> got, unsigned side) {
+  with_vector_isa([a = ColeArrays(lanes), got = got.data(), side] {
+    for (std::size_t lane = 0; lane < a.n; ++lane)
+      if (a.address[lane] != kInactive && got[lane] == a.item[lane])
+        a.side[lane] |= std::uint64_t{1} << side;
+  });
+}
+
+// What the lanes hand on: entry t of a lane is, in order, x's keys below L_s(v)[0] (k = 0
+// only), x's range, y's keys below L_s(v)[0], y's range; entry e of x's (below and range) goes
+// to R_s's x part at key e + lo - below (at e below key 0, at lo + e - below in the range), and
+// so for y. Returns the most entries of a lane, and the longest range in `longest`.
+[[gnu::noinline]] std::uint64_t hand_on_plan(ColeLanes& lanes, const ColeLevelStage& l,
+                                             std::uint64_t& longest) {
+  return with_vector_isa(
+      [next_half = l.next_half, ranks = l.ranks, &longest, a = ColeArrays(lanes)] {
+        std::uint64_t most = 0, range = longest;
+        for (std::size_t lane = 0; lane < a.n; ++lane) {
+          const bool active = a.node[lane] != kInactive;
+          const std::uint64_t x = a.hi[lane] - a.lo[lane];
+          const std::uint64_t y = a.other[lane] - a.rank[lane];
+          const std::uint64_t below_x = a.k[lane] == 0 ? a.lo[lane] : 0;
+          const std::uint64_t below_y = a.k[lane] == 0 ? a.rank[lane] : 0;
+          const Address node_ranks = ranks + a.node[lane] * 2 * next_half;
+          a.below_x[lane] = below_x;
+          a.below_y[lane] = below_y;
+          a.start_x[lane] = node_ranks + a.lo[lane] - below_x;
+          a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y;
+          a.end_x[lane] = below_x + x;
+          a.end[lane] = active ? below_x + x + below_y + y : 0;
+          most = std::max(most, a.end[lane]);
+          if (active) range = std::max({range, x, y});
+        }
+        longest = range;
+        return most;
+      });
+}
+
+// Entry t of every lane: its rank (0 below L_s(v)[0]; i for the key equal to u = L_s(v)[i], else
+// i + 1) to its place in R_s.
+[[gnu::noinline]] void hand_on_entry(ColeLanes& lanes, std::uint64_t t) {
+  with_vector_isa([a = ColeArrays(lanes), t] {
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const bool x = t < a.end_x[lane];
+      const std::uint64_t e = x ? t : t - a.end_x[lane];
+      const std::uint64_t below = x ? a.below_x[lane] : a.below_y[lane];
+      const bool equal = (a.side[lane] >> (x ? 0 : 1) & 1) != 0;
+      const std::uint64_t i = a.k[lane];
+      a.address[lane] = t < a.end[lane] ? (x ? a.start_x[lane] : a.start_y[lane]) + e : kInactive;
+      a.value[lane] = static_cast<Word>(e < below ? 0 : (e == below && equal ? i : i + 1));
+    }
+  });
+}
 
 class ColeMergeSort final : public TiledMergeSort {
  public:
@@ -90,9 +518,8 @@ class ColeMergeSort final : public TiledMergeSort {
   Task sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b, BarrierCount& barriers) const;
   // Every lane with a key (node not kInactive) counts the keys of a sorted sample below its item
   // from index `other` on, stopping at the first one not below it or at `hi`: `other` ends as
-  // the item's rank in the sample. key_address(lane) is where the sample's key `other` lies.
-  template <class KeyAddress>
-  Task count_below(Warp& warp, ColeLanes& lanes, KeyAddress key_address) const;
+  // the item's rank in the sample, whose key j lies at scan + divisor * j.
+  Task count_below(Warp& warp, ColeLanes& lanes, unsigned divisor) const;
   Task merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
   Task rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
   Task hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
@@ -136,69 +563,13 @@ Task ColeMergeSort::sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b,
   if (barriers.keep()) co_await warp.sync();
 }
 
-// The lanes' keys of one round of a phase over the keys of SUP_s(x) and SUP_s(y) of every node
-// of level l: node, side (0: x, 1: y) and index k in the sample; false when no lane has one.
-bool sample_lanes(const ColeLevelStage& l, std::uint64_t first, ColeLanes& lanes) {
-  const std::uint64_t keys = l.nodes * l.size;
-  const unsigned log_size = static_cast<unsigned>(std::countr_zero(l.size));
-  for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
-    const std::uint64_t id = first + lane;
-    if (id >= keys) {
-      lanes.node[lane] = kInactive;
-      continue;
-    }
-    const std::uint64_t within = id & (l.size - 1);
-    lanes.node[lane] = id >> log_size;
-    lanes.side[lane] = within >= l.half;
-    lanes.k[lane] = within - lanes.side[lane] * l.half;
-  }
-  return first < keys;
-}
-
-// Address of key j of SUP_s(child) (side 0: x, 1: y) of the lane's node, from L_{s-1}(child).
-inline Address prev_sample(const ColeLevelStage& l, std::uint64_t node, unsigned side,
-                           std::uint64_t j) {
-  return l.child_prev_list + (2 * node + side) * l.child_prev_size + sampled(j, l.divisor);
-}
-// ... of SUP_{s+1}(child), from L_s(child).
-inline Address next_sample(const ColeLevelStage& l, std::uint64_t node, unsigned side,
-                           std::uint64_t j) {
-  return l.child_list + (2 * node + side) * l.child_size + sampled(j, l.next_divisor);
-}
-
-// Reads into lanes.value the word at lanes.address of each lane whose `want` holds; the others
-// are inactive.
-template <class Want>
-Task read_where(Warp& warp, ColeLanes& lanes, Want want) {
-  for_each_lane(lanes.address.size(), [&](std::size_t lane) {
-    if (!want(lane)) lanes.address[lane] = kInactive;
-  });
-  const auto got = co_await warp.read(lanes.address, Space::shared);
-  std::copy(got.begin(), got.end(), lanes.value.begin());
-}
-
-template <class KeyAddress>
-Task ColeMergeSort::count_below(Warp& warp, ColeLanes& lanes, KeyAddress key_address) const {
-  for (std::uint64_t step = 0;; ++step) {
-    bool any = false;
-    for_each_lane(lanes.address.size(), [&](std::size_t lane) {
-      const bool scan = lanes.node[lane] != kInactive && lanes.other[lane] < lanes.hi[lane];
-      lanes.address[lane] = scan ? key_address(lane) : kInactive;
-      any |= scan;
-    });
-    if (!any) {
-      longest_scan_ = std::max(longest_scan_, step);
-      co_return;
-    }
+Task ColeMergeSort::count_below(Warp& warp, ColeLanes& lanes, unsigned divisor) const {
+  std::uint64_t step = 0;
+  for (; scan_addresses(lanes, divisor); ++step) {
     const auto got = co_await warp.read(lanes.address, Space::shared);
-    for_each_lane(lanes.address.size(), [&](std::size_t lane) {
-      if (lanes.address[lane] == kInactive) return;
-      if (got[lane] < lanes.item[lane])
-        ++lanes.other[lane];
-      else
-        lanes.hi[lane] = lanes.other[lane];  // stop
-    });
+    count_step(lanes, got);
   }
+  longest_scan_ = std::max(longest_scan_, step);
 }
 
 // Ranks read from shared memory are clamped to their array's size: a deliberately broken variant
@@ -209,70 +580,22 @@ Task ColeMergeSort::count_below(Warp& warp, ColeLanes& lanes, KeyAddress key_add
 // U_{s-1}[r-1] .. U_{s-1}[r] - 1 (at most 4: L_{s-1}(v) is a good sampler of SUP_s(y)), and e
 // counts those below it: its rank c in SUP_s(y). e goes to L_s(v)[k + c]; c is kept (C).
 Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
-  const std::size_t w = warp.width();
-  const bool help = l.prev_size > 0;
-  for (std::uint64_t first = warp.block_thread(0); sample_lanes(l, first, lanes);
+  for (std::uint64_t first = warp.block_thread(0); merge_start(lanes, l, first);
        first += warp.block_threads()) {
-    const auto active = [&](std::size_t lane) { return lanes.node[lane] != kInactive; };
-    for_each_lane(w, [&](std::size_t lane) {
-      if (active(lane))
-        lanes.address[lane] = prev_sample(l, lanes.node[lane], lanes.side[lane], lanes.k[lane]);
-    });
-    co_await read_where(warp, lanes, active);
-    std::copy(lanes.value.begin(), lanes.value.end(), lanes.item.begin());
-    // r, then the range of the other sample's keys in r's interval of the help list.
-    for_each_lane(w, [&](std::size_t lane) {
-      lanes.rank[lane] = 0;
-      lanes.lo[lane] = 0;
-      lanes.hi[lane] = l.half;
-      if (active(lane))
-        lanes.address[lane] = l.prev_ranks + lanes.node[lane] * 2 * l.half +
-                              lanes.side[lane] * l.half + lanes.k[lane];
-    });
-    if (help) {
-      co_await read_where(warp, lanes, active);
-      for_each_lane(w, [&](std::size_t lane) {
-        if (!active(lane)) return;
-        lanes.rank[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.prev_size);
-        lanes.address[lane] = l.prev_help + lanes.node[lane] * 2 * l.prev_size +
-                              (1 - lanes.side[lane]) * l.prev_size + lanes.rank[lane];
-        lanes.address[lane] -= 1;  // U[r - 1]
-      });
-      co_await read_where(warp, lanes,
-                          [&](std::size_t lane) { return active(lane) && lanes.rank[lane] > 0; });
-      for_each_lane(w, [&](std::size_t lane) {
-        if (!active(lane)) return;
-        if (lanes.rank[lane] > 0)
-          lanes.lo[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
-        lanes.address[lane] = l.prev_help + lanes.node[lane] * 2 * l.prev_size +
-                              (1 - lanes.side[lane]) * l.prev_size + lanes.rank[lane];
-      });
-      co_await read_where(warp, lanes, [&](std::size_t lane) {
-        return active(lane) && lanes.rank[lane] < l.prev_size;
-      });
-      for_each_lane(w, [&](std::size_t lane) {
-        if (active(lane) && lanes.rank[lane] < l.prev_size)
-          lanes.hi[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
-      });
+    const auto item = co_await warp.read(lanes.address, Space::shared);
+    merge_item(lanes, l, first, item);
+    if (l.prev_size > 0) {
+      const auto rank = co_await warp.read(lanes.address, Space::shared);
+      merge_rank(lanes, l, rank);
+      const auto range_start = co_await warp.read(lanes.address, Space::shared);
+      merge_range_start(lanes, l, range_start);
+      const auto range_end = co_await warp.read(lanes.address, Space::shared);
+      merge_range_end(lanes, l, range_end);
     }
-    // Count the other sample's keys of the range below e.
-    for_each_lane(w, [&](std::size_t lane) { lanes.other[lane] = lanes.lo[lane]; });
-    co_await count_below(warp, lanes, [&](std::size_t lane) {
-      return prev_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane]);
-    });
-    // e to L_s(v)[k + c]; c to C.
-    for_each_lane(w, [&](std::size_t lane) {
-      lanes.address[lane] =
-          active(lane) ? l.list + lanes.node[lane] * l.size + lanes.k[lane] + lanes.other[lane]
-                       : kInactive;
-    });
+    co_await count_below(warp, lanes, l.divisor);
+    merge_place(lanes, l);
     co_await warp.write(lanes.address, lanes.item, Space::shared);
-    for_each_lane(w, [&](std::size_t lane) {
-      lanes.value[lane] = static_cast<Word>(lanes.other[lane]);
-      if (active(lane))
-        lanes.address[lane] =
-            l.cross + lanes.node[lane] * l.size + lanes.side[lane] * l.half + lanes.k[lane];
-    });
+    merge_cross(lanes, l, first);
     co_await warp.write(lanes.address, lanes.value, Space::shared);
   }
 }
@@ -284,77 +607,23 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
 // SUP_s(y)[c - 1], whose rank is found the same way, and at most 4 keys further (SUP_s(y) is a
 // good sampler of SUP_{s+1}(y)): it counts them.
 Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
-  const std::size_t w = warp.width();
-  for (std::uint64_t first = warp.block_thread(0); sample_lanes(l, first, lanes);
+  for (std::uint64_t first = warp.block_thread(0); help_start(lanes, l, first);
        first += warp.block_threads()) {
-    const auto active = [&](std::size_t lane) { return lanes.node[lane] != kInactive; };
-    // c (rank) and e (item).
-    for_each_lane(w, [&](std::size_t lane) {
-      if (active(lane))
-        lanes.address[lane] =
-            l.cross + lanes.node[lane] * l.size + lanes.side[lane] * l.half + lanes.k[lane];
-    });
-    co_await read_where(warp, lanes, active);
-    for_each_lane(w, [&](std::size_t lane) {
-      lanes.rank[lane] = std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.half);
-      if (active(lane))
-        lanes.address[lane] = prev_sample(l, lanes.node[lane], lanes.side[lane], lanes.k[lane]);
-    });
-    co_await read_where(warp, lanes, active);
-    std::copy(lanes.value.begin(), lanes.value.end(), lanes.item.begin());
-    // Ranks in L_s(child): of e in its own child's list (lo) and of SUP_s(y)[c - 1] in the other
-    // child's (hi).
-    const auto own_index = [&](std::size_t lane) { return sampled(lanes.k[lane], l.divisor); };
-    const auto other_index = [&](std::size_t lane) {
-      return lanes.rank[lane] > 0 ? sampled(lanes.rank[lane] - 1, l.divisor) : 0;
-    };
-    for_each_lane(w, [&](std::size_t lane) {
-      lanes.lo[lane] = own_index(lane);
-      lanes.hi[lane] = other_index(lane);
-    });
+    const auto cross = co_await warp.read(lanes.address, Space::shared);
+    help_cross(lanes, l, cross);
+    const auto item = co_await warp.read(lanes.address, Space::shared);
+    help_item(lanes, l, item);
     if (!l.child_complete_before) {
-      std::fill(lanes.lo.begin(), lanes.lo.end(), 0);
-      std::fill(lanes.hi.begin(), lanes.hi.end(), 0);
       for (unsigned part = 0; part < 4; ++part) {
-        const bool own = part < 2;
-        for_each_lane(w, [&](std::size_t lane) {
-          if (!active(lane)) return;
-          const std::uint64_t child =
-              2 * lanes.node[lane] + (own ? lanes.side[lane] : 1 - lanes.side[lane]);
-          lanes.address[lane] = l.child_prev_help + child * 2 * l.child_prev_size +
-                                part % 2 * l.child_prev_size +
-                                (own ? own_index(lane) : other_index(lane));
-        });
-        const auto wanted = [&](std::size_t lane) {
-          return active(lane) && (own || lanes.rank[lane] > 0);
-        };
-        co_await read_where(warp, lanes, wanted);
-        for_each_lane(w, [&](std::size_t lane) {
-          if (wanted(lane))
-            (own ? lanes.lo[lane] : lanes.hi[lane]) +=
-                static_cast<std::uint64_t>(lanes.value[lane]);
-        });
+        help_child_ranks(lanes, l, part);
+        const auto ranks = co_await warp.read(lanes.address, Space::shared);
+        help_add_ranks(lanes, ranks, part < 2);
       }
     }
-    // Own rank in SUP_{s+1}(own child) (lo); the scan of the other sample starts at other.
-    for_each_lane(w, [&](std::size_t lane) {
-      lanes.lo[lane] = std::min(lanes.lo[lane], l.child_size) / l.next_divisor;
-      lanes.hi[lane] = std::min(lanes.hi[lane], l.child_size);
-      lanes.other[lane] = lanes.rank[lane] > 0 ? lanes.hi[lane] / l.next_divisor : 0;
-      lanes.hi[lane] = l.next_half;
-    });
-    co_await count_below(warp, lanes, [&](std::size_t lane) {
-      return next_sample(l, lanes.node[lane], 1 - lanes.side[lane], lanes.other[lane]);
-    });
-    // U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
+    help_scan_start(lanes, l);
+    co_await count_below(warp, lanes, l.next_divisor);
     for (unsigned part = 0; part < 2; ++part) {
-      for_each_lane(w, [&](std::size_t lane) {
-        const bool own = part == lanes.side[lane];
-        lanes.value[lane] = static_cast<Word>(own ? lanes.lo[lane] : lanes.other[lane]);
-        lanes.address[lane] = active(lane) ? l.help + lanes.node[lane] * 2 * l.size +
-                                                 part * l.size + lanes.k[lane] + lanes.rank[lane]
-                                           : kInactive;
-      });
+      help_ranks(lanes, l, part);
       co_await warp.write(lanes.address, lanes.value, Space::shared);
     }
   }
@@ -365,99 +634,28 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
 // u and L_s(v)[i+1] (at most 4: L_s(v) is a good sampler of SUP_{s+1}(x)); their rank is i + 1,
 // or i for one equal to u. L_s(v)[0] also hands rank 0 to those below it.
 Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
-  const std::size_t w = warp.width();
   const std::uint64_t keys = l.nodes * l.size;
-  const unsigned log_size = static_cast<unsigned>(std::countr_zero(l.size));
   // Per lane: i (k), the x range [lo, hi), the y range [rank, other), equal flags (side bits).
+  std::uint64_t* const bounds[4] = {lanes.lo.data(), lanes.rank.data(), lanes.hi.data(),
+                                    lanes.other.data()};
   for (std::uint64_t first = warp.block_thread(0); first < keys; first += warp.block_threads()) {
-    for_each_lane(w, [&](std::size_t lane) {
-      const std::uint64_t id = first + lane;
-      lanes.node[lane] = id < keys ? id >> log_size : kInactive;
-      lanes.k[lane] = id & (l.size - 1);
-      lanes.side[lane] = 0;
-    });
-    const auto active = [&](std::size_t lane) { return lanes.node[lane] != kInactive; };
-    const auto help_at = [&](std::size_t lane, unsigned part, std::uint64_t i) {
-      return l.help + lanes.node[lane] * 2 * l.size + part * l.size + i;
-    };
-    std::vector<std::uint64_t>* const bounds[4] = {&lanes.lo, &lanes.rank, &lanes.hi, &lanes.other};
+    hand_on_lanes(lanes, l, first);
     for (unsigned which = 0; which < 4; ++which) {
-      const bool next = which >= 2;
-      const unsigned part = which % 2;
-      for_each_lane(w, [&](std::size_t lane) {
-        if (active(lane)) lanes.address[lane] = help_at(lane, part, lanes.k[lane] + next);
-      });
-      const auto wanted = [&](std::size_t lane) {
-        return active(lane) && (!next || lanes.k[lane] + 1 < l.size);
-      };
-      co_await read_where(warp, lanes, wanted);
-      for_each_lane(w, [&](std::size_t lane) {
-        (*bounds[which])[lane] =
-            wanted(lane) ? std::min(static_cast<std::uint64_t>(lanes.value[lane]), l.next_half)
-                         : l.next_half;
-      });
+      hand_on_help(lanes, l, which % 2, which >= 2);
+      const auto got = co_await warp.read(lanes.address, Space::shared);
+      hand_on_bound(lanes, got, bounds[which], l.next_half);
     }
-    for_each_lane(w, [&](std::size_t lane) {
-      lanes.hi[lane] = std::max(lanes.hi[lane], lanes.lo[lane]);
-      lanes.other[lane] = std::max(lanes.other[lane], lanes.rank[lane]);
-    });
-    // u, and the first key of each range, to find the one equal to u.
-    for_each_lane(w, [&](std::size_t lane) {
-      if (active(lane)) lanes.address[lane] = l.list + lanes.node[lane] * l.size + lanes.k[lane];
-    });
-    co_await read_where(warp, lanes, active);
-    std::copy(lanes.value.begin(), lanes.value.end(), lanes.item.begin());
+    hand_on_key(lanes, l);
+    const auto key = co_await warp.read(lanes.address, Space::shared);
+    std::copy(key.begin(), key.end(), lanes.item.begin());
     for (unsigned side = 0; side < 2; ++side) {
-      const std::vector<std::uint64_t>& lo = side == 0 ? lanes.lo : lanes.rank;
-      const std::vector<std::uint64_t>& hi = side == 0 ? lanes.hi : lanes.other;
-      const auto wanted = [&](std::size_t lane) { return active(lane) && lo[lane] < hi[lane]; };
-      for_each_lane(w, [&](std::size_t lane) {
-        if (wanted(lane)) lanes.address[lane] = next_sample(l, lanes.node[lane], side, lo[lane]);
-      });
-      co_await read_where(warp, lanes, wanted);
-      for_each_lane(w, [&](std::size_t lane) {
-        if (wanted(lane) && lanes.value[lane] == lanes.item[lane]) lanes.side[lane] |= 1 << side;
-      });
+      hand_on_first(lanes, l, side);
+      const auto got = co_await warp.read(lanes.address, Space::shared);
+      hand_on_equal(lanes, got, side);
     }
-    // Hand on the ranks: entry t of a lane is, in order, x's keys below L_s(v)[0] (i = 0 only),
-    // x's range, y's keys below L_s(v)[0], y's range.
-    std::uint64_t most = 0;
-    for_each_lane(w, [&](std::size_t lane) {
-      if (!active(lane)) return;
-      const std::uint64_t x = lanes.hi[lane] - lanes.lo[lane];
-      const std::uint64_t y = lanes.other[lane] - lanes.rank[lane];
-      const std::uint64_t prefix = lanes.k[lane] == 0 ? lanes.lo[lane] + lanes.rank[lane] : 0;
-      longest_scatter_ = std::max({longest_scatter_, x, y});
-      most = std::max(most, prefix + x + y);
-    });
+    const std::uint64_t most = hand_on_plan(lanes, l, longest_scatter_);
     for (std::uint64_t t = 0; t < most; ++t) {
-      for_each_lane(w, [&](std::size_t lane) {
-        lanes.address[lane] = kInactive;
-        if (!active(lane)) return;
-        const std::uint64_t i = lanes.k[lane];
-        std::uint64_t e = t;
-        for (unsigned side = 0; side < 2; ++side) {
-          const std::uint64_t lo = side == 0 ? lanes.lo[lane] : lanes.rank[lane];
-          const std::uint64_t hi = side == 0 ? lanes.hi[lane] : lanes.other[lane];
-          const std::uint64_t below = i == 0 ? lo : 0;
-          std::uint64_t key = 0;
-          Word rank = 0;
-          if (e < below) {
-            key = e;
-          } else if (e < below + hi - lo) {
-            key = lo + (e - below);
-            const bool equal = key == lo && (lanes.side[lane] >> side & 1);
-            rank = static_cast<Word>(equal ? i : i + 1);
-          } else {
-            e -= below + hi - lo;
-            continue;
-          }
-          lanes.address[lane] =
-              l.ranks + lanes.node[lane] * 2 * l.next_half + side * l.next_half + key;
-          lanes.value[lane] = rank;
-          break;
-        }
-      });
+      hand_on_entry(lanes, t);
       co_await warp.write(lanes.address, lanes.value, Space::shared);
     }
   }

@@ -1,6 +1,8 @@
 #include "sw/programs/merge_steps.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <span>
 
 #include "hw/support/vector_isa.hpp"
 
@@ -26,11 +28,14 @@ namespace {
                           hi = lanes.hi.data()] { return step(n, address, run, lo, hi); });
 }
 
-[[gnu::noinline]] void halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
-  const auto step = [](std::size_t n, const Address* __restrict address,
-                       const Address* __restrict run, const Word* __restrict key,
-                       const std::uint64_t* __restrict strict, const Word* __restrict value,
-                       std::uint64_t* __restrict lo, std::uint64_t* __restrict hi) {
+// The read keys halve the lanes' ranges; then the addresses of the next step, as
+// set_search_addresses (one loop for both).
+[[gnu::noinline]] bool halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
+  const auto step = [](std::size_t n, Address* __restrict address, const Address* __restrict run,
+                       const Word* __restrict key, const std::uint64_t* __restrict strict,
+                       const Word* __restrict value, std::uint64_t* __restrict lo,
+                       std::uint64_t* __restrict hi) {
+    std::uint64_t any = 0;
     for (std::size_t lane = 0; lane < n; ++lane) {
       const std::uint64_t mid = address[lane] - run[lane];
       const bool below =
@@ -39,46 +44,113 @@ namespace {
       // Masks, not branches: all ones where the lane moves that end.
       const std::uint64_t up = 0 - static_cast<std::uint64_t>(active & below);
       const std::uint64_t down = 0 - static_cast<std::uint64_t>(active & !below);
-      lo[lane] = (lo[lane] & ~up) | ((mid + 1) & up);
-      hi[lane] = (hi[lane] & ~down) | (mid & down);
+      const std::uint64_t new_lo = (lo[lane] & ~up) | ((mid + 1) & up);
+      const std::uint64_t new_hi = (hi[lane] & ~down) | (mid & down);
+      lo[lane] = new_lo;
+      hi[lane] = new_hi;
+      const std::uint64_t next = 0 - static_cast<std::uint64_t>(new_lo < new_hi);
+      address[lane] = ((run[lane] + (new_lo + new_hi) / 2) & next) | (kInactive & ~next);
+      any |= next;
     }
+    return any != 0;
   };
-  with_vector_isa([&, n = lanes.address.size(), address = lanes.address.data(),
-                   run = lanes.run.data(), key = lanes.key.data(), strict = lanes.strict.data(),
-                   value = got.data(), lo = lanes.lo.data(),
-                   hi = lanes.hi.data()] { step(n, address, run, key, strict, value, lo, hi); });
+  return with_vector_isa(
+      [&, n = lanes.address.size(), address = lanes.address.data(), run = lanes.run.data(),
+       key = lanes.key.data(), strict = lanes.strict.data(), value = got.data(),
+       lo = lanes.lo.data(),
+       hi = lanes.hi.data()] { return step(n, address, run, key, strict, value, lo, hi); });
 }
 
-// The lanes' keys of a rank merge: addresses of the keys and of the runs they search.
-void merge_lanes(const RankMerge& merge, std::uint64_t first, MergeLanes& lanes) {
+// The lanes' keys of a rank merge: addresses of the keys and of the runs they search. A pair's
+// keys are found without a division where its size is a power of two or there is one pair.
+[[gnu::noinline]] void merge_lanes(const RankMerge& merge, std::uint64_t first, MergeLanes& lanes) {
   const std::uint64_t pair_keys = merge.a + merge.b;
-  const std::uint64_t keys = merge.pairs * pair_keys;
-  for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
-    const std::uint64_t e = first + lane;
-    if (e >= keys) {
-      lanes.address[lane] = lanes.target[lane] = kInactive;
-      lanes.lo[lane] = lanes.hi[lane] = 0;
-      continue;
+  const unsigned shift = merge.pairs == 1 ? 64
+                         : std::has_single_bit(pair_keys)
+                             ? static_cast<unsigned>(std::countr_zero(pair_keys))
+                             : 0;
+  const auto pair_of = [pair_keys, shift](std::uint64_t e) -> std::uint64_t {
+    if (shift == 64) return 0;
+    return shift > 0 ? e >> shift : e / pair_keys;
+  };
+  with_vector_isa([&merge, &pair_of, pair_keys, keys = merge.pairs * pair_keys, first,
+                   n = lanes.address.size(), address = lanes.address.data(),
+                   target = lanes.target.data(), run = lanes.run.data(), lo = lanes.lo.data(),
+                   hi = lanes.hi.data(), strict = lanes.strict.data()] {
+    for (std::size_t lane = 0; lane < n; ++lane) {
+      const std::uint64_t e = first + lane;
+      if (e >= keys) {
+        address[lane] = target[lane] = kInactive;
+        lo[lane] = hi[lane] = 0;
+        continue;
+      }
+      const std::uint64_t pair = pair_of(e);
+      const std::uint64_t t = e - pair * pair_keys;
+      const Address a = merge.from + pair * pair_keys;
+      const bool in_a = t < merge.a;
+      address[lane] = a + t;
+      run[lane] = in_a ? a + merge.a : a;
+      lo[lane] = 0;
+      hi[lane] = in_a ? merge.b : merge.a;
+      strict[lane] = in_a;
+      target[lane] = merge.to + pair * pair_keys + (in_a ? t : t - merge.a);
     }
-    const std::uint64_t pair = e / pair_keys;
-    const std::uint64_t t = e % pair_keys;
-    const Address a = merge.from + pair * pair_keys;
-    const bool in_a = t < merge.a;
-    lanes.address[lane] = a + t;
-    lanes.run[lane] = in_a ? a + merge.a : a;
-    lanes.lo[lane] = 0;
-    lanes.hi[lane] = in_a ? merge.b : merge.a;
-    lanes.strict[lane] = in_a;
-    lanes.target[lane] = merge.to + pair * pair_keys + (in_a ? t : t - merge.a);
-  }
+  });
+}
+
+// Each lane's key to its place: its target plus its rank.
+[[gnu::noinline]] void merge_places(MergeLanes& lanes) {
+  with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
+                   target = lanes.target.data(), lo = lanes.lo.data()] {
+    for (std::size_t lane = 0; lane < n; ++lane)
+      address[lane] = target[lane] == kInactive ? kInactive : target[lane] + lo[lane];
+  });
+}
+
+// Consecutive lanes, consecutive keys e0 + lane of `keys`: key e at from(e) goes to to + e.
+template <class From>
+void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From from, Address to) {
+  with_vector_isa([&from, e0, keys, to, n = lanes.address.size(), address = lanes.address.data(),
+                   target = lanes.target.data()] {
+    for (std::size_t lane = 0; lane < n; ++lane) {
+      const std::uint64_t e = e0 + lane;
+      address[lane] = e >= keys ? kInactive : from(e);
+      target[lane] = e >= keys ? kInactive : to + e;
+    }
+  });
+}
+
+[[gnu::noinline]] void piece_lanes(MergeLanes& lanes, std::uint64_t e0, Address first,
+                                   std::uint64_t first_keys, Address second, std::uint64_t keys,
+                                   Address shared) {
+  copy_lanes(
+      lanes, e0, keys,
+      [first, first_keys, second](std::uint64_t e) {
+        return e < first_keys ? first + e : second + (e - first_keys);
+      },
+      shared);
+}
+
+[[gnu::noinline]] void store_lanes(MergeLanes& lanes, std::uint64_t e0, Address shared,
+                                   Address global, std::uint64_t keys) {
+  copy_lanes(
+      lanes, e0, keys, [shared](std::uint64_t e) { return shared + e; }, global);
+}
+
+[[gnu::noinline]] void unpack_keys(MergeLanes& lanes, std::span<const Word> got, Unpack unpack) {
+  with_vector_isa([n = lanes.key.size(), key = lanes.key.data(), got = got.data(),
+                   items = unpack == Unpack::key_of_item] {
+    for (std::size_t lane = 0; lane < n; ++lane)
+      key[lane] = items ? key_of_item(got[lane]) : got[lane];
+  });
 }
 
 }  // namespace
 
 Task search_ranks(Warp& warp, MergeLanes& lanes, Space space) {
-  while (set_search_addresses(lanes)) {
+  for (bool more = set_search_addresses(lanes); more;) {
     const auto got = co_await warp.read(lanes.address, space);
-    halve_ranges(lanes, got);
+    more = halve_ranges(lanes, got);
   }
 }
 
@@ -89,9 +161,7 @@ Task rank_merge(Warp& warp, MergeLanes& lanes, const RankMerge& merge) {
     const auto got = co_await warp.read(lanes.address, Space::shared);
     std::copy(got.begin(), got.end(), lanes.key.begin());
     co_await search_ranks(warp, lanes, Space::shared);
-    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane)
-      lanes.address[lane] =
-          lanes.target[lane] == kInactive ? kInactive : lanes.target[lane] + lanes.lo[lane];
+    merge_places(lanes);
     co_await warp.write(lanes.address, lanes.key, Space::shared);
   }
 }
@@ -100,12 +170,7 @@ Task load_pieces(Warp& warp, MergeLanes& lanes, Address first, std::uint64_t fir
                  Address second, std::uint64_t second_keys, Address shared) {
   const std::uint64_t keys = first_keys + second_keys;
   for (std::uint64_t e0 = warp.block_thread(0); e0 < keys; e0 += warp.block_threads()) {
-    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
-      const std::uint64_t e = e0 + lane;
-      lanes.address[lane] =
-          e >= keys ? kInactive : (e < first_keys ? first + e : second + (e - first_keys));
-      lanes.target[lane] = e >= keys ? kInactive : shared + e;
-    }
+    piece_lanes(lanes, e0, first, first_keys, second, keys, shared);
     const auto got = co_await warp.read(lanes.address);
     std::copy(got.begin(), got.end(), lanes.key.begin());
     co_await warp.write(lanes.target, lanes.key, Space::shared);
@@ -115,14 +180,9 @@ Task load_pieces(Warp& warp, MergeLanes& lanes, Address first, std::uint64_t fir
 Task store_keys(Warp& warp, MergeLanes& lanes, Address shared, Address global, std::uint64_t keys,
                 Unpack unpack) {
   for (std::uint64_t e0 = warp.block_thread(0); e0 < keys; e0 += warp.block_threads()) {
-    for (std::size_t lane = 0; lane < lanes.address.size(); ++lane) {
-      const std::uint64_t e = e0 + lane;
-      lanes.address[lane] = e >= keys ? kInactive : shared + e;
-      lanes.target[lane] = e >= keys ? kInactive : global + e;
-    }
+    store_lanes(lanes, e0, shared, global, keys);
     const auto got = co_await warp.read(lanes.address, Space::shared);
-    for (std::size_t lane = 0; lane < lanes.key.size(); ++lane)
-      lanes.key[lane] = unpack == Unpack::key_of_item ? key_of_item(got[lane]) : got[lane];
+    unpack_keys(lanes, got, unpack);
     co_await warp.write(lanes.target, lanes.key);
   }
 }
