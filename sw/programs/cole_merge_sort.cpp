@@ -9,6 +9,7 @@
 #include "hw/support/errors.hpp"
 #include "hw/support/vector_isa.hpp"
 #include "sw/programs/cole_plan.hpp"
+#include "sw/programs/lanes_apart.hpp"
 #include "sw/programs/tiled_merge_sort.hpp"
 
 namespace mmsim {
@@ -112,6 +113,7 @@ inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size,
                           divisor = l.divisor, half = l.half, a = ColeArrays(lanes), first,
                           keys = l.nodes * l.size,
                           log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       std::uint64_t node, side, k;
       const bool active = sample_lane(first + lane, keys, log_size, half, node, side, k);
@@ -132,6 +134,7 @@ inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size,
 [[gnu::noinline]] void merge_item(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first,
                                   std::span<const Word> got) {
   with_vector_isa([a = ColeArrays(lanes), got = got.data(), ranks = l.prev_ranks + first] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.item[lane] = got[lane];
       a.address[lane] = a.node[lane] != kInactive ? ranks + lane : kInactive;
@@ -150,6 +153,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
                                   std::span<const Word> got) {
   with_vector_isa(
       [prev_help = l.prev_help, prev_size = l.prev_size, a = ColeArrays(lanes), got = got.data()] {
+        MMSIM_LANES_APART
         for (std::size_t lane = 0; lane < a.n; ++lane) {
           const bool active = a.node[lane] != kInactive;
           const std::uint64_t rank = active ? clamp(got[lane], prev_size) : 0;
@@ -168,6 +172,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
                                          std::span<const Word> got) {
   with_vector_isa([half = l.half, prev_help = l.prev_help, prev_size = l.prev_size,
                    a = ColeArrays(lanes), got = got.data()] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const bool active = a.node[lane] != kInactive;
       if (a.address[lane] != kInactive) a.lo[lane] = a.other[lane] = clamp(got[lane], half);
@@ -183,6 +188,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 [[gnu::noinline]] void merge_range_end(ColeLanes& lanes, const ColeLevelStage& l,
                                        std::span<const Word> got) {
   with_vector_isa([half = l.half, a = ColeArrays(lanes), got = got.data()] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
       if (a.address[lane] != kInactive) a.hi[lane] = clamp(got[lane], half);
   });
@@ -193,6 +199,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 [[gnu::noinline]] bool scan_addresses(ColeLanes& lanes, unsigned divisor) {
   return with_vector_isa([a = ColeArrays(lanes), divisor] {
     std::uint64_t any = 0;
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const bool scan = (a.node[lane] != kInactive) & (a.other[lane] < a.hi[lane]);
       a.address[lane] = scan ? a.scan[lane] + divisor * a.other[lane] : kInactive;
@@ -204,6 +211,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 
 [[gnu::noinline]] void count_step(ColeLanes& lanes, std::span<const Word> got) {
   with_vector_isa([a = ColeArrays(lanes), got = got.data()] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       if (a.address[lane] == kInactive) continue;
       if (got[lane] < a.item[lane])
@@ -217,6 +225,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 // Phase A's writes: e to L_s(v)[k + c], then c to C.
 [[gnu::noinline]] void merge_place(ColeLanes& lanes, const ColeLevelStage& l) {
   with_vector_isa([list = l.list, size = l.size, a = ColeArrays(lanes)] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
       a.address[lane] = a.node[lane] != kInactive
                             ? list + a.node[lane] * size + a.k[lane] + a.other[lane]
@@ -226,6 +235,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 
 [[gnu::noinline]] void merge_cross(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
   with_vector_isa([a = ColeArrays(lanes), cross = l.cross + first] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.value[lane] = static_cast<Word>(a.other[lane]);
       a.address[lane] = a.node[lane] != kInactive ? cross + lane : kInactive;
@@ -238,6 +248,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
   return with_vector_isa([cross = l.cross, half = l.half, a = ColeArrays(lanes), first,
                           keys = l.nodes * l.size,
                           log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       std::uint64_t node, side, k;
       const bool active = sample_lane(first + lane, keys, log_size, half, node, side, k);
@@ -255,6 +266,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
                                   std::span<const Word> got) {
   with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = l.child_prev_size,
                    divisor = l.divisor, half = l.half, a = ColeArrays(lanes), got = got.data()] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.rank[lane] = clamp(got[lane], half);
       a.address[lane] = a.node[lane] != kInactive
@@ -281,6 +293,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
                                  std::span<const Word> got) {
   with_vector_isa([a = ColeArrays(lanes), got = got.data(), divisor = l.divisor,
                    complete = l.child_complete_before] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.item[lane] = got[lane];
       a.lo[lane] = complete ? own_index(a, lane, divisor) : 0;
@@ -295,6 +308,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
   with_vector_isa([child_prev_help = l.child_prev_help, child_prev_size = l.child_prev_size,
                    divisor = l.divisor, a = ColeArrays(lanes), part] {
     const bool own = part < 2;
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const std::uint64_t child = 2 * a.node[lane] + (own ? a.side[lane] : 1 - a.side[lane]);
       const bool wanted = a.node[lane] != kInactive && (own || a.rank[lane] > 0);
@@ -309,18 +323,23 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 [[gnu::noinline]] void help_add_ranks(ColeLanes& lanes, std::span<const Word> got, bool own) {
   with_vector_isa([a = ColeArrays(lanes), got = got.data(), own] {
     std::uint64_t* const sum = own ? a.lo : a.hi;
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
       if (a.address[lane] != kInactive) sum[lane] += static_cast<std::uint64_t>(got[lane]);
   });
 }
 
 // Own rank in SUP_{s+1}(own child) (lo); the scan of the other sample SUP_{s+1} starts at other.
+// The divisor is a power of two (4, 2 or 1): a shift divides.
 [[gnu::noinline]] void help_scan_start(ColeLanes& lanes, const ColeLevelStage& l) {
   with_vector_isa([child_list = l.child_list, child_size = l.child_size,
-                   next_divisor = l.next_divisor, next_half = l.next_half, a = ColeArrays(lanes)] {
+                   next_divisor = l.next_divisor,
+                   shift = static_cast<unsigned>(std::countr_zero(l.next_divisor)),
+                   next_half = l.next_half, a = ColeArrays(lanes)] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
-      a.lo[lane] = std::min(a.lo[lane], child_size) / next_divisor;
-      a.other[lane] = a.rank[lane] > 0 ? std::min(a.hi[lane], child_size) / next_divisor : 0;
+      a.lo[lane] = std::min(a.lo[lane], child_size) >> shift;
+      a.other[lane] = a.rank[lane] > 0 ? std::min(a.hi[lane], child_size) >> shift : 0;
       a.hi[lane] = next_half;
       a.scan[lane] =
           child_list + (2 * a.node[lane] + 1 - a.side[lane]) * child_size + next_divisor - 1;
@@ -331,6 +350,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
 [[gnu::noinline]] void help_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
   with_vector_isa([help = l.help, size = l.size, a = ColeArrays(lanes), part] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.value[lane] = static_cast<Word>(part == a.side[lane] ? a.lo[lane] : a.other[lane]);
       a.address[lane] = a.node[lane] != kInactive ? help + a.node[lane] * 2 * size + part * size +
@@ -345,6 +365,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
                                      std::uint64_t first) {
   with_vector_isa([a = ColeArrays(lanes), first, keys = l.nodes * l.size, mask = l.size - 1,
                    log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const std::uint64_t id = first + lane;
       a.node[lane] = id < keys ? id >> log_size : kInactive;
@@ -359,6 +380,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 [[gnu::noinline]] void hand_on_help(ColeLanes& lanes, const ColeLevelStage& l, unsigned part,
                                     bool next) {
   with_vector_isa([help = l.help, size = l.size, a = ColeArrays(lanes), part, next] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const bool wanted = a.node[lane] != kInactive && (!next || a.k[lane] + 1 < size);
       a.address[lane] =
@@ -371,6 +393,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 [[gnu::noinline]] void hand_on_bound(ColeLanes& lanes, std::span<const Word> got,
                                      std::uint64_t* bound, std::uint64_t most) {
   with_vector_isa([a = ColeArrays(lanes), got = got.data(), bound, most] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
       bound[lane] = a.address[lane] != kInactive ? clamp(got[lane], most) : most;
   });
@@ -379,6 +402,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // The x range [lo, hi) and y range [rank, other) made non-empty-or-empty; the next read: u.
 [[gnu::noinline]] void hand_on_key(ColeLanes& lanes, const ColeLevelStage& l) {
   with_vector_isa([list = l.list, size = l.size, a = ColeArrays(lanes)] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.hi[lane] = std::max(a.hi[lane], a.lo[lane]);
       a.other[lane] = std::max(a.other[lane], a.rank[lane]);
@@ -395,6 +419,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
                    next_divisor = l.next_divisor, a = ColeArrays(lanes), side] {
     const std::uint64_t* const lo = side == 0 ? a.lo : a.rank;
     const std::uint64_t* const hi = side == 0 ? a.hi : a.other;
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
       a.address[lane] = a.node[lane] != kInactive && lo[lane] < hi[lane]
                             ? child_list + (2 * a.node[lane] + side) * child_size +
@@ -405,6 +430,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 
 [[gnu::noinline]] void hand_on_equal(ColeLanes& lanes, std::span<const Word> got, unsigned side) {
   with_vector_isa([a = ColeArrays(lanes), got = got.data(), side] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
       if (a.address[lane] != kInactive && got[lane] == a.item[lane])
         a.side[lane] |= std::uint64_t{1} << side;
@@ -420,6 +446,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
   return with_vector_isa(
       [next_half = l.next_half, ranks = l.ranks, &longest, a = ColeArrays(lanes)] {
         std::uint64_t most = 0, range = longest;
+        MMSIM_LANES_APART
         for (std::size_t lane = 0; lane < a.n; ++lane) {
           const bool active = a.node[lane] != kInactive;
           const std::uint64_t x = a.hi[lane] - a.lo[lane];
@@ -434,7 +461,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
           a.end_x[lane] = below_x + x;
           a.end[lane] = active ? below_x + x + below_y + y : 0;
           most = std::max(most, a.end[lane]);
-          if (active) range = std::max({range, x, y});
+          range = std::max(range, active ? std::max(x, y) : 0);
         }
         longest = range;
         return most;
@@ -445,14 +472,18 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // i + 1) to its place in R_s.
 [[gnu::noinline]] void hand_on_entry(ColeLanes& lanes, std::uint64_t t) {
   with_vector_isa([a = ColeArrays(lanes), t] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
-      const bool x = t < a.end_x[lane];
-      const std::uint64_t e = x ? t : t - a.end_x[lane];
-      const std::uint64_t below = x ? a.below_x[lane] : a.below_y[lane];
-      const bool equal = (a.side[lane] >> (x ? 0 : 1) & 1) != 0;
-      const std::uint64_t i = a.k[lane];
-      a.address[lane] = t < a.end[lane] ? (x ? a.start_x[lane] : a.start_y[lane]) + e : kInactive;
-      a.value[lane] = static_cast<Word>(e < below ? 0 : (e == below && equal ? i : i + 1));
+      // Masks, not branches (all ones where the entry is x's, where the lane hands one on).
+      const std::uint64_t x = 0 - static_cast<std::uint64_t>(t < a.end_x[lane]);
+      const std::uint64_t valid = 0 - static_cast<std::uint64_t>(t < a.end[lane]);
+      const std::uint64_t e = t - (a.end_x[lane] & ~x);
+      const std::uint64_t below = (a.below_x[lane] & x) | (a.below_y[lane] & ~x);
+      const std::uint64_t start = (a.start_x[lane] & x) | (a.start_y[lane] & ~x);
+      const std::uint64_t equal = a.side[lane] >> (1 + x) & 1;  // bit 0 for x, bit 1 for y
+      const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(e == below) & equal);
+      a.address[lane] = ((start + e) & valid) | (kInactive & ~valid);
+      a.value[lane] = static_cast<Word>(rank & (0 - static_cast<std::uint64_t>(e >= below)));
     }
   });
 }

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "hw/support/vector_isa.hpp"
+#include "sw/programs/lanes_apart.hpp"
 
 namespace mmsim {
 namespace {
@@ -61,39 +62,32 @@ namespace {
        hi = lanes.hi.data()] { return step(n, address, run, key, strict, value, lo, hi); });
 }
 
-// The lanes' keys of a rank merge: addresses of the keys and of the runs they search. A pair's
-// keys are found without a division where its size is a power of two or there is one pair.
+// The lanes' keys of a rank merge: addresses of the keys and of the runs they search. A lane
+// finds its pair with a shift where the pairs' size is a power of two or there is one pair (a
+// shift by 63 gives 0), else with a division.
 [[gnu::noinline]] void merge_lanes(const RankMerge& merge, std::uint64_t first, MergeLanes& lanes) {
   const std::uint64_t pair_keys = merge.a + merge.b;
-  const unsigned shift = merge.pairs == 1 ? 64
-                         : std::has_single_bit(pair_keys)
-                             ? static_cast<unsigned>(std::countr_zero(pair_keys))
-                             : 0;
-  const auto pair_of = [pair_keys, shift](std::uint64_t e) -> std::uint64_t {
-    if (shift == 64) return 0;
-    return shift > 0 ? e >> shift : e / pair_keys;
-  };
-  with_vector_isa([&merge, &pair_of, pair_keys, keys = merge.pairs * pair_keys, first,
+  const bool divide = merge.pairs > 1 && !std::has_single_bit(pair_keys);
+  const unsigned shift = merge.pairs == 1 ? 63 : static_cast<unsigned>(std::countr_zero(pair_keys));
+  with_vector_isa([divide, shift, pair_keys, keys = merge.pairs * pair_keys, first,
+                   from = merge.from, to = merge.to, a_keys = merge.a, b_keys = merge.b,
                    n = lanes.address.size(), address = lanes.address.data(),
                    target = lanes.target.data(), run = lanes.run.data(), lo = lanes.lo.data(),
                    hi = lanes.hi.data(), strict = lanes.strict.data()] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < n; ++lane) {
       const std::uint64_t e = first + lane;
-      if (e >= keys) {
-        address[lane] = target[lane] = kInactive;
-        lo[lane] = hi[lane] = 0;
-        continue;
-      }
-      const std::uint64_t pair = pair_of(e);
+      const bool active = e < keys;
+      const std::uint64_t pair = divide ? e / pair_keys : e >> shift;
       const std::uint64_t t = e - pair * pair_keys;
-      const Address a = merge.from + pair * pair_keys;
-      const bool in_a = t < merge.a;
-      address[lane] = a + t;
-      run[lane] = in_a ? a + merge.a : a;
+      const Address a = from + pair * pair_keys;
+      const bool in_a = t < a_keys;
+      address[lane] = active ? a + t : kInactive;
+      run[lane] = in_a ? a + a_keys : a;
       lo[lane] = 0;
-      hi[lane] = in_a ? merge.b : merge.a;
+      hi[lane] = active ? (in_a ? b_keys : a_keys) : 0;
       strict[lane] = in_a;
-      target[lane] = merge.to + pair * pair_keys + (in_a ? t : t - merge.a);
+      target[lane] = active ? to + pair * pair_keys + (in_a ? t : t - a_keys) : kInactive;
     }
   });
 }
@@ -102,6 +96,7 @@ namespace {
 [[gnu::noinline]] void merge_places(MergeLanes& lanes) {
   with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
                    target = lanes.target.data(), lo = lanes.lo.data()] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < n; ++lane)
       address[lane] = target[lane] == kInactive ? kInactive : target[lane] + lo[lane];
   });
@@ -110,8 +105,9 @@ namespace {
 // Consecutive lanes, consecutive keys e0 + lane of `keys`: key e at from(e) goes to to + e.
 template <class From>
 void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From from, Address to) {
-  with_vector_isa([&from, e0, keys, to, n = lanes.address.size(), address = lanes.address.data(),
+  with_vector_isa([from, e0, keys, to, n = lanes.address.size(), address = lanes.address.data(),
                    target = lanes.target.data()] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < n; ++lane) {
       const std::uint64_t e = e0 + lane;
       address[lane] = e >= keys ? kInactive : from(e);
@@ -140,6 +136,7 @@ void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From fr
 [[gnu::noinline]] void unpack_keys(MergeLanes& lanes, std::span<const Word> got, Unpack unpack) {
   with_vector_isa([n = lanes.key.size(), key = lanes.key.data(), got = got.data(),
                    items = unpack == Unpack::key_of_item] {
+    MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < n; ++lane)
       key[lane] = items ? key_of_item(got[lane]) : got[lane];
   });
