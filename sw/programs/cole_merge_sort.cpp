@@ -195,18 +195,20 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 }
 
 // count_below's steps: the addresses of the keys the lanes compare (key `other` of the sample
-// at `scan`, every divisor-th key), whether any lane reads one; then the comparisons.
+// at `scan`, every divisor-th key: 4, 2 or 1, so a shift multiplies), whether any lane reads
+// one; then the comparisons.
 [[gnu::noinline]] bool scan_addresses(ColeLanes& lanes, unsigned divisor) {
-  return with_vector_isa([a = ColeArrays(lanes), divisor] {
-    std::uint64_t any = 0;
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
-      const bool scan = (a.node[lane] != kInactive) & (a.other[lane] < a.hi[lane]);
-      a.address[lane] = scan ? a.scan[lane] + divisor * a.other[lane] : kInactive;
-      any |= scan;
-    }
-    return any != 0;
-  });
+  return with_vector_isa(
+      [a = ColeArrays(lanes), shift = static_cast<unsigned>(std::countr_zero(divisor))] {
+        std::uint64_t any = 0;
+        MMSIM_LANES_APART
+        for (std::size_t lane = 0; lane < a.n; ++lane) {
+          const bool scan = (a.node[lane] != kInactive) & (a.other[lane] < a.hi[lane]);
+          a.address[lane] = scan ? a.scan[lane] + (a.other[lane] << shift) : kInactive;
+          any |= scan;
+        }
+        return any != 0;
+      });
 }
 
 [[gnu::noinline]] void count_step(ColeLanes& lanes, std::span<const Word> got) {
@@ -445,7 +447,6 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
                                              std::uint64_t& longest) {
   return with_vector_isa(
       [next_half = l.next_half, ranks = l.ranks, &longest, a = ColeArrays(lanes)] {
-        std::uint64_t most = 0, range = longest;
         MMSIM_LANES_APART
         for (std::size_t lane = 0; lane < a.n; ++lane) {
           const bool active = a.node[lane] != kInactive;
@@ -460,8 +461,13 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
           a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y;
           a.end_x[lane] = below_x + x;
           a.end[lane] = active ? below_x + x + below_y + y : 0;
+        }
+        // The maxima apart: the vector units have no 64-bit maximum to vectorise them with.
+        std::uint64_t most = 0, range = longest;
+        for (std::size_t lane = 0; lane < a.n; ++lane) {
           most = std::max(most, a.end[lane]);
-          range = std::max(range, active ? std::max(x, y) : 0);
+          if (a.node[lane] != kInactive)
+            range = std::max({range, a.hi[lane] - a.lo[lane], a.other[lane] - a.rank[lane]});
         }
         longest = range;
         return most;
