@@ -62,14 +62,14 @@ namespace {
        hi = lanes.hi.data()] { return step(n, address, run, key, strict, value, lo, hi); });
 }
 
-// The lanes' keys of a rank merge: addresses of the keys and of the runs they search. A lane
-// finds its pair with a shift where the pairs' size is a power of two or there is one pair (a
-// shift by 63 gives 0), else with a division.
+// The lanes' keys of a rank merge: addresses of the keys and of the runs they search. Key e is
+// key t of its pair; a mask finds t where the pairs' size is a power of two or there is one
+// pair, else a division.
 [[gnu::noinline]] void merge_lanes(const RankMerge& merge, std::uint64_t first, MergeLanes& lanes) {
   const std::uint64_t pair_keys = merge.a + merge.b;
   const bool divide = merge.pairs > 1 && !std::has_single_bit(pair_keys);
-  const unsigned shift = merge.pairs == 1 ? 63 : static_cast<unsigned>(std::countr_zero(pair_keys));
-  with_vector_isa([divide, shift, pair_keys, keys = merge.pairs * pair_keys, first,
+  const std::uint64_t mask = merge.pairs == 1 ? ~std::uint64_t{0} : pair_keys - 1;
+  with_vector_isa([divide, mask, pair_keys, keys = merge.pairs * pair_keys, first,
                    from = merge.from, to = merge.to, a_keys = merge.a, b_keys = merge.b,
                    n = lanes.address.size(), address = lanes.address.data(),
                    target = lanes.target.data(), run = lanes.run.data(), lo = lanes.lo.data(),
@@ -78,16 +78,15 @@ namespace {
     for (std::size_t lane = 0; lane < n; ++lane) {
       const std::uint64_t e = first + lane;
       const bool active = e < keys;
-      const std::uint64_t pair = divide ? e / pair_keys : e >> shift;
-      const std::uint64_t t = e - pair * pair_keys;
-      const Address a = from + pair * pair_keys;
+      const std::uint64_t t = divide ? e % pair_keys : e & mask;
+      const Address a = from + (e - t);  // the pair's run A
       const bool in_a = t < a_keys;
       address[lane] = active ? a + t : kInactive;
       run[lane] = in_a ? a + a_keys : a;
       lo[lane] = 0;
       hi[lane] = active ? (in_a ? b_keys : a_keys) : 0;
       strict[lane] = in_a;
-      target[lane] = active ? to + pair * pair_keys + (in_a ? t : t - a_keys) : kInactive;
+      target[lane] = active ? to + (e - t) + (in_a ? t : t - a_keys) : kInactive;
     }
   });
 }
