@@ -84,7 +84,16 @@ struct ColeArrays {
 
 // The keys of a sample SUP(x) = every d-th key of L(x): key j is L(x)[d*j + d - 1] (Reduce
 // keeps z4, z8, ...).
-inline std::uint64_t sampled(std::uint64_t j, unsigned d) { return d * j + d - 1; }
+// A size of the plan as a factor: a power of two (ColePlan checks), so a shift multiplies by it;
+// the vector units shift 64-bit lanes but have no 64-bit multiplication.
+struct Factor {
+  explicit Factor(std::uint64_t power_of_two)
+      : log(static_cast<unsigned>(std::countr_zero(power_of_two))) {}
+  unsigned log;
+};
+inline std::uint64_t operator*(std::uint64_t x, Factor f) { return x << f.log; }
+
+inline std::uint64_t sampled(std::uint64_t j, Factor d) { return (j + 1) * d - 1; }
 
 inline std::uint64_t clamp(Word value, std::uint64_t most) {
   return std::min(static_cast<std::uint64_t>(value), most);
@@ -109,9 +118,9 @@ inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size,
 // Phase A's first read: e = SUP_s(own child)[k], from L_{s-1}(own child). The ranks start at
 // r = 0 and the other sample's range at [0, half); scan is where that sample lies.
 [[gnu::noinline]] bool merge_start(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
-  return with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = l.child_prev_size,
-                          divisor = l.divisor, half = l.half, a = ColeArrays(lanes), first,
-                          keys = l.nodes * l.size,
+  return with_vector_isa([child_prev_list = l.child_prev_list,
+                          child_prev_size = Factor(l.child_prev_size), divisor = Factor(l.divisor),
+                          half = l.half, a = ColeArrays(lanes), first, keys = l.nodes * l.size,
                           log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
@@ -122,7 +131,7 @@ inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size,
       a.k[lane] = k;
       const Address child = child_prev_list + 2 * node * child_prev_size;
       a.address[lane] = active ? child + side * child_prev_size + sampled(k, divisor) : kInactive;
-      a.scan[lane] = child + (1 - side) * child_prev_size + divisor - 1;
+      a.scan[lane] = child + (1 - side) * child_prev_size + sampled(0, divisor);
       a.rank[lane] = a.lo[lane] = a.other[lane] = 0;
       a.hi[lane] = half;
     }
@@ -143,7 +152,7 @@ inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size,
 }
 
 // Where U_{s-1}(v) of the other sample lies for a lane's node and side.
-inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint64_t node,
+inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t node,
                           std::uint64_t side) {
   return prev_help + node * 2 * prev_size + (1 - side) * prev_size;
 }
@@ -151,19 +160,19 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 // r read; the next read: U_{s-1}[r - 1] (lanes with r > 0).
 [[gnu::noinline]] void merge_rank(ColeLanes& lanes, const ColeLevelStage& l,
                                   std::span<const Word> got) {
-  with_vector_isa(
-      [prev_help = l.prev_help, prev_size = l.prev_size, a = ColeArrays(lanes), got = got.data()] {
-        MMSIM_LANES_APART
-        for (std::size_t lane = 0; lane < a.n; ++lane) {
-          const bool active = a.node[lane] != kInactive;
-          const std::uint64_t rank = active ? clamp(got[lane], prev_size) : 0;
-          a.rank[lane] = rank;
-          a.address[lane] =
-              active && rank > 0
-                  ? other_help(prev_help, prev_size, a.node[lane], a.side[lane]) + rank - 1
-                  : kInactive;
-        }
-      });
+  with_vector_isa([prev_help = l.prev_help, prev_size = l.prev_size,
+                   prev_stride = Factor(l.prev_size), a = ColeArrays(lanes), got = got.data()] {
+    MMSIM_LANES_APART
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const bool active = a.node[lane] != kInactive;
+      const std::uint64_t rank = active ? clamp(got[lane], prev_size) : 0;
+      a.rank[lane] = rank;
+      a.address[lane] =
+          active && rank > 0
+              ? other_help(prev_help, prev_stride, a.node[lane], a.side[lane]) + rank - 1
+              : kInactive;
+    }
+  });
 }
 
 // U_{s-1}[r - 1] read: the range starts there; the next read: U_{s-1}[r] (lanes with r below
@@ -171,14 +180,14 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 [[gnu::noinline]] void merge_range_start(ColeLanes& lanes, const ColeLevelStage& l,
                                          std::span<const Word> got) {
   with_vector_isa([half = l.half, prev_help = l.prev_help, prev_size = l.prev_size,
-                   a = ColeArrays(lanes), got = got.data()] {
+                   prev_stride = Factor(l.prev_size), a = ColeArrays(lanes), got = got.data()] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const bool active = a.node[lane] != kInactive;
       if (a.address[lane] != kInactive) a.lo[lane] = a.other[lane] = clamp(got[lane], half);
       a.address[lane] =
           active && a.rank[lane] < prev_size
-              ? other_help(prev_help, prev_size, a.node[lane], a.side[lane]) + a.rank[lane]
+              ? other_help(prev_help, prev_stride, a.node[lane], a.side[lane]) + a.rank[lane]
               : kInactive;
     }
   });
@@ -226,7 +235,7 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 
 // Phase A's writes: e to L_s(v)[k + c], then c to C.
 [[gnu::noinline]] void merge_place(ColeLanes& lanes, const ColeLevelStage& l) {
-  with_vector_isa([list = l.list, size = l.size, a = ColeArrays(lanes)] {
+  with_vector_isa([list = l.list, size = Factor(l.size), a = ColeArrays(lanes)] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
       a.address[lane] = a.node[lane] != kInactive
@@ -266,8 +275,9 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 // c read (rank); the next read: e, from L_{s-1}(own child).
 [[gnu::noinline]] void help_cross(ColeLanes& lanes, const ColeLevelStage& l,
                                   std::span<const Word> got) {
-  with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = l.child_prev_size,
-                   divisor = l.divisor, half = l.half, a = ColeArrays(lanes), got = got.data()] {
+  with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = Factor(l.child_prev_size),
+                   divisor = Factor(l.divisor), half = l.half, a = ColeArrays(lanes),
+                   got = got.data()] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.rank[lane] = clamp(got[lane], half);
@@ -281,10 +291,10 @@ inline Address other_help(Address prev_help, std::uint64_t prev_size, std::uint6
 }
 
 // Indices in L_{s-1}(child) of e (own) and of SUP_s(y)[c - 1] (other).
-inline std::uint64_t own_index(const ColeArrays& a, std::size_t lane, unsigned divisor) {
+inline std::uint64_t own_index(const ColeArrays& a, std::size_t lane, Factor divisor) {
   return sampled(a.k[lane], divisor);
 }
-inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned divisor) {
+inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, Factor divisor) {
   return a.rank[lane] > 0 ? sampled(a.rank[lane] - 1, divisor) : 0;
 }
 
@@ -293,7 +303,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // child's U_{s-1}, read next.
 [[gnu::noinline]] void help_item(ColeLanes& lanes, const ColeLevelStage& l,
                                  std::span<const Word> got) {
-  with_vector_isa([a = ColeArrays(lanes), got = got.data(), divisor = l.divisor,
+  with_vector_isa([a = ColeArrays(lanes), got = got.data(), divisor = Factor(l.divisor),
                    complete = l.child_complete_before] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
@@ -307,8 +317,8 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // Part 0, 1: the own child's U_{s-1} in SUP_s(x), SUP_s(y) at e's index; parts 2, 3: the other
 // child's at SUP_s(y)[c - 1]'s (lanes with c > 0).
 [[gnu::noinline]] void help_child_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
-  with_vector_isa([child_prev_help = l.child_prev_help, child_prev_size = l.child_prev_size,
-                   divisor = l.divisor, a = ColeArrays(lanes), part] {
+  with_vector_isa([child_prev_help = l.child_prev_help, child_prev_size = Factor(l.child_prev_size),
+                   divisor = Factor(l.divisor), a = ColeArrays(lanes), part] {
     const bool own = part < 2;
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
@@ -335,7 +345,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // The divisor is a power of two (4, 2 or 1): a shift divides.
 [[gnu::noinline]] void help_scan_start(ColeLanes& lanes, const ColeLevelStage& l) {
   with_vector_isa([child_list = l.child_list, child_size = l.child_size,
-                   next_divisor = l.next_divisor,
+                   child_stride = Factor(l.child_size), next_divisor = l.next_divisor,
                    shift = static_cast<unsigned>(std::countr_zero(l.next_divisor)),
                    next_half = l.next_half, a = ColeArrays(lanes)] {
     MMSIM_LANES_APART
@@ -344,14 +354,14 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
       a.other[lane] = a.rank[lane] > 0 ? std::min(a.hi[lane], child_size) >> shift : 0;
       a.hi[lane] = next_half;
       a.scan[lane] =
-          child_list + (2 * a.node[lane] + 1 - a.side[lane]) * child_size + next_divisor - 1;
+          child_list + (2 * a.node[lane] + 1 - a.side[lane]) * child_stride + next_divisor - 1;
     }
   });
 }
 
 // U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
 [[gnu::noinline]] void help_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
-  with_vector_isa([help = l.help, size = l.size, a = ColeArrays(lanes), part] {
+  with_vector_isa([help = l.help, size = Factor(l.size), a = ColeArrays(lanes), part] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.value[lane] = static_cast<Word>(part == a.side[lane] ? a.lo[lane] : a.other[lane]);
@@ -381,12 +391,13 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // SUP_{s+1}(y) (part 1).
 [[gnu::noinline]] void hand_on_help(ColeLanes& lanes, const ColeLevelStage& l, unsigned part,
                                     bool next) {
-  with_vector_isa([help = l.help, size = l.size, a = ColeArrays(lanes), part, next] {
+  with_vector_isa([help = l.help, size = l.size, stride = Factor(l.size), a = ColeArrays(lanes),
+                   part, next] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const bool wanted = a.node[lane] != kInactive && (!next || a.k[lane] + 1 < size);
       a.address[lane] =
-          wanted ? help + a.node[lane] * 2 * size + part * size + a.k[lane] + next : kInactive;
+          wanted ? help + a.node[lane] * 2 * stride + part * stride + a.k[lane] + next : kInactive;
     }
   });
 }
@@ -403,7 +414,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 
 // The x range [lo, hi) and y range [rank, other) made non-empty-or-empty; the next read: u.
 [[gnu::noinline]] void hand_on_key(ColeLanes& lanes, const ColeLevelStage& l) {
-  with_vector_isa([list = l.list, size = l.size, a = ColeArrays(lanes)] {
+  with_vector_isa([list = l.list, size = Factor(l.size), a = ColeArrays(lanes)] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       a.hi[lane] = std::max(a.hi[lane], a.lo[lane]);
@@ -417,8 +428,8 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // The first key of the range of `side` (x: [lo, hi), y: [rank, other)), to find the one equal
 // to u.
 [[gnu::noinline]] void hand_on_first(ColeLanes& lanes, const ColeLevelStage& l, unsigned side) {
-  with_vector_isa([child_list = l.child_list, child_size = l.child_size,
-                   next_divisor = l.next_divisor, a = ColeArrays(lanes), side] {
+  with_vector_isa([child_list = l.child_list, child_size = Factor(l.child_size),
+                   next_divisor = Factor(l.next_divisor), a = ColeArrays(lanes), side] {
     const std::uint64_t* const lo = side == 0 ? a.lo : a.rank;
     const std::uint64_t* const hi = side == 0 ? a.hi : a.other;
     MMSIM_LANES_APART
@@ -445,33 +456,33 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, unsigned
 // so for y. Returns the most entries of a lane, and the longest range in `longest`.
 [[gnu::noinline]] std::uint64_t hand_on_plan(ColeLanes& lanes, const ColeLevelStage& l,
                                              std::uint64_t& longest) {
-  return with_vector_isa(
-      [next_half = l.next_half, ranks = l.ranks, &longest, a = ColeArrays(lanes)] {
-        MMSIM_LANES_APART
-        for (std::size_t lane = 0; lane < a.n; ++lane) {
-          const bool active = a.node[lane] != kInactive;
-          const std::uint64_t x = a.hi[lane] - a.lo[lane];
-          const std::uint64_t y = a.other[lane] - a.rank[lane];
-          const std::uint64_t below_x = a.k[lane] == 0 ? a.lo[lane] : 0;
-          const std::uint64_t below_y = a.k[lane] == 0 ? a.rank[lane] : 0;
-          const Address node_ranks = ranks + a.node[lane] * 2 * next_half;
-          a.below_x[lane] = below_x;
-          a.below_y[lane] = below_y;
-          a.start_x[lane] = node_ranks + a.lo[lane] - below_x;
-          a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y;
-          a.end_x[lane] = below_x + x;
-          a.end[lane] = active ? below_x + x + below_y + y : 0;
-        }
-        // The maxima apart: the vector units have no 64-bit maximum to vectorise them with.
-        std::uint64_t most = 0, range = longest;
-        for (std::size_t lane = 0; lane < a.n; ++lane) {
-          most = std::max(most, a.end[lane]);
-          if (a.node[lane] != kInactive)
-            range = std::max({range, a.hi[lane] - a.lo[lane], a.other[lane] - a.rank[lane]});
-        }
-        longest = range;
-        return most;
-      });
+  return with_vector_isa([next_half = l.next_half, next_stride = Factor(l.next_half),
+                          ranks = l.ranks, &longest, a = ColeArrays(lanes)] {
+    MMSIM_LANES_APART
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      const bool active = a.node[lane] != kInactive;
+      const std::uint64_t x = a.hi[lane] - a.lo[lane];
+      const std::uint64_t y = a.other[lane] - a.rank[lane];
+      const std::uint64_t below_x = a.k[lane] == 0 ? a.lo[lane] : 0;
+      const std::uint64_t below_y = a.k[lane] == 0 ? a.rank[lane] : 0;
+      const Address node_ranks = ranks + a.node[lane] * 2 * next_stride;
+      a.below_x[lane] = below_x;
+      a.below_y[lane] = below_y;
+      a.start_x[lane] = node_ranks + a.lo[lane] - below_x;
+      a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y;
+      a.end_x[lane] = below_x + x;
+      a.end[lane] = active ? below_x + x + below_y + y : 0;
+    }
+    // The maxima apart: the vector units have no 64-bit maximum to vectorise them with.
+    std::uint64_t most = 0, range = longest;
+    for (std::size_t lane = 0; lane < a.n; ++lane) {
+      most = std::max(most, a.end[lane]);
+      if (a.node[lane] != kInactive)
+        range = std::max({range, a.hi[lane] - a.lo[lane], a.other[lane] - a.rank[lane]});
+    }
+    longest = range;
+    return most;
+  });
 }
 
 // Entry t of every lane: its rank (0 below L_s(v)[0]; i for the key equal to u = L_s(v)[i], else

@@ -1,6 +1,7 @@
 #include "sw/programs/cole_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace mmsim {
@@ -69,6 +70,11 @@ ColePlan::ColePlan(unsigned b) : b_(b), stages_(3 * b) {
       }
       if (l.half != l.child_prev_size / l.divisor)
         throw std::logic_error("Cole plan: a merge of unequal samples");
+      const auto power = [](std::uint64_t v) { return std::has_single_bit(v); };
+      if (!power(l.size) || !power(l.child_prev_size) || !power(l.child_size) ||
+          !power(l.divisor) || (l.prev_size > 0 && !power(l.prev_size)) ||
+          (l.prepares && (!power(l.next_half) || !power(l.next_divisor))))
+        throw std::logic_error("Cole plan: a size that is not a power of two");
       const Address arena_now = arenas[s % 2];
       const Address arena_before = arenas[(s - 1) % 2];
       l.list = list_at(h, s);

@@ -10,6 +10,9 @@
 // every incomplete node merges its children's samples, L_s(v) = SUP_s(x) + SUP_s(y), with the
 // help of L_{s-1}(v). A node at level h is complete (holds all 2^h keys) at stage 3h, three stages
 // after its children: the root at stage 3b.
+//
+// Every size and divisor is a power of two (a list is 0 keys before it has any): the warps'
+// steps multiply by them with shifts.
 #pragma once
 
 #include <cstdint>

@@ -201,6 +201,24 @@ TEST(Sort, ColePlanFollowsThePipeline) {
       EXPECT_EQ(plan.divisor(h - 1, 3 * h), 1u);
       for (unsigned s = 1; s <= 3 * h - 3; ++s) EXPECT_EQ(plan.divisor(h - 1, s), 4u);
     }
+    // Sizes and divisors are powers of two, e.g. b = 3, the root at stage 8: |L_8| = 4 = 2 (4/2),
+    // every second key of its children, complete (4 keys) since stage 6.
+    for (unsigned s = 1; s <= 3 * b; ++s)
+      for (const ColeLevelStage& l : plan.at(s)) {
+        EXPECT_TRUE(std::has_single_bit(l.size) && std::has_single_bit(l.child_prev_size) &&
+                    std::has_single_bit(l.child_size) && std::has_single_bit(l.divisor))
+            << b << " " << s << " " << l.level;
+        EXPECT_TRUE(l.prev_size == 0 || std::has_single_bit(l.prev_size));
+        EXPECT_TRUE(!l.prepares ||
+                    (std::has_single_bit(l.next_half) && std::has_single_bit(l.next_divisor)));
+      }
+    if (b == 3) {
+      const ColeLevelStage& root = plan.at(8).back();
+      EXPECT_EQ(root.level, 3u);
+      EXPECT_EQ(root.size, 4u);
+      EXPECT_EQ(root.divisor, 2u);
+      EXPECT_EQ(root.child_prev_size, 4u);
+    }
     // Every stage's arrays fit the arenas; the root's list is complete at the last stage.
     EXPECT_GE(plan.words(), 2u << b);
     EXPECT_EQ(plan.at(3 * b).size(), 1u);
