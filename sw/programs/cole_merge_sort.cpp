@@ -9,7 +9,7 @@
 #include "hw/support/errors.hpp"
 #include "hw/support/vector_isa.hpp"
 #include "sw/programs/cole_plan.hpp"
-#include "sw/programs/lanes_apart.hpp"
+#include "sw/programs/lane_loops.hpp"
 #include "sw/programs/tiled_merge_sort.hpp"
 
 namespace mmsim {
@@ -184,7 +184,10 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       const bool active = a.node[lane] != kInactive;
-      if (a.address[lane] != kInactive) a.lo[lane] = a.other[lane] = clamp(got[lane], half);
+      const std::uint64_t read = lane_mask(a.address[lane] != kInactive);
+      const std::uint64_t start = clamp(got[lane], half);
+      a.lo[lane] = pick(read, start, a.lo[lane]);
+      a.other[lane] = pick(read, start, a.other[lane]);
       a.address[lane] =
           active && a.rank[lane] < prev_size
               ? other_help(prev_help, prev_stride, a.node[lane], a.side[lane]) + a.rank[lane]
@@ -199,7 +202,8 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
   with_vector_isa([half = l.half, a = ColeArrays(lanes), got = got.data()] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
-      if (a.address[lane] != kInactive) a.hi[lane] = clamp(got[lane], half);
+      a.hi[lane] =
+          pick(lane_mask(a.address[lane] != kInactive), clamp(got[lane], half), a.hi[lane]);
   });
 }
 
@@ -224,11 +228,10 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
   with_vector_isa([a = ColeArrays(lanes), got = got.data()] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
-      if (a.address[lane] == kInactive) continue;
-      if (got[lane] < a.item[lane])
-        ++a.other[lane];
-      else
-        a.hi[lane] = a.other[lane];  // stop
+      const std::uint64_t read = lane_mask(a.address[lane] != kInactive);
+      const std::uint64_t below = lane_mask(got[lane] < a.item[lane]);
+      a.hi[lane] = pick(read & ~below, a.other[lane], a.hi[lane]);  // stop
+      a.other[lane] += read & below & 1;
     }
   });
 }
@@ -337,7 +340,7 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, Factor d
     std::uint64_t* const sum = own ? a.lo : a.hi;
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
-      if (a.address[lane] != kInactive) sum[lane] += static_cast<std::uint64_t>(got[lane]);
+      sum[lane] += static_cast<std::uint64_t>(got[lane]) & lane_mask(a.address[lane] != kInactive);
   });
 }
 
@@ -445,8 +448,8 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, Factor d
   with_vector_isa([a = ColeArrays(lanes), got = got.data(), side] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane)
-      if (a.address[lane] != kInactive && got[lane] == a.item[lane])
-        a.side[lane] |= std::uint64_t{1} << side;
+      a.side[lane] |= (std::uint64_t{1} << side) &
+                      lane_mask(a.address[lane] != kInactive && got[lane] == a.item[lane]);
   });
 }
 

@@ -5,7 +5,7 @@
 #include <span>
 
 #include "hw/support/vector_isa.hpp"
-#include "sw/programs/lanes_apart.hpp"
+#include "sw/programs/lane_loops.hpp"
 
 namespace mmsim {
 namespace {
@@ -77,16 +77,16 @@ namespace {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < n; ++lane) {
       const std::uint64_t e = first + lane;
-      const bool active = e < keys;
+      const std::uint64_t active = lane_mask(e < keys);
       const std::uint64_t t = divide ? e % pair_keys : e & mask;
       const Address a = from + (e - t);  // the pair's run A
-      const bool in_a = t < a_keys;
-      address[lane] = active ? a + t : kInactive;
-      run[lane] = in_a ? a + a_keys : a;
+      const std::uint64_t in_a = lane_mask(t < a_keys);
+      address[lane] = pick(active, a + t, kInactive);
+      run[lane] = a + (a_keys & in_a);
       lo[lane] = 0;
-      hi[lane] = active ? (in_a ? b_keys : a_keys) : 0;
-      strict[lane] = in_a;
-      target[lane] = active ? to + (e - t) + (in_a ? t : t - a_keys) : kInactive;
+      hi[lane] = pick(in_a, b_keys, a_keys) & active;
+      strict[lane] = in_a & 1;
+      target[lane] = pick(active, to + (e - t) + t - (a_keys & ~in_a), kInactive);
     }
   });
 }
@@ -97,7 +97,8 @@ namespace {
                    target = lanes.target.data(), lo = lanes.lo.data()] {
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < n; ++lane)
-      address[lane] = target[lane] == kInactive ? kInactive : target[lane] + lo[lane];
+      address[lane] =
+          pick(lane_mask(target[lane] == kInactive), kInactive, target[lane] + lo[lane]);
   });
 }
 
