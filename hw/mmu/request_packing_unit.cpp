@@ -100,6 +100,21 @@ unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsign
   return split<true>(cells);
 }
 
+unsigned RequestPackingUnit::count_consecutive_stages(std::span<const Address> cells) {
+  const std::size_t n = cells.size();
+  const unsigned w = width();
+  if (n > w || w > 64) return split<true>(cells);
+  // Banks bank(c), bank(c) + 1, ... (mod w): n bits from bit bank(c), wrapped around at w.
+  const std::uint64_t lanes = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  const unsigned first = bank(cells.front());
+  const std::uint64_t banks = w == 64 ? std::rotl(lanes, static_cast<int>(first))
+                                      : ((lanes << first) | (lanes >> (w - first))) &
+                                            ((std::uint64_t{1} << w) - 1);
+  count_banks(banks);
+  last_one_stage_ = true;
+  return 1;
+}
+
 RequestSpread RequestPackingUnit::spread() const {
   RequestSpread out{.banks = banks_};
   add_run(out.banks, run_banks_, run_length_);

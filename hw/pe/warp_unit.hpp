@@ -16,6 +16,13 @@ namespace mmsim {
 
 class BarrierUnit;
 
+// How a dispatch's lanes reach their cells, as the MMU that accepted it found them.
+enum class LaneLayout : std::uint8_t {
+  some_inactive,  // some lane (or warp) sends nothing
+  all_active,     // every lane sends a request
+  consecutive,    // one warp, every lane, to cells c, c + 1, ... in lane order (coalesced)
+};
+
 // Where a warp's time went (statistics). From 0 to `finish` every time unit of the warp is one
 // of: waiting for its turn, its request in a memory, the compute latency after a request, or
 // waiting at a barrier: finish = turn + memory + dispatches * compute_latency + barrier.
@@ -73,13 +80,12 @@ class WarpUnit : public sc_core::sc_module {
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
   // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
   std::span<Address> cell_buffer() { return cells_; }
-  void set_dispatch_cells(std::span<const Address> cells, bool all_active) {
+  void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout) {
     dispatch_cells_ = cells;
-    all_active_ = all_active;
+    layout_ = layout;
   }
   std::span<const Address> dispatch_cells() const { return dispatch_cells_; }
-  // Every lane of every warp in the dispatch sends a request.
-  bool all_active() const { return all_active_; }
+  LaneLayout lane_layout() const { return layout_; }
   // The MMU accepted the dispatch at time t; the request takes `memory_time` time units. Returns
   // the warps that take part.
   unsigned dispatched(Cycle t, Cycle memory_time) {
@@ -121,7 +127,7 @@ class WarpUnit : public sc_core::sc_module {
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   std::span<const Address> dispatch_cells_;
-  bool all_active_ = false;
+  LaneLayout layout_ = LaneLayout::some_inactive;
   // traced copies
   unsigned trace_state_ = 0;
   unsigned trace_space_ = 0;  // machines with shared memory: 1 while ready for or waiting on it
