@@ -47,9 +47,11 @@ namespace {
 // stopping at the first sixteen that break the run.
 bool consecutive_run(std::span<const Address> addresses) {
   using Four = Address __attribute__((vector_size(4 * sizeof(Address))));
-  return with_vector_isa([addresses] {
-    const Address first = addresses.front();
-    const std::size_t n = addresses.size();
+  // Most dispatches that are not a run show it at their last lane: no vector pass for them.
+  const Address first = addresses.front();
+  const std::size_t n = addresses.size();
+  if (addresses.back() != first + (n - 1)) return false;
+  return with_vector_isa([addresses, first, n] {
     Four expected = Four{0, 1, 2, 3} + first;
     std::size_t i = 0;
     for (; i + 16 <= n; i += 16) {
@@ -88,8 +90,11 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
                     });
   auto active = static_cast<unsigned>(addresses.size());
   if (beyond != 0) {
-    const auto inactive = static_cast<std::uint64_t>(
-        std::count(addresses.begin(), addresses.end(), kInactive));
+    const std::uint64_t inactive = with_vector_isa([&] {
+      std::uint64_t n = 0;
+      for (const Address a : addresses) n += a == kInactive;
+      return n;
+    });
     if (beyond != inactive)
       for (std::size_t i = 0; i < addresses.size(); ++i)
         if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
