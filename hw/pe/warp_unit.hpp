@@ -76,7 +76,10 @@ class WarpUnit : public sc_core::sc_module {
 
   // ---- the dispatch, as the MMU sees it --------------------------------------------------
   // Lane addresses of the dispatch (s*w of them, kInactive where a lane or warp sends nothing).
-  std::span<const Address> dispatch_addresses();
+  std::span<const Address> dispatch_addresses() {
+    if (warps_.size() == 1) return warps_.front().instruction().addresses;
+    return gather_addresses();
+  }
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
   // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
   std::span<Address> cell_buffer() { return cells_; }
@@ -111,7 +114,18 @@ class WarpUnit : public sc_core::sc_module {
  private:
   enum class Phase : std::uint8_t { run, memory, in_flight, barrier, done };
 
-  MemoryId memory_of(Space space, const Warp& warp) const;
+  // Runs the warp in slot j (its request completed, the barrier opened, or it has not started)
+  // up to its next instruction; returns its new phase.
+  Phase run(std::size_t j, Cycle t, BarrierUnit& barrier);
+  MemoryId memory_of(Space space, const Warp& warp) const {
+    const MemoryId m = space == Space::shared ? memories_.shared : memories_.global;
+    if (m == kNoMemory) [[unlikely]]
+      no_shared_memory(warp);
+    return m;
+  }
+  [[noreturn, gnu::cold]] void no_shared_memory(const Warp& warp) const;
+  // dispatch_addresses() for a super warp: its warps' lanes side by side.
+  std::span<const Address> gather_addresses();
   // dispatched() for a super warp: the warps with a memory instruction take part.
   unsigned dispatched_warps(Cycle waited, Cycle memory_time);
 
