@@ -58,6 +58,20 @@ unsigned Coalescer::count_stages(std::span<const Address> cells, unsigned active
   return k;
 }
 
+unsigned Coalescer::count_consecutive_stages(std::span<const Address> cells) {
+  const auto n = static_cast<unsigned>(cells.size());
+  const std::uint32_t first = row(cells.front());
+  const std::uint32_t last = row(cells.back());
+  if (first == last) {
+    ++groups_[n];
+    return 1;
+  }
+  ++groups_[width() - bank(cells.front())];  // the first row, from the first lane's bank on
+  if (last - first > 1) groups_[width()] += last - first - 1;  // whole rows
+  ++groups_[bank(cells.back()) + 1];  // the last row, up to the last lane's bank
+  return last - first + 1;
+}
+
 unsigned Coalescer::assign_groups(std::span<const Address> cells, std::span<std::uint32_t> groups) {
   seen_.clear();
   distinct_.clear();

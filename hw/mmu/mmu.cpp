@@ -1,6 +1,7 @@
 #include "hw/mmu/mmu.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "hw/pe/warp_unit.hpp"
@@ -38,21 +39,62 @@ void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
                         std::to_string(config_.words) + " words");
 }
 
+namespace {
+
+// Whether lane i addresses addresses[0] + i, every lane (none inactive: kInactive is the
+// largest address, so no lane after the first can be it, and a first lane that is has no
+// successor). Compared sixteen lanes at a time (four vectors of four, the x86-64-v3 registers),
+// stopping at the first sixteen that break the run.
+bool consecutive_run(std::span<const Address> addresses) {
+  using Four = Address __attribute__((vector_size(4 * sizeof(Address))));
+  // Most dispatches that are not a run show it at their last lane: no vector pass for them.
+  const Address first = addresses.front();
+  const std::size_t n = addresses.size();
+  if (addresses.back() != first + (n - 1)) return false;
+  return with_vector_isa([addresses, first, n] {
+    Four expected = Four{0, 1, 2, 3} + first;
+    std::size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      Four breaks = {};
+      for (std::size_t j = i; j < i + 16; j += 4) {
+        Four lanes;
+        std::memcpy(&lanes, addresses.data() + j, sizeof lanes);
+        breaks |= lanes ^ expected;
+        expected += 4;
+      }
+      if ((breaks[0] | breaks[1] | breaks[2] | breaks[3]) != 0) return false;
+    }
+    Address breaks = 0;
+    for (; i < n; ++i) breaks |= addresses[i] ^ (first + i);
+    return breaks == 0 && first + (n - 1) >= first;
+  });
+}
+
+}  // namespace
+
 Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   const std::span<const Address> addresses = unit.dispatch_addresses();
-  // kInactive lies beyond every memory: when no lane is at or beyond `words` (one vectorised
-  // count), every lane is active and in range; otherwise the inactive lanes are counted, and
-  // one more lane beyond `words` than them is an address outside the memory.
+  // A coalesced access (one run of consecutive addresses, as most are) is in range when its
+  // first and last lanes are. Otherwise one vectorised pass counts the lanes at or beyond
+  // `words`: kInactive lies beyond every memory, so when no lane is beyond, every lane is active
+  // and in range; else the inactive lanes are counted, and one more lane beyond `words` than them
+  // is an address outside the memory.
   const std::uint64_t words = config_.words;
-  const std::uint64_t beyond = with_vector_isa([&] {
-    std::uint64_t n = 0;
-    for (const Address a : addresses) n += a >= words;
-    return n;
-  });
+  const bool consecutive = consecutive_run(addresses);
+  const std::uint64_t beyond =
+      consecutive ? std::uint64_t{addresses.back() >= words}
+                  : with_vector_isa([&] {
+                      std::uint64_t n = 0;
+                      for (const Address a : addresses) n += a >= words;
+                      return n;
+                    });
   auto active = static_cast<unsigned>(addresses.size());
   if (beyond != 0) {
-    const auto inactive = static_cast<std::uint64_t>(
-        std::count(addresses.begin(), addresses.end(), kInactive));
+    const std::uint64_t inactive = with_vector_isa([&] {
+      std::uint64_t n = 0;
+      for (const Address a : addresses) n += a == kInactive;
+      return n;
+    });
     if (beyond != inactive)
       for (std::size_t i = 0; i < addresses.size(); ++i)
         if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
@@ -63,8 +105,15 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
     map_->locate(addresses, unit.cell_buffer());
     cells = unit.cell_buffer();
   }
-  unit.set_dispatch_cells(cells, active == cells.size());
-  const unsigned k = splitter_->count_stages(cells, active);
+  // A coalesced access in range: its stages and counts in closed form, its data moved as one
+  // block (with an identity map, its cells are consecutive too).
+  const bool coalesced = consecutive && beyond == 0 && identity_;
+  const LaneLayout layout = active != cells.size()                       ? LaneLayout::some_inactive
+                            : coalesced && unit.warps().size() == 1 ? LaneLayout::consecutive
+                                                                      : LaneLayout::all_active;
+  unit.set_dispatch_cells(cells, layout);
+  const unsigned k = coalesced ? splitter_->count_consecutive_stages(cells)
+                               : splitter_->count_stages(cells, active);
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
   const Cycle completion = pipeline_.completion(record);
   const Cycle waited = t - unit.ready_since();
@@ -97,12 +146,13 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   const Address* cells = unit.dispatch_cells().data();
   const Cycle completion = pipeline_.completion(dispatch);
   const std::span<Warp> warps = unit.warps();
+  const LaneLayout layout = unit.lane_layout();
   if (warps.size() == 1) {  // one warp: the dispatch is its instruction (most machines)
     Warp& warp = warps.front();
     if (warp.instruction().access == AccessKind::read)
-      read_lanes(warp, cells, unit.all_active(), completion);
+      read_lanes(warp, cells, layout, completion);
     else
-      write_lanes(warp, cells, completion);
+      write_lanes(warp, cells, layout, completion);
     return;
   }
   // Merged requests: every read returns the value from before the dispatch's writes; of
@@ -110,20 +160,22 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   const unsigned width = warps.front().width();  // lanes per warp (not banks)
   for (std::size_t slot = 0; slot < warps.size(); ++slot)
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::read)
-      read_lanes(warps[slot], cells + slot * width, unit.all_active(), completion);
+      read_lanes(warps[slot], cells + slot * width, layout, completion);
   const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
   for (std::size_t n = 0; n < warps.size(); ++n) {
     const std::size_t slot = ascending ? n : warps.size() - 1 - n;
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::write)
-      write_lanes(warps[slot], cells + slot * width, completion);
+      write_lanes(warps[slot], cells + slot * width, layout, completion);
   }
 }
 
-void Mmu::read_lanes(Warp& warp, const Address* lane_cells, bool all_active, Cycle completion) {
+void Mmu::read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, Cycle completion) {
   const Word* cells = cells_.data();
   Word* registers = warp.registers().data();
   const unsigned width = warp.width();
-  if (all_active) {
+  if (layout == LaneLayout::consecutive) {
+    std::copy_n(cells + lane_cells[0], width, registers);
+  } else if (layout == LaneLayout::all_active) {
 #pragma GCC unroll 8
     for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
   } else {
@@ -134,16 +186,21 @@ void Mmu::read_lanes(Warp& warp, const Address* lane_cells, bool all_active, Cyc
   if (observer_) notify(warp, AccessKind::read, completion);
 }
 
-void Mmu::write_lanes(Warp& warp, const Address* lane_cells, Cycle completion) {
+void Mmu::write_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout,
+                      Cycle completion) {
   Word* cells = cells_.data();
   const Warp::Instruction& in = warp.instruction();
   const Address* addresses = in.addresses.data();
   const Word* values = in.values.data();
   const unsigned width = warp.width();
-  const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
-  for (unsigned m = 0; m < width; ++m) {
-    const unsigned lane = ascending ? m : width - 1 - m;
-    if (addresses[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
+  if (layout == LaneLayout::consecutive) {  // distinct cells: the lanes' order does not matter
+    std::copy_n(values, width, cells + lane_cells[0]);
+  } else {
+    const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
+    for (unsigned m = 0; m < width; ++m) {
+      const unsigned lane = ascending ? m : width - 1 - m;
+      if (addresses[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
+    }
   }
   if (observer_) notify(warp, AccessKind::write, completion);
 }

@@ -25,6 +25,7 @@ namespace mmsim {
 
 class Warp;
 class WarpUnit;
+enum class LaneLayout : std::uint8_t;
 
 // One thread access as it takes effect (the lanes of one instruction to one address are one).
 struct MemoryAccess {
@@ -100,8 +101,8 @@ class Mmu : public sc_core::sc_module {
  private:
   void perform(const MmuPipeline::InFlight& dispatch);
   // One warp's part of a dispatch taking effect; `lane_cells`: its lanes' cell indices.
-  void read_lanes(Warp& warp, const Address* lane_cells, bool all_active, Cycle completion);
-  void write_lanes(Warp& warp, const Address* lane_cells, Cycle completion);
+  void read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, Cycle completion);
+  void write_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, Cycle completion);
   void notify(const Warp& warp, AccessKind kind, Cycle completion);
   [[noreturn]] void reject(WarpUnit& unit, std::size_t lane, Address a) const;
 

@@ -41,6 +41,7 @@ RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, st
     column_count_.assign(width, 0);
   } else if (cells > 0 && rows * width <= kStampCells) {
     cell_stamps_.assign(rows * width, 0);
+    stamped_count_.assign(width, 0);
   } else {
     in_bank_.assign((max_lanes + 7) / 8 * 8, 0);  // whole words of marks
     busiest_.assign(kSortLimit, 0);
@@ -70,34 +71,56 @@ void RequestPackingUnit::add_run(std::vector<std::uint64_t>& to, std::uint64_t b
 }
 
 template <bool Count>
-unsigned RequestPackingUnit::split(std::span<const Address> cells) {
+unsigned RequestPackingUnit::split(std::span<const Address> cells, bool active) {
   const Divider& d = divider();
   const auto count = [&](auto bank) {
     // More lanes than banks are rarely conflict-free (super warps): go straight to counting.
-    // The conflict-free test is tried while the memory's last dispatch took one stage (a run of
-    // conflicted dispatches, as in sorting, skips it until one is conflict-free again).
-    if (last_one_stage_ && width() <= 64 && cells.size() <= width())
-      if (const std::uint64_t used = conflict_free_banks(cells, bank); used != 0) {
-        if constexpr (Count) count_banks(used);
-        return 1u;
+    // The conflict-free test is skipped for a while after it fails: 2^f - 1 dispatches after f
+    // failures in a row (f at most kMostMisses), so that runs of conflicted dispatches, or of
+    // broadcasts (as in sorting), rarely pay for it.
+    if (width() <= 64 && cells.size() <= width()) {
+      if (conflict_free_skips_ == 0) {
+        if (const std::uint64_t used = conflict_free_banks(cells, bank); used != 0) {
+          conflict_free_misses_ = 0;
+          if constexpr (Count) count_banks(used);
+          return 1u;
+        }
+        conflict_free_misses_ = std::min(conflict_free_misses_ + 1, kMostMisses);
+        conflict_free_skips_ = (1u << conflict_free_misses_) - 1;
+      } else {
+        --conflict_free_skips_;
       }
-    if (!marked_.empty()) return count_columns<Count>(cells, bank);
-    if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank);
-    return count_busiest<Count>(cells, bank);
+    }
+    if (!marked_.empty()) return count_columns<Count>(cells, bank, active);
+    if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank, active);
+    return count_busiest<Count>(cells, bank, active);
   };
-  const unsigned k =
-      d.power_of_two()
-          ? with_vector_isa(
-                [&] { return count([mask = d.divisor() - 1](Address c) { return c & mask; }); })
-          : with_vector_isa([&] { return count([&d](Address c) { return d.remainder(c); }); });
-  last_one_stage_ = k == 1;
-  return k;
+  return d.power_of_two()
+             ? with_vector_isa(
+                   [&] { return count([mask = d.divisor() - 1](Address c) { return c & mask; }); })
+             : with_vector_isa([&] { return count([&d](Address c) { return d.remainder(c); }); });
 }
 
-unsigned RequestPackingUnit::stages(std::span<const Address> cells) { return split<false>(cells); }
+unsigned RequestPackingUnit::stages(std::span<const Address> cells) {
+  return split<false>(cells, all_active(cells));
+}
 
-unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsigned /*active*/) {
-  return split<true>(cells);
+unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsigned active) {
+  return split<true>(cells, active == cells.size());
+}
+
+unsigned RequestPackingUnit::count_consecutive_stages(std::span<const Address> cells) {
+  const std::size_t n = cells.size();
+  const unsigned w = width();
+  if (n > w || w > 64) return split<true>(cells, true);
+  // Banks bank(c), bank(c) + 1, ... (mod w): n bits from bit bank(c), wrapped around at w.
+  const std::uint64_t lanes = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  const unsigned first = bank(cells.front());
+  const std::uint64_t banks = w == 64 ? std::rotl(lanes, static_cast<int>(first))
+                                      : ((lanes << first) | (lanes >> (w - first))) &
+                                            ((std::uint64_t{1} << w) - 1);
+  count_banks(banks);
+  return 1;
 }
 
 RequestSpread RequestPackingUnit::spread() const {
@@ -107,11 +130,11 @@ RequestSpread RequestPackingUnit::spread() const {
 }
 
 template <bool Count, class Bank>
-unsigned RequestPackingUnit::count_columns(std::span<const Address> cells, Bank bank) {
+unsigned RequestPackingUnit::count_columns(std::span<const Address> cells, Bank bank,
+                                           bool active) {
   std::uint8_t* marked = marked_.data();
   const Address* c = cells.data();
   const std::size_t n = cells.size();
-  const bool active = all_active(cells);
   const auto mark = [&](std::uint8_t value) {
     if (active) {
 #pragma GCC unroll 4
@@ -153,17 +176,16 @@ unsigned RequestPackingUnit::count_columns(std::span<const Address> cells, Bank 
 }
 
 template <bool Count, class Bank>
-unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank bank) {
+unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank bank,
+                                           bool active) {
   if (++cell_generation_ == 0) {  // wrapped: forget every old stamp for real
     std::fill(cell_stamps_.begin(), cell_stamps_.end(), 0);
     cell_generation_ = 1;
   }
   const std::uint16_t now = cell_generation_;
   std::uint16_t* stamp = cell_stamps_.data();
-  std::uint32_t* count = bank_count_.data();
+  std::uint32_t* count = stamped_count_.data();  // zero between calls
   std::uint64_t* banks = banks_.data();
-  const unsigned w = width();
-  std::fill(count, count + w, 0);
   const auto lane = [&](Address c) {
     const auto b = static_cast<std::uint32_t>(bank(c));
     if constexpr (Count) ++banks[b];  // every request counts, merged or not
@@ -172,24 +194,32 @@ unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank 
   };
   const Address* c = cells.data();
   const std::size_t n = cells.size();
-  if (all_active(cells)) {
+  if (active) {
 #pragma GCC unroll 4
     for (std::size_t i = 0; i < n; ++i) lane(c[i]);
   } else {
     for (std::size_t i = 0; i < n; ++i)
       if (c[i] != kInactive) lane(c[i]);
   }
-  return *std::max_element(count, count + w);
+  // The busiest bank, clearing the counts for the next call (one vectorised pass).
+  const unsigned w = width();
+  std::uint32_t most = 0;
+  for (unsigned b = 0; b < w; ++b) {
+    most = std::max(most, count[b]);
+    count[b] = 0;
+  }
+  return most;
 }
 
 template <bool Count, class Bank>
-unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank bank) {
+unsigned RequestPackingUnit::count_busiest(std::span<const Address> cells, Bank bank,
+                                           bool active) {
   std::uint32_t* count = bank_count_.data();
   const unsigned w = width();
   std::fill(count, count + w, 0);
   const Address* c = cells.data();
   const std::size_t n = cells.size();
-  if (all_active(cells)) {
+  if (active) {
 #pragma GCC unroll 4
     for (std::size_t i = 0; i < n; ++i) ++count[bank(c[i])];
   } else {

@@ -22,30 +22,32 @@ class RequestPackingUnit final : public StageSplitter {
   unsigned stages(std::span<const Address> cells) override;
   // Counts the thread requests per bank besides.
   unsigned count_stages(std::span<const Address> cells, unsigned active) override;
+  // Consecutive cells of at most w lanes lie in as many banks: one stage.
+  unsigned count_consecutive_stages(std::span<const Address> cells) override;
   RequestSpread spread() const override;
   unsigned assign_groups(std::span<const Address> cells, std::span<std::uint32_t> groups) override;
   std::string name() const override { return "request_packing_unit"; }
 
  private:
-  // stages(), and with Count the thread requests per bank into banks_.
+  // stages(), and with Count the thread requests per bank into banks_. `active`: every lane is.
   template <bool Count>
-  unsigned split(std::span<const Address> cells);
+  unsigned split(std::span<const Address> cells, bool active);
   // The definition, with a hash set to merge requests; optionally records each lane's rank in
   // its bank (its stage group).
   unsigned pack(std::span<const Address> cells, std::span<std::uint32_t> groups);
   // Small memories (at most 255 rows): mark every cell sent, then count the marks column by
   // column (bank b is column b of the row-major cell array).
   template <bool Count, class Bank>
-  unsigned count_columns(std::span<const Address> cells, Bank bank);
+  unsigned count_columns(std::span<const Address> cells, Bank bank, bool active);
   // Memories of up to kStampCells cells (the shared memories): a stamp per cell marks the
   // addresses already sent in this dispatch, so each lane adds to its bank's count of distinct
   // addresses at once, duplicates (broadcasts, the searches of sorting) costing nothing more.
   template <bool Count, class Bank>
-  unsigned count_stamped(std::span<const Address> cells, Bank bank);
+  unsigned count_stamped(std::span<const Address> cells, Bank bank, bool active);
   // Larger memories: count requests per bank, then the distinct addresses of the busiest banks
   // only (duplicates among a bank's few requests are rare).
   template <bool Count, class Bank>
-  unsigned count_busiest(std::span<const Address> cells, Bank bank);
+  unsigned count_busiest(std::span<const Address> cells, Bank bank, bool active);
   // The banks the active lanes use (bit b: bank b) when each uses a bank of its own, else 0.
   template <class Bank>
   std::uint64_t conflict_free_banks(std::span<const Address> cells, Bank bank) const;
@@ -71,12 +73,17 @@ class RequestPackingUnit final : public StageSplitter {
   std::vector<std::uint8_t> column_count_;  // count_columns: per bank
   std::vector<std::uint16_t> cell_stamps_;  // count_stamped: per cell, the dispatch that sent it
   std::uint16_t cell_generation_ = 0;       // count_stamped: this dispatch's stamp
+  std::vector<std::uint32_t> stamped_count_;  // count_stamped: distinct addresses per bank
   std::vector<std::uint8_t> in_bank_;       // count_busiest: 1 for the lanes of one bank
   std::vector<Address> busiest_;            // count_busiest: the addresses sent to one bank
   std::vector<std::uint64_t> banks_;        // count_stages: thread requests per bank
   std::uint64_t run_banks_ = 0;             // count_banks: the banks of the current run
   std::uint64_t run_length_ = 0;            // its dispatches, not yet added to banks_
-  bool last_one_stage_ = true;              // split: the last dispatch took one stage
+  // split: failures of the conflict-free test in a row (at most kMostMisses), and the
+  // dispatches left before it is tried again.
+  static constexpr unsigned kMostMisses = 4;
+  unsigned conflict_free_misses_ = 0;
+  unsigned conflict_free_skips_ = 0;
 };
 
 }  // namespace mmsim

@@ -27,6 +27,11 @@ class StageSplitter {
   virtual unsigned count_stages(std::span<const Address> cells, unsigned /*active*/) {
     return stages(cells);
   }
+  // count_stages() of a coalesced access: every lane active, lane i at cells[0] + i. Splitters
+  // with a closed form for it override this.
+  virtual unsigned count_consecutive_stages(std::span<const Address> cells) {
+    return count_stages(cells, static_cast<unsigned>(cells.size()));
+  }
   // What count_stages() counted: per bank, or per address group touched (see RequestSpread).
   virtual RequestSpread spread() const { return {}; }
   // The stage group of every active lane (lanes merged into one request share it); returns k.

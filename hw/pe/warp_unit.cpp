@@ -20,34 +20,45 @@ WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<W
   if (warps_.size() > 1) gathered_.assign(cells_.size(), kInactive);
 }
 
+[[gnu::always_inline]] inline WarpUnit::Phase WarpUnit::run(std::size_t j, Cycle t,
+                                                            BarrierUnit& barrier) {
+  Warp& warp = warps_[j];
+  const Warp::Instruction& next = warp.advance();
+  switch (next.kind) {
+    case Warp::Instruction::Kind::memory:
+      return Phase::memory;
+    case Warp::Instruction::Kind::sync:
+      times_[j].arrived = t;
+      barrier.arrive(warp.index(), next.scope, t);
+      return Phase::barrier;
+    case Warp::Instruction::Kind::done:
+      times_[j].finish = t;
+      barrier.leave(warp.index(), t);
+      return Phase::done;
+    case Warp::Instruction::Kind::none:
+      break;
+  }
+  throw SimulationError("the program of warp " + std::to_string(warp.index()) +
+                        " stopped without an instruction (it awaited something that is not a "
+                        "warp instruction)");
+}
+
 UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
+  if (warps_.size() == 1) {  // one warp (most machines): its phase is the unit's state
+    Phase& phase = phase_.front();
+    if (phase == Phase::in_flight || phase == Phase::run) phase = run(0, t, barrier);
+    if (phase == Phase::memory) {
+      target_ = memory_of(warps_.front().instruction().space, warps_.front());
+      ready_since_ = t;
+      return state_ = UnitState::ready;
+    }
+    return state_ = phase == Phase::barrier ? UnitState::barrier : UnitState::done;
+  }
   bool memory = false;
   bool waiting_at_barrier = false;
   for (std::size_t j = 0; j < warps_.size(); ++j) {
     Phase& phase = phase_[j];
-    if (phase == Phase::in_flight) phase = Phase::run;
-    if (phase == Phase::run) {
-      const Warp::Instruction& next = warps_[j].advance();
-      switch (next.kind) {
-        case Warp::Instruction::Kind::memory:
-          phase = Phase::memory;
-          break;
-        case Warp::Instruction::Kind::sync:
-          phase = Phase::barrier;
-          times_[j].arrived = t;
-          barrier.arrive(warps_[j].index(), next.scope, t);
-          break;
-        case Warp::Instruction::Kind::done:
-          phase = Phase::done;
-          times_[j].finish = t;
-          barrier.leave(warps_[j].index(), t);
-          break;
-        case Warp::Instruction::Kind::none:
-          throw SimulationError("the program of warp " + std::to_string(warps_[j].index()) +
-                                " stopped without an instruction (it awaited something that is"
-                                " not a warp instruction)");
-      }
-    }
+    if (phase == Phase::in_flight || phase == Phase::run) phase = run(j, t, barrier);
     if (phase == Phase::memory) {
       const MemoryId m = memory_of(warps_[j].instruction().space, warps_[j]);
       if (memory && m != target_)
@@ -64,14 +75,11 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
   return state_;
 }
 
-MemoryId WarpUnit::memory_of(Space space, const Warp& warp) const {
-  const MemoryId m = space == Space::shared ? memories_.shared : memories_.global;
-  if (m == kNoMemory)
-    throw SimulationError("warp " + std::to_string(warp.index()) + " (instruction " +
-                          std::to_string(warp.pc()) +
-                          ") addressed shared memory; this machine has global memory only "
-                          "(model hmm has a shared memory per streaming multiprocessor)");
-  return m;
+void WarpUnit::no_shared_memory(const Warp& warp) const {
+  throw SimulationError("warp " + std::to_string(warp.index()) + " (instruction " +
+                        std::to_string(warp.pc()) +
+                        ") addressed shared memory; this machine has global memory only "
+                        "(model hmm has a shared memory per streaming multiprocessor)");
 }
 
 void WarpUnit::release_barrier(std::size_t j, Cycle release) {
@@ -80,8 +88,7 @@ void WarpUnit::release_barrier(std::size_t j, Cycle release) {
   state_ = UnitState::idle;
 }
 
-std::span<const Address> WarpUnit::dispatch_addresses() {
-  if (warps_.size() == 1) return warps_.front().instruction().addresses;
+std::span<const Address> WarpUnit::gather_addresses() {
   const unsigned width = warps_.front().width();
   for (std::size_t j = 0; j < warps_.size(); ++j) {
     const auto out = std::span<Address>(gathered_).subspan(j * width, width);

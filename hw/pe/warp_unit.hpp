@@ -16,6 +16,13 @@ namespace mmsim {
 
 class BarrierUnit;
 
+// How a dispatch's lanes reach their cells, as the MMU that accepted it found them.
+enum class LaneLayout : std::uint8_t {
+  some_inactive,  // some lane (or warp) sends nothing
+  all_active,     // every lane sends a request
+  consecutive,    // one warp, every lane, to cells c, c + 1, ... in lane order (coalesced)
+};
+
 // Where a warp's time went (statistics). From 0 to `finish` every time unit of the warp is one
 // of: waiting for its turn, its request in a memory, the compute latency after a request, or
 // waiting at a barrier: finish = turn + memory + dispatches * compute_latency + barrier.
@@ -69,17 +76,19 @@ class WarpUnit : public sc_core::sc_module {
 
   // ---- the dispatch, as the MMU sees it --------------------------------------------------
   // Lane addresses of the dispatch (s*w of them, kInactive where a lane or warp sends nothing).
-  std::span<const Address> dispatch_addresses();
+  std::span<const Address> dispatch_addresses() {
+    if (warps_.size() == 1) return warps_.front().instruction().addresses;
+    return gather_addresses();
+  }
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
   // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
   std::span<Address> cell_buffer() { return cells_; }
-  void set_dispatch_cells(std::span<const Address> cells, bool all_active) {
+  void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout) {
     dispatch_cells_ = cells;
-    all_active_ = all_active;
+    layout_ = layout;
   }
   std::span<const Address> dispatch_cells() const { return dispatch_cells_; }
-  // Every lane of every warp in the dispatch sends a request.
-  bool all_active() const { return all_active_; }
+  LaneLayout lane_layout() const { return layout_; }
   // The MMU accepted the dispatch at time t; the request takes `memory_time` time units. Returns
   // the warps that take part.
   unsigned dispatched(Cycle t, Cycle memory_time) {
@@ -105,7 +114,18 @@ class WarpUnit : public sc_core::sc_module {
  private:
   enum class Phase : std::uint8_t { run, memory, in_flight, barrier, done };
 
-  MemoryId memory_of(Space space, const Warp& warp) const;
+  // Runs the warp in slot j (its request completed, the barrier opened, or it has not started)
+  // up to its next instruction; returns its new phase.
+  Phase run(std::size_t j, Cycle t, BarrierUnit& barrier);
+  MemoryId memory_of(Space space, const Warp& warp) const {
+    const MemoryId m = space == Space::shared ? memories_.shared : memories_.global;
+    if (m == kNoMemory) [[unlikely]]
+      no_shared_memory(warp);
+    return m;
+  }
+  [[noreturn, gnu::cold]] void no_shared_memory(const Warp& warp) const;
+  // dispatch_addresses() for a super warp: its warps' lanes side by side.
+  std::span<const Address> gather_addresses();
   // dispatched() for a super warp: the warps with a memory instruction take part.
   unsigned dispatched_warps(Cycle waited, Cycle memory_time);
 
@@ -121,7 +141,7 @@ class WarpUnit : public sc_core::sc_module {
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   std::span<const Address> dispatch_cells_;
-  bool all_active_ = false;
+  LaneLayout layout_ = LaneLayout::some_inactive;
   // traced copies
   unsigned trace_state_ = 0;
   unsigned trace_space_ = 0;  // machines with shared memory: 1 while ready for or waiting on it

@@ -99,6 +99,33 @@ TEST(RequestPackingUnit, CountStagesCountsEveryActiveLaneInItsBank) {
     }
 }
 
+// A coalesced access (lane i at c + i, every lane) has its closed form in the MMU's hot path:
+// it must count what any dispatch of the same cells counts, stages and requests per bank.
+TEST(RequestPackingUnit, AConsecutiveRunCountsLikeAnyDispatch) {
+  std::mt19937_64 rng(11);
+  for (const unsigned w : {1u, 3u, 8u, 32u, 48u, 64u, 100u})
+    for (const std::size_t lanes : {std::size_t{1}, std::size_t{w}, std::size_t{2} * w + 1}) {
+      const std::uint64_t cells = std::uint64_t{w} * 4096;
+      RequestPackingUnit rpu(w, lanes, cells);
+      std::vector<std::uint64_t> expected(w, 0);
+      for (int round = 0; round < 40; ++round) {
+        // Runs that start in every bank, some ending at the memory's last cell.
+        const Address first = round % 5 == 0 ? cells - lanes : rng() % (cells - lanes + 1);
+        std::vector<Address> run(lanes);
+        for (std::size_t i = 0; i < lanes; ++i) run[i] = first + i, ++expected[(first + i) % w];
+        ASSERT_EQ(rpu.count_consecutive_stages(run), congestion(run, w))
+            << "w " << w << " lanes " << lanes << " first " << first;
+      }
+      EXPECT_EQ(rpu.spread().banks, expected) << "w " << w << " lanes " << lanes;
+    }
+  // w = 32: a warp's 32 consecutive words from m[37] on take banks 5..31 and 0..4 once each.
+  RequestPackingUnit rpu(32, 32, 32 * 64);
+  std::vector<Address> run(32);
+  for (std::size_t i = 0; i < run.size(); ++i) run[i] = 37 + i;
+  EXPECT_EQ(rpu.count_consecutive_stages(run), 1u);
+  EXPECT_EQ(rpu.spread().banks, std::vector<std::uint64_t>(32, 1));
+}
+
 TEST(RequestPackingUnit, OneAddressForAllLanesIsOneStage) {
   for (const std::uint64_t cells : {std::uint64_t{0}, std::uint64_t{64}, std::uint64_t{1} << 30}) {
     RequestPackingUnit rpu(32, 2560, cells);
