@@ -71,7 +71,7 @@ void RequestPackingUnit::add_run(std::vector<std::uint64_t>& to, std::uint64_t b
 }
 
 template <bool Count>
-unsigned RequestPackingUnit::split(std::span<const Address> cells, bool active) {
+unsigned RequestPackingUnit::split(std::span<const Address> cells, std::optional<bool> active) {
   const Divider& d = divider();
   const auto count = [&](auto bank) {
     // More lanes than banks are rarely conflict-free (super warps): go straight to counting.
@@ -91,9 +91,11 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells, bool active) 
         --conflict_free_skips_;
       }
     }
-    if (!marked_.empty()) return count_columns<Count>(cells, bank, active);
-    if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank, active);
-    return count_busiest<Count>(cells, bank, active);
+    // Scanned here, in the vectorised variant, when the caller does not know.
+    const bool all = active.has_value() ? *active : all_active(cells);
+    if (!marked_.empty()) return count_columns<Count>(cells, bank, all);
+    if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank, all);
+    return count_busiest<Count>(cells, bank, all);
   };
   return d.power_of_two()
              ? with_vector_isa(
@@ -102,7 +104,7 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells, bool active) 
 }
 
 unsigned RequestPackingUnit::stages(std::span<const Address> cells) {
-  return split<false>(cells, all_active(cells));
+  return split<false>(cells, std::nullopt);
 }
 
 unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsigned active) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "hw/mmu/stage_splitter.hpp"
@@ -29,9 +30,10 @@ class RequestPackingUnit final : public StageSplitter {
   std::string name() const override { return "request_packing_unit"; }
 
  private:
-  // stages(), and with Count the thread requests per bank into banks_. `active`: every lane is.
+  // stages(), and with Count the thread requests per bank into banks_. `active`: whether every
+  // lane is, where the caller knows.
   template <bool Count>
-  unsigned split(std::span<const Address> cells, bool active);
+  unsigned split(std::span<const Address> cells, std::optional<bool> active);
   // The definition, with a hash set to merge requests; optionally records each lane's rank in
   // its bank (its stage group).
   unsigned pack(std::span<const Address> cells, std::span<std::uint32_t> groups);
