@@ -27,6 +27,18 @@ bool all_active(std::span<const Address> cells) {
   return inactive == 0;
 }
 
+// Whether every lane sends the same address (a broadcast: the first steps of a search, as in
+// sorting, send a third of its dispatches to shared memory so).
+bool one_address(std::span<const Address> cells) {
+  const Address first = cells.front();
+  if (cells.back() != first) return false;  // most other dispatches show it at once
+  return with_vector_isa([cells, first] {
+    Address differ = 0;
+    for (const Address c : cells) differ |= c ^ first;
+    return differ == 0;
+  });
+}
+
 }  // namespace
 
 RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, std::uint64_t cells)
@@ -108,7 +120,12 @@ unsigned RequestPackingUnit::stages(std::span<const Address> cells) {
 }
 
 unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsigned active) {
-  return split<true>(cells, active == cells.size());
+  const bool all = active == cells.size();
+  if (all && one_address(cells)) {  // a broadcast: one request, in one bank
+    banks_[bank(cells.front())] += cells.size();
+    return 1;
+  }
+  return split<true>(cells, all);
 }
 
 unsigned RequestPackingUnit::count_consecutive_stages(std::span<const Address> cells) {

@@ -126,6 +126,24 @@ TEST(RequestPackingUnit, AConsecutiveRunCountsLikeAnyDispatch) {
   EXPECT_EQ(rpu.spread().banks, std::vector<std::uint64_t>(32, 1));
 }
 
+// A broadcast (every lane, one address) is one request: one stage, and its lanes' requests all
+// counted in that address's bank.
+TEST(RequestPackingUnit, ABroadcastCountsEveryLaneInItsBank) {
+  for (const std::uint64_t cells : {std::uint64_t{256}, std::uint64_t{32} * 1024, std::uint64_t{1} << 22}) {
+    RequestPackingUnit rpu(32, 64, cells);
+    EXPECT_EQ(rpu.count_stages(std::vector<Address>(64, 77), 64), 1u);
+    EXPECT_EQ(rpu.count_stages(std::vector<Address>(32, 40), 32), 1u);
+    std::vector<std::uint64_t> expected(32, 0);
+    expected[77 % 32] = 64;
+    expected[40 % 32] = 32;
+    EXPECT_EQ(rpu.spread().banks, expected) << cells << " cells";
+    // One lane apart from the rest: two requests in bank 13, two stages.
+    std::vector<Address> almost(32, 77);
+    almost[5] = 45;
+    EXPECT_EQ(rpu.count_stages(almost, 32), 2u);
+  }
+}
+
 TEST(RequestPackingUnit, OneAddressForAllLanesIsOneStage) {
   for (const std::uint64_t cells : {std::uint64_t{0}, std::uint64_t{64}, std::uint64_t{1} << 30}) {
     RequestPackingUnit rpu(32, 2560, cells);
