@@ -85,6 +85,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
       consecutive ? std::uint64_t{addresses.back() >= words}
                   : with_vector_isa([&] {
                       std::uint64_t n = 0;
+#pragma GCC unroll 2
                       for (const Address a : addresses) n += a >= words;
                       return n;
                     });
