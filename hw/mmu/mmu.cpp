@@ -41,16 +41,17 @@ void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
 
 namespace {
 
-// Whether lane i addresses addresses[0] + i, every lane (none inactive: kInactive is the
-// largest address, so no lane after the first can be it, and a first lane that is has no
-// successor). Compared sixteen lanes at a time (four vectors of four, the x86-64-v3 registers),
-// stopping at the first sixteen that break the run.
+// Whether lane i addresses addresses[0] + i, every lane, none of them kInactive: the run must
+// end below kInactive (the largest address) without wrapping around. Compared sixteen lanes at
+// a time (four vectors of four, the x86-64-v3 registers), stopping at the first sixteen that
+// break the run.
 bool consecutive_run(std::span<const Address> addresses) {
   using Four = Address __attribute__((vector_size(4 * sizeof(Address))));
   // Most dispatches that are not a run show it at their last lane: no vector pass for them.
   const Address first = addresses.front();
   const std::size_t n = addresses.size();
-  if (addresses.back() != first + (n - 1)) return false;
+  const Address last = first + (n - 1);
+  if (addresses.back() != last || last < first || last == kInactive) return false;
   return with_vector_isa([addresses, first, n] {
     Four expected = Four{0, 1, 2, 3} + first;
     std::size_t i = 0;
@@ -66,7 +67,7 @@ bool consecutive_run(std::span<const Address> addresses) {
     }
     Address breaks = 0;
     for (; i < n; ++i) breaks |= addresses[i] ^ (first + i);
-    return breaks == 0 && first + (n - 1) >= first;
+    return breaks == 0;
   });
 }
 
@@ -75,7 +76,7 @@ bool consecutive_run(std::span<const Address> addresses) {
 Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   const std::span<const Address> addresses = unit.dispatch_addresses();
   // A coalesced access (one run of consecutive addresses, as most are) is in range when its
-  // first and last lanes are. Otherwise one vectorised pass counts the lanes at or beyond
+  // last lane is. Otherwise one vectorised pass counts the lanes at or beyond
   // `words`: kInactive lies beyond every memory, so when no lane is beyond, every lane is active
   // and in range; else the inactive lanes are counted, and one more lane beyond `words` than them
   // is an address outside the memory.

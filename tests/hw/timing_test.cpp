@@ -124,6 +124,10 @@ TEST(Timing, ComputeLatencyDelaysTheNextInstruction) {
 TEST(Timing, AnAddressOutsideMemoryIsAnError) {
   const RefProgram program{{{read({0, 99})}}};
   EXPECT_THROW(replay(machine("dmm", 2, 3, 2, 8), program), SimulationError);
+  // The largest address before kInactive, then an inactive lane: the lanes look like a run of
+  // consecutive addresses, but the first is outside the memory.
+  const RefProgram edge{{{read({kInactive - 1, kInactive})}}};
+  EXPECT_THROW(replay(machine("dmm", 2, 3, 2, 8), edge), SimulationError);
 }
 
 }  // namespace
