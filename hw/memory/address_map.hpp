@@ -84,9 +84,7 @@ class RowPermutation : public AddressMap {
     const std::size_t n = addresses.size();
     with_vector_isa([&] {
       // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
-      std::uint64_t inactive = 0;
-      for (std::size_t i = 0; i < n; ++i) inactive += a[i] == kInactive;
-      if (inactive == 0) {
+      if (inactive_lanes(addresses) == 0) {
 #pragma GCC unroll 4
         for (std::size_t i = 0; i < n; ++i) c[i] = cell(a[i]);
         return;

@@ -92,11 +92,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
                     });
   auto active = static_cast<unsigned>(addresses.size());
   if (beyond != 0) {
-    const std::uint64_t inactive = with_vector_isa([&] {
-      std::uint64_t n = 0;
-      for (const Address a : addresses) n += a == kInactive;
-      return n;
-    });
+    const std::uint64_t inactive = with_vector_isa([&] { return inactive_lanes(addresses); });
     if (beyond != inactive)
       for (std::size_t i = 0; i < addresses.size(); ++i)
         if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);

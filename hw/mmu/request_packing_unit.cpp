@@ -21,11 +21,7 @@ constexpr std::size_t kSortLimit = 64;
 constexpr std::uint64_t kStampCells = std::uint64_t{1} << 17;
 
 // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
-bool all_active(std::span<const Address> cells) {
-  std::uint64_t inactive = 0;
-  for (const Address c : cells) inactive += c == kInactive;
-  return inactive == 0;
-}
+bool all_active(std::span<const Address> cells) { return inactive_lanes(cells) == 0; }
 
 // Whether every lane sends the same address (a broadcast: the first steps of a search, as in
 // sorting, send a third of its dispatches to shared memory so).

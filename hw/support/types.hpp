@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 
 namespace mmsim {
 
@@ -15,6 +16,13 @@ using MemoryId = std::uint32_t;
 
 // An inactive lane sends no request.
 inline constexpr Address kInactive = std::numeric_limits<Address>::max();
+// The inactive lanes of a dispatch: one loop that vectorises where it is inlined (call it
+// inside with_vector_isa).
+inline std::uint64_t inactive_lanes(std::span<const Address> lanes) {
+  std::uint64_t inactive = 0;
+  for (const Address a : lanes) inactive += a == kInactive;
+  return inactive;
+}
 inline constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
 inline constexpr UnitId kNoUnit = std::numeric_limits<UnitId>::max();
 
