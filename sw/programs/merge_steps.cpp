@@ -10,6 +10,12 @@
 namespace mmsim {
 namespace {
 
+// A lane's next probe: the middle of its range [lo, hi) of its run, or kInactive once the range
+// is empty (branch-free).
+inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
+  return pick(lane_mask(lo < hi), run + (lo + hi) / 2, kInactive);
+}
+
 // The per-lane steps of the binary search, as loops the compiler vectorises (branch-free, the
 // lanes' arrays apart), for the instruction set in use; out of line, as their lambdas capture
 // values (see for_each_lane).
@@ -18,9 +24,8 @@ namespace {
                        const std::uint64_t* __restrict lo, const std::uint64_t* __restrict hi) {
     std::uint64_t any = 0;
     for (std::size_t lane = 0; lane < n; ++lane) {
-      const std::uint64_t active = 0 - static_cast<std::uint64_t>(lo[lane] < hi[lane]);
-      address[lane] = ((run[lane] + (lo[lane] + hi[lane]) / 2) & active) | (kInactive & ~active);
-      any |= active;
+      address[lane] = next_probe(run[lane], lo[lane], hi[lane]);
+      any |= lo[lane] < hi[lane];
     }
     return any != 0;
   };
@@ -49,9 +54,8 @@ namespace {
       const std::uint64_t new_hi = (hi[lane] & ~down) | (mid & down);
       lo[lane] = new_lo;
       hi[lane] = new_hi;
-      const std::uint64_t next = 0 - static_cast<std::uint64_t>(new_lo < new_hi);
-      address[lane] = ((run[lane] + (new_lo + new_hi) / 2) & next) | (kInactive & ~next);
-      any |= next;
+      address[lane] = next_probe(run[lane], new_lo, new_hi);
+      any |= new_lo < new_hi;
     }
     return any != 0;
   };
