@@ -102,16 +102,20 @@ inline std::uint64_t clamp(Word value, std::uint64_t most) {
 // The per-lane steps of the phases, in the order the phases take them. A lane is active when it
 // has a key (node not kInactive); an instruction's inactive lanes have address kInactive.
 
-// The lanes' keys of one round of a phase over the keys of SUP_s(x) and SUP_s(y) of every node
-// of level l (key id = first + lane of the level): node, side (0: x, 1: y) and index k in the
-// sample; false when no lane has one.
-inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size, std::uint64_t half,
-                        std::uint64_t& node, std::uint64_t& side, std::uint64_t& k) {
+// A lane's key of one round of a phase over the keys of SUP_s(x) and SUP_s(y) of every node of
+// level l (key id = first + lane of the level): its node, side (0: x, 1: y) and index k in the
+// sample, stored in the lane's arrays and given back; false when the lane has none.
+inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id, std::uint64_t keys,
+                        unsigned log_size, std::uint64_t half, std::uint64_t& node,
+                        std::uint64_t& side, std::uint64_t& k) {
   const std::uint64_t within = id & ((std::uint64_t{1} << log_size) - 1);
   const bool active = id < keys;
   node = active ? id >> log_size : kInactive;
   side = active && within >= half;
   k = active ? within - side * half : 0;
+  a.node[lane] = node;
+  a.side[lane] = side;
+  a.k[lane] = k;
   return active;
 }
 
@@ -125,10 +129,7 @@ inline bool sample_lane(std::uint64_t id, std::uint64_t keys, unsigned log_size,
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       std::uint64_t node, side, k;
-      const bool active = sample_lane(first + lane, keys, log_size, half, node, side, k);
-      a.node[lane] = node;
-      a.side[lane] = side;
-      a.k[lane] = k;
+      const bool active = sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k);
       const Address child = child_prev_list + 2 * node * child_prev_size;
       a.address[lane] = active ? child + side * child_prev_size + sampled(k, divisor) : kInactive;
       a.scan[lane] = child + (1 - side) * child_prev_size + sampled(0, divisor);
@@ -265,10 +266,7 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < a.n; ++lane) {
       std::uint64_t node, side, k;
-      const bool active = sample_lane(first + lane, keys, log_size, half, node, side, k);
-      a.node[lane] = node;
-      a.side[lane] = side;
-      a.k[lane] = k;
+      const bool active = sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k);
       a.address[lane] = active ? cross + first + lane : kInactive;
     }
     return first < keys;
