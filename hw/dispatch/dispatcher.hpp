@@ -95,7 +95,7 @@ class Dispatcher : public sc_core::sc_module {
   // Each memory free at t with units ready for it chooses one (Port::chosen), all from the
   // state at the start of t; only then are the choices dispatched, in memory order
   // (docs/semantics.md §7, simultaneity).
-  void choose_dispatches(Cycle t);
+  [[gnu::always_inline]] inline void choose_dispatches(Cycle t);
   void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);

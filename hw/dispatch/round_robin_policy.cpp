@@ -14,13 +14,6 @@ RoundRobinPolicy::RoundRobinPolicy(const PolicyContext& context)
 
 void RoundRobinPolicy::ready(UnitId, Cycle) { ++ready_; }
 
-std::size_t RoundRobinPolicy::next_present(std::size_t u) const {
-  const std::size_t next = present_.find_next(u);
-  if (next < end_) return next;
-  const std::size_t wrapped = present_.find_next(first_);
-  return wrapped < end_ ? wrapped : DynamicBitset::npos;
-}
-
 UnitId RoundRobinPolicy::choose(Cycle) {
   const std::size_t start = next_present(turn_);
   if (start == DynamicBitset::npos) return kNoUnit;

@@ -17,7 +17,12 @@ class RoundRobinPolicy final : public DispatchPolicy {
 
  private:
   // The next present unit at or after u in the cyclic order of the units reaching this memory.
-  std::size_t next_present(std::size_t u) const;
+  std::size_t next_present(std::size_t u) const {
+    const std::size_t next = present_.find_next(u);
+    if (next < end_) return next;
+    const std::size_t wrapped = present_.find_next(first_);
+    return wrapped < end_ ? wrapped : DynamicBitset::npos;
+  }
 
   const std::vector<WarpUnit*>& units_;
   const DynamicBitset& present_;

@@ -6,6 +6,7 @@
 
 #include "hw/pe/warp_unit.hpp"
 #include "hw/support/errors.hpp"
+#include "hw/support/four_lanes.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -46,19 +47,18 @@ namespace {
 // a time (four vectors of four, the x86-64-v3 registers), stopping at the first sixteen that
 // break the run.
 bool consecutive_run(std::span<const Address> addresses) {
-  using Four = Address __attribute__((vector_size(4 * sizeof(Address))));
   // Most dispatches that are not a run show it at their last lane: no vector pass for them.
   const Address first = addresses.front();
   const std::size_t n = addresses.size();
   const Address last = first + (n - 1);
   if (addresses.back() != last || last < first || last == kInactive) return false;
   return with_vector_isa([addresses, first, n] {
-    Four expected = Four{0, 1, 2, 3} + first;
+    FourAddresses expected = FourAddresses{0, 1, 2, 3} + first;
     std::size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-      Four breaks = {};
+      FourAddresses breaks = {};
       for (std::size_t j = i; j < i + 16; j += 4) {
-        Four lanes;
+        FourAddresses lanes;
         std::memcpy(&lanes, addresses.data() + j, sizeof lanes);
         breaks |= lanes ^ expected;
         expected += 4;

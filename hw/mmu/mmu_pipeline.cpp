@@ -7,12 +7,13 @@
 namespace mmsim {
 
 MmuPipeline::MmuPipeline(const sc_core::sc_module_name& name, unsigned latency)
-    : sc_core::sc_module(name), latency_(latency), ring_(latency + 2) {}
+    : sc_core::sc_module(name), latency_(latency), ring_(latency + 2), capacity_(ring_.size()) {}
 
 void MmuPipeline::grow() {
   std::vector<InFlight> grown(ring_.size() * 2);
   for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[wrap(head_ + i)]);
   ring_ = std::move(grown);
+  capacity_ = ring_.size();
   head_ = 0;
 }
 

@@ -46,7 +46,7 @@ class MmuPipeline : public sc_core::sc_module {
   bool empty() const { return size_ == 0; }
   // Accepts a dispatch of `stages` groups whose first enters at `entry`.
   InFlight& push(WarpUnit* unit, Cycle entry, unsigned stages) {
-    if (size_ == ring_.size()) grow();
+    if (size_ == capacity_) grow();
     InFlight& slot = ring_[wrap(head_ + size_)];
     slot.unit = unit;
     slot.entry = entry;
@@ -77,10 +77,11 @@ class MmuPipeline : public sc_core::sc_module {
   // Doubles the ring (cannot happen with one dispatch per k cycles; kept safe).
   void grow();
   // A position of the ring, i < 2 * its size (no division on the hot path).
-  std::size_t wrap(std::size_t i) const { return i < ring_.size() ? i : i - ring_.size(); }
+  std::size_t wrap(std::size_t i) const { return i < capacity_ ? i : i - capacity_; }
 
   unsigned latency_;
   std::vector<InFlight> ring_;
+  std::size_t capacity_;  // ring_.size(), kept (the vector's size is a division)
   std::size_t head_ = 0;
   std::size_t size_ = 0;
 

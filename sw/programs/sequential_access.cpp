@@ -1,12 +1,14 @@
 #include "sw/programs/sequential_access.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <span>
 #include <vector>
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
+#include "hw/support/four_lanes.hpp"
 #include "hw/support/vector_isa.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/model_bounds.hpp"
@@ -24,12 +26,17 @@ Word written_value(Address a) { return ~data_pattern(a); }
 // (and its lambda captures values: see for_each_lane).
 [[gnu::noinline]] void lane_addresses(Address base, std::uint64_t stride, std::span<Address> out) {
   with_vector_isa([o = out.data(), n = out.size(), base, stride] {
-    if (stride == 1) {  // contiguous: one vector add per few lanes
-      for (std::size_t lane = 0; lane < n; ++lane) o[lane] = base + lane;
+    std::size_t lane = 0;
+    if (stride == 1) {  // contiguous: one vector add per four lanes
+      FourAddresses next = FourAddresses{0, 1, 2, 3} + base;
+      for (; lane + 16 <= n; lane += 16)
+        for (std::size_t j = lane; j < lane + 16; j += 4, next += 4)
+          std::memcpy(o + j, &next, sizeof next);
+      for (; lane < n; ++lane) o[lane] = base + lane;
       return;
     }
     Address a = base;  // an induction the vectoriser steps (no 64-bit multiply)
-    for (std::size_t lane = 0; lane < n; ++lane, a += stride) o[lane] = a;
+    for (; lane < n; ++lane, a += stride) o[lane] = a;
   });
 }
 
