@@ -16,6 +16,8 @@ OutputFolder::OutputFolder(std::filesystem::path path, const std::string& option
     made_.push_back(missing);
   if (made_.empty())
     throw InputError({option, 0, 0}, path_.string() + " exists and is not a folder");
+  // A signal between making the folders and registering them would leave them behind.
+  const RemovalSignalsHeld held;
   if (!std::filesystem::create_directories(path_, error)) {
     remove_made();
     throw InputError({option, 0, 0},

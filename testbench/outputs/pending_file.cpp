@@ -65,6 +65,8 @@ PendingFile::PendingFile(const fs::path& target, SourceLocation where, OutputKin
     }
   }
   final_ = file_to_replace(info);
+  // A signal between making the temporary file and registering it would leave it behind.
+  const RemovalSignalsHeld held;
   for (int attempt = 0; descriptor_ < 0; ++attempt) {
     temporary_ = temporary_name(final_);
     descriptor_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,

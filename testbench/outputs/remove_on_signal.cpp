@@ -102,12 +102,14 @@ void install_handlers() {
 
 }  // namespace
 
-sigset_t removal_signals() {
+RemovalSignalsHeld::RemovalSignalsHeld() {
   sigset_t signals;
   sigemptyset(&signals);
   for (const int s : kSignals) sigaddset(&signals, s);
-  return signals;
+  ::pthread_sigmask(SIG_BLOCK, &signals, &previous_);
 }
+
+RemovalSignalsHeld::~RemovalSignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 RemoveOnSignal::RemoveOnSignal(std::string path, Removal removal)
     : path_(std::move(path)), removal_(removal) {

@@ -39,9 +39,22 @@ class RemoveOnSignal {
 // A child process (a waveform converter) that must not outlive mmsim: on those signals it is
 // killed (SIGKILL) and waited for before any path is removed, so that it cannot write into a
 // folder being removed.
-// The signals on which registered paths are removed and registered processes ended: blocked
-// between starting a helper and registering it, so that none can fall in between.
-sigset_t removal_signals();
+
+// Holds back the signals on which registered paths are removed and processes ended, for its
+// lifetime: around making a path or starting a process and registering it, so that no signal
+// falls in between (and leaves it behind). A signal that came meanwhile is handled when it ends.
+class RemovalSignalsHeld {
+ public:
+  RemovalSignalsHeld();
+  ~RemovalSignalsHeld();
+  RemovalSignalsHeld(const RemovalSignalsHeld&) = delete;
+  RemovalSignalsHeld& operator=(const RemovalSignalsHeld&) = delete;
+  // The signal mask from before (what a process started meanwhile should begin with).
+  const sigset_t& previous() const { return previous_; }
+
+ private:
+  sigset_t previous_;
+};
 
 class EndOnSignal {
  public:

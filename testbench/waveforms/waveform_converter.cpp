@@ -91,17 +91,16 @@ WaveformConverter::WaveformConverter(WaveformFormat format, const std::string& f
   args.push_back(nullptr);
   // A signal between the spawn and the registration would leave the converter running: the
   // signals wait until it is registered; the converter itself starts with the mask as it was.
-  const sigset_t blocked = removal_signals();
-  sigset_t previous;
-  ::pthread_sigmask(SIG_BLOCK, &blocked, &previous);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setsigmask(&attributes, &previous);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-  const int error =
-      ::posix_spawnp(&pid_, program.c_str(), &actions, &attributes, args.data(), environ);
-  if (error == 0) end_on_signal_ = std::make_unique<EndOnSignal>(pid_);
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  int error = 0;
+  {
+    const RemovalSignalsHeld held;
+    posix_spawnattr_setsigmask(&attributes, &held.previous());
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    error = ::posix_spawnp(&pid_, program.c_str(), &actions, &attributes, args.data(), environ);
+    if (error == 0) end_on_signal_ = std::make_unique<EndOnSignal>(pid_);
+  }
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe_ends[0]);

@@ -3,6 +3,10 @@
 // write checked. Devices are private nodes made with mknod in a temporary folder (as root).
 #include "testbench/outputs/pending_file.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "support/temp_dir.hpp"
@@ -169,6 +173,31 @@ TEST(CheckDistinctFiles, RefusesAnOutputThatIsAnInputOrAnotherOutputByAnyName) {
         error({option_output(null->string(), "--vcd"), option_output(null->string(), "--stats")}),
         "no error");
   }
+}
+
+// A signal that comes while the temporary is being made waits until it is registered, then
+// removes it: the process ends by the signal and leaves nothing (the window between making a
+// path and registering it is closed by RemovalSignalsHeld, as every output does).
+TEST(PendingFile, ASignalWhileTheTemporaryIsMadeRemovesIt) {
+  TempDir dir;
+  TempDir marks;  // "made": the child got past making the temporary with the signal pending
+  const pid_t child = ::fork();
+  if (child == 0) {
+    {
+      const RemovalSignalsHeld held;
+      ::kill(::getpid(), SIGTERM);  // pending until `held` ends
+      PendingFile file(dir / "out.json");
+      file.write("{}");
+      if (dir.names().size() != 1) ::_exit(3);  // the temporary exists, registered
+      marks.write("made", "");
+    }
+    ::_exit(4);  // not reached: the signal ends the process
+  }
+  int raw = 0;
+  ASSERT_EQ(::waitpid(child, &raw, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(raw) && WTERMSIG(raw) == SIGTERM) << "status " << raw;
+  EXPECT_TRUE(fs::exists(marks / "made"));
+  EXPECT_TRUE(fs::is_empty(dir.path())) << dir.names().front();
 }
 
 }  // namespace
