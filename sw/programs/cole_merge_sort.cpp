@@ -19,6 +19,24 @@ namespace {
 // to, its index k in its sample, the ranks it works out, where the sample it scans starts
 // (scan), and in phase B2 the plan of the ranks it hands on. All words, so that the per-lane
 // loops below work on one width.
+struct ColeLanes;
+
+// Their data, for the per-lane loops, made once per warp. A loop's function takes it by
+// reference and copies it first: the copy's pointers that the loop uses stay in registers
+// (through the reference, a pointer read only under a condition stays in the loop, which then
+// does not vectorise).
+struct ColeArrays {
+  explicit ColeArrays(ColeLanes& l);
+  std::size_t n;
+  Address* address;
+  Word* value;
+  Word* item;
+  std::uint64_t *node, *side, *k, *rank, *lo, *hi, *other;
+  Address* scan;
+  Address *start_x, *start_y;
+  std::uint64_t *below_x, *below_y, *end_x, *end, *range;
+};
+
 struct ColeLanes {
   explicit ColeLanes(unsigned w)
       : address(w),
@@ -37,50 +55,43 @@ struct ColeLanes {
         below_x(w),
         below_y(w),
         end_x(w),
-        end(w) {}
+        end(w),
+        range(w),
+        a(*this) {}
+  ColeLanes(const ColeLanes&) = delete;
+  ColeLanes& operator=(const ColeLanes&) = delete;
   std::vector<Address> address;
   std::vector<Word> value;
   std::vector<Word> item;
   std::vector<std::uint64_t> node, side, k, rank, lo, hi, other;
   std::vector<Address> scan;
   // Phase B2, per lane: where its x and y entries of R_s start, how many ranks below L_s(v)[0]
-  // it hands on (key 0 only), where its x entries end and where all end.
+  // it hands on (key 0 only), where its x entries end and where all end; its longer range.
   std::vector<Address> start_x, start_y;
-  std::vector<std::uint64_t> below_x, below_y, end_x, end;
+  std::vector<std::uint64_t> below_x, below_y, end_x, end, range;
+  const ColeArrays a;  // last: made from the vectors above
 };
 
-// Their data, for the per-lane loops: each loop is a lambda that captures these pointers by
-// value in a function of its own ([[gnu::noinline]], see for_each_lane), so that they stay in
-// registers and the loop does not reload them after every store.
-struct ColeArrays {
-  explicit ColeArrays(ColeLanes& l)
-      : n(l.address.size()),
-        address(l.address.data()),
-        value(l.value.data()),
-        item(l.item.data()),
-        node(l.node.data()),
-        side(l.side.data()),
-        k(l.k.data()),
-        rank(l.rank.data()),
-        lo(l.lo.data()),
-        hi(l.hi.data()),
-        other(l.other.data()),
-        scan(l.scan.data()),
-        start_x(l.start_x.data()),
-        start_y(l.start_y.data()),
-        below_x(l.below_x.data()),
-        below_y(l.below_y.data()),
-        end_x(l.end_x.data()),
-        end(l.end.data()) {}
-  std::size_t n;
-  Address* address;
-  Word* value;
-  Word* item;
-  std::uint64_t *node, *side, *k, *rank, *lo, *hi, *other;
-  Address* scan;
-  Address *start_x, *start_y;
-  std::uint64_t *below_x, *below_y, *end_x, *end;
-};
+ColeArrays::ColeArrays(ColeLanes& l)
+    : n(l.address.size()),
+      address(l.address.data()),
+      value(l.value.data()),
+      item(l.item.data()),
+      node(l.node.data()),
+      side(l.side.data()),
+      k(l.k.data()),
+      rank(l.rank.data()),
+      lo(l.lo.data()),
+      hi(l.hi.data()),
+      other(l.other.data()),
+      scan(l.scan.data()),
+      start_x(l.start_x.data()),
+      start_y(l.start_y.data()),
+      below_x(l.below_x.data()),
+      below_y(l.below_y.data()),
+      end_x(l.end_x.data()),
+      end(l.end.data()),
+      range(l.range.data()) {}
 
 // The keys of a sample SUP(x) = every d-th key of L(x): key j is L(x)[d*j + d - 1] (Reduce
 // keeps z4, z8, ...).
@@ -109,10 +120,10 @@ inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id,
                         unsigned log_size, std::uint64_t half, std::uint64_t& node,
                         std::uint64_t& side, std::uint64_t& k) {
   const std::uint64_t within = id & ((std::uint64_t{1} << log_size) - 1);
-  const bool active = id < keys;
+  const bool active = less_count(id, keys);
   node = active ? id >> log_size : kInactive;
-  side = active && within >= half;
-  k = active ? within - side * half : 0;
+  side = active && !less_count(within, half);
+  k = active ? within - (half & lane_mask(side)) : 0;
   a.node[lane] = node;
   a.side[lane] = side;
   a.k[lane] = k;
@@ -124,18 +135,18 @@ inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id,
 [[gnu::noinline]] bool merge_start(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
   return with_vector_isa([child_prev_list = l.child_prev_list,
                           child_prev_size = Factor(l.child_prev_size), divisor = Factor(l.divisor),
-                          half = l.half, a = ColeArrays(lanes), first, keys = l.nodes * l.size,
+                          half = l.half, &arrays = lanes.a, first, keys = l.nodes * l.size,
                           log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       std::uint64_t node, side, k;
       const bool active = sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k);
       const Address child = child_prev_list + 2 * node * child_prev_size;
       a.address[lane] = active ? child + side * child_prev_size + sampled(k, divisor) : kInactive;
       a.scan[lane] = child + (1 - side) * child_prev_size + sampled(0, divisor);
       a.rank[lane] = a.lo[lane] = a.other[lane] = 0;
-      a.hi[lane] = half;
-    }
+      a.hi[lane] = active ? half : 0;  // no scan without a key
+    });
     return first < keys;
   });
 }
@@ -143,12 +154,12 @@ inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id,
 // e read; the next read: r, e's rank in L_{s-1}(v) (R_{s-1}).
 [[gnu::noinline]] void merge_item(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first,
                                   std::span<const Word> got) {
-  with_vector_isa([a = ColeArrays(lanes), got = got.data(), ranks = l.prev_ranks + first] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+  with_vector_isa([&arrays = lanes.a, got = got.data(), ranks = l.prev_ranks + first] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       a.item[lane] = got[lane];
       a.address[lane] = a.node[lane] != kInactive ? ranks + lane : kInactive;
-    }
+    });
   });
 }
 
@@ -162,9 +173,9 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
 [[gnu::noinline]] void merge_rank(ColeLanes& lanes, const ColeLevelStage& l,
                                   std::span<const Word> got) {
   with_vector_isa([prev_help = l.prev_help, prev_size = l.prev_size,
-                   prev_stride = Factor(l.prev_size), a = ColeArrays(lanes), got = got.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+                   prev_stride = Factor(l.prev_size), &arrays = lanes.a, got = got.data()] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       const bool active = a.node[lane] != kInactive;
       const std::uint64_t rank = active ? clamp(got[lane], prev_size) : 0;
       a.rank[lane] = rank;
@@ -172,7 +183,7 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
           active && rank > 0
               ? other_help(prev_help, prev_stride, a.node[lane], a.side[lane]) + rank - 1
               : kInactive;
-    }
+    });
   });
 }
 
@@ -181,94 +192,111 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
 [[gnu::noinline]] void merge_range_start(ColeLanes& lanes, const ColeLevelStage& l,
                                          std::span<const Word> got) {
   with_vector_isa([half = l.half, prev_help = l.prev_help, prev_size = l.prev_size,
-                   prev_stride = Factor(l.prev_size), a = ColeArrays(lanes), got = got.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+                   prev_stride = Factor(l.prev_size), &arrays = lanes.a, got = got.data()] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       const bool active = a.node[lane] != kInactive;
       const std::uint64_t read = lane_mask(a.address[lane] != kInactive);
       const std::uint64_t start = clamp(got[lane], half);
       a.lo[lane] = pick(read, start, a.lo[lane]);
       a.other[lane] = pick(read, start, a.other[lane]);
       a.address[lane] =
-          active && a.rank[lane] < prev_size
+          active && less_count(a.rank[lane], prev_size)
               ? other_help(prev_help, prev_stride, a.node[lane], a.side[lane]) + a.rank[lane]
               : kInactive;
-    }
+    });
   });
 }
 
-// U_{s-1}[r] read: the range ends there.
-[[gnu::noinline]] void merge_range_end(ColeLanes& lanes, const ColeLevelStage& l,
-                                       std::span<const Word> got) {
-  with_vector_isa([half = l.half, a = ColeArrays(lanes), got = got.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane)
-      a.hi[lane] =
-          pick(lane_mask(a.address[lane] != kInactive), clamp(got[lane], half), a.hi[lane]);
+
+// The scan of a sample: every lane with a key counts the keys of a sorted sample below its item
+// from index `other` on, stopping at the first one not below it or at `hi`: `other` ends as the
+// item's rank in the sample, whose key j lies at scan + divisor * j (divisor 4, 2 or 1: a shift
+// multiplies). Phases A and B1 each write its loop out: a subroutine (a coroutine of its own)
+// would allocate its frame at every call.
+//
+// A lane with other < hi (hi is 0 for a lane without a key) reads key `other`. Whether it reads.
+inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned shift) {
+  const bool scan = less_count(a.other[lane], a.hi[lane]);
+  a.address[lane] = pick(lane_mask(scan), a.scan[lane] + (a.other[lane] << shift), kInactive);
+  return scan;
+}
+
+// The first addresses of a scan; whether any lane reads.
+[[gnu::noinline]] bool scan_addresses(ColeLanes& lanes, unsigned shift) {
+  return with_vector_isa([&arrays = lanes.a, shift] {
+    const ColeArrays a = arrays;
+    std::uint64_t any = 0;
+    for_lanes(a.n, [&](std::size_t lane) { any |= scan_lane(a, lane, shift); });
+    return any != 0;
   });
 }
 
-// count_below's steps: the addresses of the keys the lanes compare (key `other` of the sample
-// at `scan`, every divisor-th key: 4, 2 or 1, so a shift multiplies), whether any lane reads
-// one; then the comparisons.
-[[gnu::noinline]] bool scan_addresses(ColeLanes& lanes, unsigned divisor) {
-  return with_vector_isa(
-      [a = ColeArrays(lanes), shift = static_cast<unsigned>(std::countr_zero(divisor))] {
-        std::uint64_t any = 0;
-        MMSIM_LANES_APART
-        for (std::size_t lane = 0; lane < a.n; ++lane) {
-          const bool scan = (a.node[lane] != kInactive) & (a.other[lane] < a.hi[lane]);
-          a.address[lane] = scan ? a.scan[lane] + (a.other[lane] << shift) : kInactive;
-          any |= scan;
-        }
-        return any != 0;
-      });
-}
-
-[[gnu::noinline]] void count_step(ColeLanes& lanes, std::span<const Word> got) {
-  with_vector_isa([a = ColeArrays(lanes), got = got.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+// The keys read: a lane counts one below its item and stops at one not below; then the next
+// addresses, as scan_addresses (one pass for both).
+[[gnu::noinline]] bool count_step(ColeLanes& lanes, std::span<const Word> got, unsigned shift) {
+  return with_vector_isa([&arrays = lanes.a, got = got.data(), shift] {
+    const ColeArrays a = arrays;
+    std::uint64_t any = 0;
+    for_lanes(a.n, [&](std::size_t lane) {
       const std::uint64_t read = lane_mask(a.address[lane] != kInactive);
       const std::uint64_t below = lane_mask(got[lane] < a.item[lane]);
       a.hi[lane] = pick(read & ~below, a.other[lane], a.hi[lane]);  // stop
       a.other[lane] += read & below & 1;
-    }
+      any |= scan_lane(a, lane, shift);
+    });
+    return any != 0;
+  });
+}
+
+// U_{s-1}[r] read: the range ends there; the scan's first addresses, as scan_addresses.
+[[gnu::noinline]] bool merge_range_end(ColeLanes& lanes, const ColeLevelStage& l,
+                                       std::span<const Word> got, unsigned shift) {
+  return with_vector_isa([half = l.half, &arrays = lanes.a, got = got.data(), shift] {
+    const ColeArrays a = arrays;
+    std::uint64_t any = 0;
+    for_lanes(a.n, [&](std::size_t lane) {
+      a.hi[lane] =
+          pick(lane_mask(a.address[lane] != kInactive), clamp(got[lane], half), a.hi[lane]);
+      any |= scan_lane(a, lane, shift);
+    });
+    return any != 0;
   });
 }
 
 // Phase A's writes: e to L_s(v)[k + c], then c to C.
 [[gnu::noinline]] void merge_place(ColeLanes& lanes, const ColeLevelStage& l) {
-  with_vector_isa([list = l.list, size = Factor(l.size), a = ColeArrays(lanes)] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane)
+  with_vector_isa([list = l.list, size = Factor(l.size), &arrays = lanes.a] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       a.address[lane] = a.node[lane] != kInactive
                             ? list + a.node[lane] * size + a.k[lane] + a.other[lane]
                             : kInactive;
+    });
   });
 }
 
 [[gnu::noinline]] void merge_cross(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
-  with_vector_isa([a = ColeArrays(lanes), cross = l.cross + first] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+  with_vector_isa([&arrays = lanes.a, cross = l.cross + first] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       a.value[lane] = static_cast<Word>(a.other[lane]);
       a.address[lane] = a.node[lane] != kInactive ? cross + lane : kInactive;
-    }
+    });
   });
 }
 
 // Phase B1's first read: c, from C.
 [[gnu::noinline]] bool help_start(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
-  return with_vector_isa([cross = l.cross, half = l.half, a = ColeArrays(lanes), first,
+  return with_vector_isa([cross = l.cross, half = l.half, &arrays = lanes.a, first,
                           keys = l.nodes * l.size,
                           log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       std::uint64_t node, side, k;
       const bool active = sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k);
       a.address[lane] = active ? cross + first + lane : kInactive;
-    }
+    });
     return first < keys;
   });
 }
@@ -277,17 +305,17 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
 [[gnu::noinline]] void help_cross(ColeLanes& lanes, const ColeLevelStage& l,
                                   std::span<const Word> got) {
   with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = Factor(l.child_prev_size),
-                   divisor = Factor(l.divisor), half = l.half, a = ColeArrays(lanes),
+                   divisor = Factor(l.divisor), half = l.half, &arrays = lanes.a,
                    got = got.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       a.rank[lane] = clamp(got[lane], half);
       a.address[lane] = a.node[lane] != kInactive
                             ? child_prev_list +
                                   (2 * a.node[lane] + a.side[lane]) * child_prev_size +
                                   sampled(a.k[lane], divisor)
                             : kInactive;
-    }
+    });
   });
 }
 
@@ -299,168 +327,212 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, Factor d
   return a.rank[lane] > 0 ? sampled(a.rank[lane] - 1, divisor) : 0;
 }
 
+// Read `part` of the children's ranks: parts 0, 1: the own child's U_{s-1} in SUP_s(x), SUP_s(y)
+// at e's index; parts 2, 3: the other child's at SUP_s(y)[c - 1]'s (lanes with c > 0).
+struct ChildRanks {
+  explicit ChildRanks(const ColeLevelStage& l)
+      : help(l.child_prev_help), size(l.child_prev_size), divisor(l.divisor) {}
+  Address help;
+  Factor size;
+  Factor divisor;
+};
+inline void child_ranks_address(const ColeArrays& a, std::size_t lane, const ChildRanks& c,
+                                unsigned part) {
+  const bool own = part < 2;
+  const std::uint64_t child = 2 * a.node[lane] + (own ? a.side[lane] : 1 - a.side[lane]);
+  const bool wanted = a.node[lane] != kInactive && (own || a.rank[lane] > 0);
+  a.address[lane] =
+      wanted ? c.help + child * 2 * c.size + part % 2 * c.size +
+                   (own ? own_index(a, lane, c.divisor) : other_index(a, lane, c.divisor))
+             : kInactive;
+}
+
 // e read. The ranks in L_s(child) of e in its own child's list (lo) and of SUP_s(y)[c - 1] in
 // the other child's (hi): the indices themselves once the child is complete, else sums of the
-// child's U_{s-1}, read next.
+// child's U_{s-1}, read next (part 0 first).
 [[gnu::noinline]] void help_item(ColeLanes& lanes, const ColeLevelStage& l,
                                  std::span<const Word> got) {
-  with_vector_isa([a = ColeArrays(lanes), got = got.data(), divisor = Factor(l.divisor),
-                   complete = l.child_complete_before] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+  with_vector_isa([&arrays = lanes.a, got = got.data(), divisor = Factor(l.divisor),
+                   complete = l.child_complete_before, child = ChildRanks(l)] {
+    const ColeArrays a = arrays;
+    if (complete) {
+      for_lanes(a.n, [&](std::size_t lane) {
+        a.item[lane] = got[lane];
+        a.lo[lane] = own_index(a, lane, divisor);
+        a.hi[lane] = other_index(a, lane, divisor);
+      });
+      return;
+    }
+    for_lanes(a.n, [&](std::size_t lane) {
       a.item[lane] = got[lane];
-      a.lo[lane] = complete ? own_index(a, lane, divisor) : 0;
-      a.hi[lane] = complete ? other_index(a, lane, divisor) : 0;
-    }
+      a.lo[lane] = a.hi[lane] = 0;
+      child_ranks_address(a, lane, child, 0);
+    });
   });
 }
 
-// Part 0, 1: the own child's U_{s-1} in SUP_s(x), SUP_s(y) at e's index; parts 2, 3: the other
-// child's at SUP_s(y)[c - 1]'s (lanes with c > 0).
-[[gnu::noinline]] void help_child_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
-  with_vector_isa([child_prev_help = l.child_prev_help, child_prev_size = Factor(l.child_prev_size),
-                   divisor = Factor(l.divisor), a = ColeArrays(lanes), part] {
-    const bool own = part < 2;
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
-      const std::uint64_t child = 2 * a.node[lane] + (own ? a.side[lane] : 1 - a.side[lane]);
-      const bool wanted = a.node[lane] != kInactive && (own || a.rank[lane] > 0);
-      a.address[lane] =
-          wanted ? child_prev_help + child * 2 * child_prev_size + part % 2 * child_prev_size +
-                       (own ? own_index(a, lane, divisor) : other_index(a, lane, divisor))
-                 : kInactive;
-    }
-  });
-}
-
-[[gnu::noinline]] void help_add_ranks(ColeLanes& lanes, std::span<const Word> got, bool own) {
-  with_vector_isa([a = ColeArrays(lanes), got = got.data(), own] {
-    std::uint64_t* const sum = own ? a.lo : a.hi;
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane)
+// Part `part` read: added to the own rank (parts 0, 1: lo) or the other's (hi); then the next
+// part's read.
+[[gnu::noinline]] void help_add_ranks(ColeLanes& lanes, const ColeLevelStage& l,
+                                      std::span<const Word> got, unsigned part) {
+  with_vector_isa([&arrays = lanes.a, got = got.data(), part, child = ChildRanks(l)] {
+    const ColeArrays a = arrays;
+    std::uint64_t* const sum = part < 2 ? a.lo : a.hi;
+    const auto add = [&](std::size_t lane) {
       sum[lane] += static_cast<std::uint64_t>(got[lane]) & lane_mask(a.address[lane] != kInactive);
+    };
+    if (part == 3) {
+      for_lanes(a.n, add);
+      return;
+    }
+    for_lanes(a.n, [&](std::size_t lane) {
+      add(lane);
+      child_ranks_address(a, lane, child, part + 1);
+    });
   });
 }
 
-// Own rank in SUP_{s+1}(own child) (lo); the scan of the other sample SUP_{s+1} starts at other.
-// The divisor is a power of two (4, 2 or 1): a shift divides.
-[[gnu::noinline]] void help_scan_start(ColeLanes& lanes, const ColeLevelStage& l) {
-  with_vector_isa([child_list = l.child_list, child_size = l.child_size,
-                   child_stride = Factor(l.child_size), next_divisor = l.next_divisor,
-                   shift = static_cast<unsigned>(std::countr_zero(l.next_divisor)),
-                   next_half = l.next_half, a = ColeArrays(lanes)] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+// Own rank in SUP_{s+1}(own child) (lo); the scan of the other sample SUP_{s+1} starts at other
+// (its first addresses; whether any lane reads). The divisor is a power of two (4, 2 or 1): a
+// shift divides.
+[[gnu::noinline]] bool help_scan_start(ColeLanes& lanes, const ColeLevelStage& l) {
+  return with_vector_isa([child_list = l.child_list, child_size = l.child_size,
+                          child_stride = Factor(l.child_size), next_divisor = l.next_divisor,
+                          shift = static_cast<unsigned>(std::countr_zero(l.next_divisor)),
+                          next_half = l.next_half, &arrays = lanes.a] {
+    const ColeArrays a = arrays;
+    std::uint64_t any = 0;
+    for_lanes(a.n, [&](std::size_t lane) {
       a.lo[lane] = std::min(a.lo[lane], child_size) >> shift;
       a.other[lane] = a.rank[lane] > 0 ? std::min(a.hi[lane], child_size) >> shift : 0;
-      a.hi[lane] = next_half;
+      a.hi[lane] = a.node[lane] != kInactive ? next_half : 0;  // no scan without a key
       a.scan[lane] =
           child_list + (2 * a.node[lane] + 1 - a.side[lane]) * child_stride + next_divisor - 1;
-    }
+      any |= scan_lane(a, lane, shift);
+    });
+    return any != 0;
   });
 }
 
 // U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
 [[gnu::noinline]] void help_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
-  with_vector_isa([help = l.help, size = Factor(l.size), a = ColeArrays(lanes), part] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+  with_vector_isa([help = l.help, size = Factor(l.size), &arrays = lanes.a, part] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       a.value[lane] = static_cast<Word>(part == a.side[lane] ? a.lo[lane] : a.other[lane]);
       a.address[lane] = a.node[lane] != kInactive ? help + a.node[lane] * 2 * size + part * size +
                                                         a.k[lane] + a.rank[lane]
                                                   : kInactive;
-    }
+    });
   });
 }
 
-// Phase B2: the lanes' keys u = L_s(v)[k] of one round; no equal key found yet (side 0).
-[[gnu::noinline]] void hand_on_lanes(ColeLanes& lanes, const ColeLevelStage& l,
-                                     std::uint64_t first) {
-  with_vector_isa([a = ColeArrays(lanes), first, keys = l.nodes * l.size, mask = l.size - 1,
-                   log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
-      const std::uint64_t id = first + lane;
-      a.node[lane] = id < keys ? id >> log_size : kInactive;
-      a.k[lane] = id & mask;
-      a.side[lane] = 0;
-    }
-  });
-}
+// Phase B2's steps, one pass between two reads: what a lane does with the value read, then
+// the address of its next read.
 
 // U_s(v) of u (k) or of the next key (k + 1, within L_s(v)), in SUP_{s+1}(x) (part 0) or
-// SUP_{s+1}(y) (part 1).
-[[gnu::noinline]] void hand_on_help(ColeLanes& lanes, const ColeLevelStage& l, unsigned part,
-                                    bool next) {
-  with_vector_isa([help = l.help, size = l.size, stride = Factor(l.size), a = ColeArrays(lanes),
-                   part, next] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
-      const bool wanted = a.node[lane] != kInactive && (!next || a.k[lane] + 1 < size);
-      a.address[lane] =
-          wanted ? help + a.node[lane] * 2 * stride + part * stride + a.k[lane] + next : kInactive;
+// SUP_{s+1}(y) (part 1): read `which` (0 .. 3) is part which % 2, the next key from 2 on.
+inline void help_address(const ColeArrays& a, std::size_t lane, Address help, std::uint64_t size,
+                         unsigned which) {
+  const unsigned part = which % 2;
+  const bool next = which >= 2;
+  const bool wanted = a.node[lane] != kInactive && (!next || less_count(a.k[lane] + 1, size));
+  const Factor stride(size);
+  a.address[lane] =
+      wanted ? help + a.node[lane] * 2 * stride + part * stride + a.k[lane] + next : kInactive;
+}
+
+// The lanes' keys u = L_s(v)[k] of one round; no equal key found yet (side 0); the first read.
+[[gnu::noinline]] void hand_on_lanes(ColeLanes& lanes, const ColeLevelStage& l,
+                                     std::uint64_t first) {
+  with_vector_isa([&arrays = lanes.a, &l, first] {
+    const ColeArrays a = arrays;
+    const Address help = l.help;
+    const std::uint64_t size = l.size, keys = l.nodes * size, mask = size - 1;
+    const auto log_size = static_cast<unsigned>(std::countr_zero(size));
+    for_lanes(a.n, [&](std::size_t lane) {
+      const std::uint64_t id = first + lane;
+      a.node[lane] = less_count(id, keys) ? id >> log_size : kInactive;
+      a.k[lane] = id & mask;
+      a.side[lane] = 0;
+      help_address(a, lane, help, size, 0);
+    });
+  });
+}
+
+// Read `which` into its bound: the x range [lo, hi), the y range [rank, other), clamped
+// (|SUP_{s+1}| for the lanes that read none). Then the next read; after the last, the ranges
+// made non-empty-or-empty and the read of u.
+[[gnu::noinline]] void hand_on_bound(ColeLanes& lanes, const ColeLevelStage& l,
+                                     std::span<const Word> got, unsigned which) {
+  with_vector_isa([&arrays = lanes.a, &l, got = got.data(), which] {
+    const ColeArrays a = arrays;
+    const std::uint64_t most = l.next_half, size = l.size;
+    const Address help = l.help, list = l.list;
+    const auto bound = [&](std::size_t lane) {
+      return a.address[lane] != kInactive ? clamp(got[lane], most) : most;
+    };
+    if (which < 3) {
+      std::uint64_t* const ends = which == 0 ? a.lo : which == 1 ? a.rank : a.hi;
+      for_lanes(a.n, [&](std::size_t lane) {
+        ends[lane] = bound(lane);
+        help_address(a, lane, help, size, which + 1);
+      });
+      return;
     }
-  });
-}
-
-// ... read into `bound`, clamped (|SUP_{s+1}| for the lanes that read none).
-[[gnu::noinline]] void hand_on_bound(ColeLanes& lanes, std::span<const Word> got,
-                                     std::uint64_t* bound, std::uint64_t most) {
-  with_vector_isa([a = ColeArrays(lanes), got = got.data(), bound, most] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane)
-      bound[lane] = a.address[lane] != kInactive ? clamp(got[lane], most) : most;
-  });
-}
-
-// The x range [lo, hi) and y range [rank, other) made non-empty-or-empty; the next read: u.
-[[gnu::noinline]] void hand_on_key(ColeLanes& lanes, const ColeLevelStage& l) {
-  with_vector_isa([list = l.list, size = Factor(l.size), a = ColeArrays(lanes)] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
-      a.hi[lane] = std::max(a.hi[lane], a.lo[lane]);
-      a.other[lane] = std::max(a.other[lane], a.rank[lane]);
+    // The bounds are at most |SUP_{s+1}|: a signed comparison takes the larger.
+    const auto larger = [](std::uint64_t x, std::uint64_t y) { return less_count(x, y) ? y : x; };
+    for_lanes(a.n, [&](std::size_t lane) {
+      a.other[lane] = larger(bound(lane), a.rank[lane]);
+      a.hi[lane] = larger(a.hi[lane], a.lo[lane]);
       a.address[lane] =
-          a.node[lane] != kInactive ? list + a.node[lane] * size + a.k[lane] : kInactive;
-    }
+          a.node[lane] != kInactive ? list + a.node[lane] * Factor(size) + a.k[lane] : kInactive;
+    });
   });
 }
 
-// The first key of the range of `side` (x: [lo, hi), y: [rank, other)), to find the one equal
-// to u.
-[[gnu::noinline]] void hand_on_first(ColeLanes& lanes, const ColeLevelStage& l, unsigned side) {
-  with_vector_isa([child_list = l.child_list, child_size = Factor(l.child_size),
-                   next_divisor = Factor(l.next_divisor), a = ColeArrays(lanes), side] {
+// Whether the first key of the range of `side` (x: [lo, hi), y: [rank, other)), read, equals u
+// (bit `side` of side).
+inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, unsigned side) {
+  a.side[lane] |= (std::uint64_t{1} << side) &
+                  lane_mask(a.address[lane] != kInactive && got[lane] == a.item[lane]);
+}
+
+// u read (side 0) or the first key of x's range (side 1); the next read: the first key of the
+// range of `side`, to find the one equal to u.
+[[gnu::noinline]] void hand_on_first(ColeLanes& lanes, const ColeLevelStage& l,
+                                     std::span<const Word> got, unsigned side) {
+  with_vector_isa([&arrays = lanes.a, &l, got = got.data(), side] {
+    const ColeArrays a = arrays;
+    const Address child_list = l.child_list;
+    const Factor child_size(l.child_size), next_divisor(l.next_divisor);
     const std::uint64_t* const lo = side == 0 ? a.lo : a.rank;
     const std::uint64_t* const hi = side == 0 ? a.hi : a.other;
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane)
-      a.address[lane] = a.node[lane] != kInactive && lo[lane] < hi[lane]
+    for_lanes(a.n, [&](std::size_t lane) {
+      if (side == 0)
+        a.item[lane] = got[lane];
+      else
+        find_equal(a, lane, got, 0);
+      a.address[lane] = a.node[lane] != kInactive && less_count(lo[lane], hi[lane])
                             ? child_list + (2 * a.node[lane] + side) * child_size +
                                   sampled(lo[lane], next_divisor)
                             : kInactive;
-  });
-}
-
-[[gnu::noinline]] void hand_on_equal(ColeLanes& lanes, std::span<const Word> got, unsigned side) {
-  with_vector_isa([a = ColeArrays(lanes), got = got.data(), side] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane)
-      a.side[lane] |= (std::uint64_t{1} << side) &
-                      lane_mask(a.address[lane] != kInactive && got[lane] == a.item[lane]);
+    });
   });
 }
 
 // What the lanes hand on: entry t of a lane is, in order, x's keys below L_s(v)[0] (k = 0
 // only), x's range, y's keys below L_s(v)[0], y's range; entry e of x's (below and range) goes
 // to R_s's x part at key e + lo - below (at e below key 0, at lo + e - below in the range), and
-// so for y. Returns the most entries of a lane, and the longest range in `longest`.
+// so for y (after y's first key, read, says whether it equals u). Returns the most entries of a
+// lane, and the longest range in `longest`.
 [[gnu::noinline]] std::uint64_t hand_on_plan(ColeLanes& lanes, const ColeLevelStage& l,
-                                             std::uint64_t& longest) {
+                                             std::span<const Word> got, std::uint64_t& longest) {
   return with_vector_isa([next_half = l.next_half, next_stride = Factor(l.next_half),
-                          ranks = l.ranks, &longest, a = ColeArrays(lanes)] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+                          ranks = l.ranks, &longest, &arrays = lanes.a, got = got.data()] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
+      find_equal(a, lane, got, 1);
       const bool active = a.node[lane] != kInactive;
       const std::uint64_t x = a.hi[lane] - a.lo[lane];
       const std::uint64_t y = a.other[lane] - a.rank[lane];
@@ -473,36 +545,30 @@ inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, Factor d
       a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y;
       a.end_x[lane] = below_x + x;
       a.end[lane] = active ? below_x + x + below_y + y : 0;
-    }
-    // The maxima apart: the vector units have no 64-bit maximum to vectorise them with.
-    std::uint64_t most = 0, range = longest;
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
-      most = std::max(most, a.end[lane]);
-      if (a.node[lane] != kInactive)
-        range = std::max({range, a.hi[lane] - a.lo[lane], a.other[lane] - a.rank[lane]});
-    }
-    longest = range;
-    return most;
+      a.range[lane] = active ? (less_count(x, y) ? y : x) : 0;
+    });
+    longest = std::max(longest, largest_count(a.range, a.n));
+    return largest_count(a.end, a.n);
   });
 }
 
 // Entry t of every lane: its rank (0 below L_s(v)[0]; i for the key equal to u = L_s(v)[i], else
 // i + 1) to its place in R_s.
 [[gnu::noinline]] void hand_on_entry(ColeLanes& lanes, std::uint64_t t) {
-  with_vector_isa([a = ColeArrays(lanes), t] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < a.n; ++lane) {
+  with_vector_isa([&arrays = lanes.a, t] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
       // Masks, not branches (all ones where the entry is x's, where the lane hands one on).
-      const std::uint64_t x = 0 - static_cast<std::uint64_t>(t < a.end_x[lane]);
-      const std::uint64_t valid = 0 - static_cast<std::uint64_t>(t < a.end[lane]);
+      const std::uint64_t x = lane_mask(less_count(t, a.end_x[lane]));
+      const std::uint64_t valid = lane_mask(less_count(t, a.end[lane]));
       const std::uint64_t e = t - (a.end_x[lane] & ~x);
       const std::uint64_t below = (a.below_x[lane] & x) | (a.below_y[lane] & ~x);
       const std::uint64_t start = (a.start_x[lane] & x) | (a.start_y[lane] & ~x);
       const std::uint64_t equal = a.side[lane] >> (1 + x) & 1;  // bit 0 for x, bit 1 for y
       const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(e == below) & equal);
       a.address[lane] = ((start + e) & valid) | (kInactive & ~valid);
-      a.value[lane] = static_cast<Word>(rank & (0 - static_cast<std::uint64_t>(e >= below)));
-    }
+      a.value[lane] = static_cast<Word>(rank & ~lane_mask(less_count(e, below)));
+    });
   });
 }
 
@@ -565,10 +631,6 @@ class ColeMergeSort final : public TiledMergeSort {
   }
 
   Task sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b, BarrierCount& barriers) const;
-  // Every lane with a key (node not kInactive) counts the keys of a sorted sample below its item
-  // from index `other` on, stopping at the first one not below it or at `hi`: `other` ends as
-  // the item's rank in the sample, whose key j lies at scan + divisor * j.
-  Task count_below(Warp& warp, ColeLanes& lanes, unsigned divisor) const;
   Task merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
   Task rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
   Task hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const;
@@ -612,15 +674,6 @@ Task ColeMergeSort::sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b,
   if (barriers.keep()) co_await warp.sync();
 }
 
-Task ColeMergeSort::count_below(Warp& warp, ColeLanes& lanes, unsigned divisor) const {
-  std::uint64_t step = 0;
-  for (; scan_addresses(lanes, divisor); ++step) {
-    const auto got = co_await warp.read(lanes.address, Space::shared);
-    count_step(lanes, got);
-  }
-  longest_scan_ = std::max(longest_scan_, step);
-}
-
 // Ranks read from shared memory are clamped to their array's size: a deliberately broken variant
 // (drop_sync) then reads wrong keys instead of leaving the memory.
 //
@@ -633,15 +686,22 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
        first += warp.block_threads()) {
     const auto item = co_await warp.read(lanes.address, Space::shared);
     merge_item(lanes, l, first, item);
+    const unsigned shift = static_cast<unsigned>(std::countr_zero(l.divisor));
+    bool more = false;  // whether the scan reads
     if (l.prev_size > 0) {
       const auto rank = co_await warp.read(lanes.address, Space::shared);
       merge_rank(lanes, l, rank);
       const auto range_start = co_await warp.read(lanes.address, Space::shared);
       merge_range_start(lanes, l, range_start);
       const auto range_end = co_await warp.read(lanes.address, Space::shared);
-      merge_range_end(lanes, l, range_end);
+      more = merge_range_end(lanes, l, range_end, shift);
+    } else {
+      more = scan_addresses(lanes, shift);
     }
-    co_await count_below(warp, lanes, l.divisor);
+    std::uint64_t steps = 0;
+    for (; more; ++steps)
+      more = count_step(lanes, co_await warp.read(lanes.address, Space::shared), shift);
+    longest_scan_ = std::max(longest_scan_, steps);
     merge_place(lanes, l);
     co_await warp.write(lanes.address, lanes.item, Space::shared);
     merge_cross(lanes, l, first);
@@ -663,14 +723,14 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
     const auto item = co_await warp.read(lanes.address, Space::shared);
     help_item(lanes, l, item);
     if (!l.child_complete_before) {
-      for (unsigned part = 0; part < 4; ++part) {
-        help_child_ranks(lanes, l, part);
-        const auto ranks = co_await warp.read(lanes.address, Space::shared);
-        help_add_ranks(lanes, ranks, part < 2);
-      }
+      for (unsigned part = 0; part < 4; ++part)
+        help_add_ranks(lanes, l, co_await warp.read(lanes.address, Space::shared), part);
     }
-    help_scan_start(lanes, l);
-    co_await count_below(warp, lanes, l.next_divisor);
+    const unsigned shift = static_cast<unsigned>(std::countr_zero(l.next_divisor));
+    std::uint64_t steps = 0;
+    for (bool more = help_scan_start(lanes, l); more; ++steps)
+      more = count_step(lanes, co_await warp.read(lanes.address, Space::shared), shift);
+    longest_scan_ = std::max(longest_scan_, steps);
     for (unsigned part = 0; part < 2; ++part) {
       help_ranks(lanes, l, part);
       co_await warp.write(lanes.address, lanes.value, Space::shared);
@@ -685,24 +745,14 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
 Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
   const std::uint64_t keys = l.nodes * l.size;
   // Per lane: i (k), the x range [lo, hi), the y range [rank, other), equal flags (side bits).
-  std::uint64_t* const bounds[4] = {lanes.lo.data(), lanes.rank.data(), lanes.hi.data(),
-                                    lanes.other.data()};
   for (std::uint64_t first = warp.block_thread(0); first < keys; first += warp.block_threads()) {
     hand_on_lanes(lanes, l, first);
-    for (unsigned which = 0; which < 4; ++which) {
-      hand_on_help(lanes, l, which % 2, which >= 2);
-      const auto got = co_await warp.read(lanes.address, Space::shared);
-      hand_on_bound(lanes, got, bounds[which], l.next_half);
-    }
-    hand_on_key(lanes, l);
-    const auto key = co_await warp.read(lanes.address, Space::shared);
-    std::copy(key.begin(), key.end(), lanes.item.begin());
-    for (unsigned side = 0; side < 2; ++side) {
-      hand_on_first(lanes, l, side);
-      const auto got = co_await warp.read(lanes.address, Space::shared);
-      hand_on_equal(lanes, got, side);
-    }
-    const std::uint64_t most = hand_on_plan(lanes, l, longest_scatter_);
+    for (unsigned which = 0; which < 4; ++which)
+      hand_on_bound(lanes, l, co_await warp.read(lanes.address, Space::shared), which);
+    for (unsigned side = 0; side < 2; ++side)
+      hand_on_first(lanes, l, co_await warp.read(lanes.address, Space::shared), side);
+    const std::uint64_t most = hand_on_plan(
+        lanes, l, co_await warp.read(lanes.address, Space::shared), longest_scatter_);
     for (std::uint64_t t = 0; t < most; ++t) {
       hand_on_entry(lanes, t);
       co_await warp.write(lanes.address, lanes.value, Space::shared);
@@ -735,7 +785,7 @@ Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound&
       lanes.address[lane] = run_a + side * round.run + (a + 1) * s - 1;
       lanes.run[lane] = run_a + (1 - side) * round.run;
       lanes.hi[lane] = round.run;
-      lanes.strict[lane] = 1;
+      lanes.equal[lane] = 0;
       lanes.target[lane] = side;
       own[lane] = (a + 1) * s;
       record[lane] = pair * 2 * per_run + a;

@@ -10,7 +10,10 @@
 // the way of the loads that follow it: the loops pick a lane's value with masks instead.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define MMSIM_LANES_APART _Pragma("GCC ivdep")
@@ -20,11 +23,56 @@
 
 namespace mmsim {
 
+// x < y for counts and indices (below 2^63) as a signed comparison: the vector units compare
+// 64-bit lanes signed only, and unsigned costs two more operations.
+inline bool less_count(std::uint64_t x, std::uint64_t y) {
+  return static_cast<std::int64_t>(x) < static_cast<std::int64_t>(y);
+}
+
+// The warp width of the thesis' machines and of most configs. A loop over exactly this many
+// lanes has a constant trip count: a whole number of vectors, so no prologue or epilogue for a
+// remainder, and no test of the count.
+inline constexpr std::size_t kUsualWidth = 32;
+
+// body(lane) for lane = 0 .. n - 1 as a loop the compiler vectorises, the lanes' arrays apart;
+// for n = kUsualWidth with the count as a constant. For the loops inside with_vector_isa's
+// functions (inlined there; a lambda that captures by reference costs nothing).
+template <class Body>
+[[gnu::always_inline]] inline void for_lanes(std::size_t n, Body&& body) {
+  if (n == kUsualWidth) {
+    MMSIM_LANES_APART
+    for (std::size_t lane = 0; lane < kUsualWidth; ++lane) body(lane);
+  } else {
+    MMSIM_LANES_APART
+    for (std::size_t lane = 0; lane < n; ++lane) body(lane);
+  }
+}
+
 // All ones where `on` holds, else zero.
 inline std::uint64_t lane_mask(bool on) { return 0 - static_cast<std::uint64_t>(on); }
 // `yes` where the mask is all ones, `no` where it is zero.
 inline std::uint64_t pick(std::uint64_t mask, std::uint64_t yes, std::uint64_t no) {
   return (yes & mask) | (no & ~mask);
+}
+
+// The largest of the counts x[0 .. n) (below 2^63; 0 for n = 0), four at a time: the vector
+// units have no 64-bit maximum for the vectoriser to use, so it is written with GCC's vector
+// extension (a comparison and masks).
+inline std::uint64_t largest_count(const std::uint64_t* x, std::size_t n) {
+  using Four = std::int64_t __attribute__((vector_size(32)));
+  std::int64_t most = 0;
+  std::size_t i = 0;
+  if (n >= 4) {
+    Four m{};
+    for (; i + 4 <= n; i += 4) {
+      Four v;
+      std::memcpy(&v, x + i, sizeof v);
+      m ^= (m ^ v) & (v > m);
+    }
+    for (int j = 0; j < 4; ++j) most = std::max(most, static_cast<std::int64_t>(m[j]));
+  }
+  for (; i < n; ++i) most = std::max(most, static_cast<std::int64_t>(x[i]));
+  return static_cast<std::uint64_t>(most);
 }
 
 }  // namespace mmsim

@@ -13,57 +13,63 @@ namespace {
 // A lane's next probe: the middle of its range [lo, hi) of its run, or kInactive once the range
 // is empty (branch-free).
 inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
-  return pick(lane_mask(lo < hi), run + (lo + hi) / 2, kInactive);
+  return pick(lane_mask(less_count(lo, hi)), run + (lo + hi) / 2, kInactive);
 }
 
 // The per-lane steps of the binary search, as loops the compiler vectorises (branch-free, the
 // lanes' arrays apart), for the instruction set in use; out of line, as their lambdas capture
 // values (see for_each_lane).
 [[gnu::noinline]] bool set_search_addresses(MergeLanes& lanes) {
-  const auto step = [](std::size_t n, Address* __restrict address, const Address* __restrict run,
-                       const std::uint64_t* __restrict lo, const std::uint64_t* __restrict hi) {
+  return with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
+                          run = lanes.run.data(), lo = lanes.lo.data(), hi = lanes.hi.data()] {
     std::uint64_t any = 0;
-    for (std::size_t lane = 0; lane < n; ++lane) {
+    for_lanes(n, [&](std::size_t lane) {
       address[lane] = next_probe(run[lane], lo[lane], hi[lane]);
-      any |= lo[lane] < hi[lane];
-    }
+      any |= less_count(lo[lane], hi[lane]);
+    });
     return any != 0;
-  };
-  return with_vector_isa([&, n = lanes.address.size(), address = lanes.address.data(),
-                          run = lanes.run.data(), lo = lanes.lo.data(),
-                          hi = lanes.hi.data()] { return step(n, address, run, lo, hi); });
+  });
+}
+
+// The keys read (got) become the lanes' keys; then set_search_addresses (one loop for both).
+[[gnu::noinline]] bool take_keys(MergeLanes& lanes, std::span<const Word> got) {
+  return with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
+                          run = lanes.run.data(), lo = lanes.lo.data(), hi = lanes.hi.data(),
+                          key = lanes.key.data(), value = got.data()] {
+    std::uint64_t any = 0;
+    for_lanes(n, [&](std::size_t lane) {
+      key[lane] = value[lane];
+      address[lane] = next_probe(run[lane], lo[lane], hi[lane]);
+      any |= less_count(lo[lane], hi[lane]);
+    });
+    return any != 0;
+  });
 }
 
 // The read keys halve the lanes' ranges; then the addresses of the next step, as
-// set_search_addresses (one loop for both).
+// set_search_addresses (one loop for both). The lanes that read are those with lo < hi (their
+// probe is the middle).
 [[gnu::noinline]] bool halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
-  const auto step = [](std::size_t n, Address* __restrict address, const Address* __restrict run,
-                       const Word* __restrict key, const std::uint64_t* __restrict strict,
-                       const Word* __restrict value, std::uint64_t* __restrict lo,
-                       std::uint64_t* __restrict hi) {
+  return with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
+                          run = lanes.run.data(), key = lanes.key.data(),
+                          equal = lanes.equal.data(), value = got.data(), lo = lanes.lo.data(),
+                          hi = lanes.hi.data()] {
     std::uint64_t any = 0;
-    for (std::size_t lane = 0; lane < n; ++lane) {
+    for_lanes(n, [&](std::size_t lane) {
       const std::uint64_t mid = address[lane] - run[lane];
-      const bool below =
-          (value[lane] < key[lane]) | ((strict[lane] == 0) & (value[lane] == key[lane]));
-      const bool active = address[lane] != kInactive;
+      const std::uint64_t below = lane_mask(value[lane] < key[lane]) |
+                                  (equal[lane] & lane_mask(value[lane] == key[lane]));
+      const std::uint64_t active = lane_mask(less_count(lo[lane], hi[lane]));
       // Masks, not branches: all ones where the lane moves that end.
-      const std::uint64_t up = 0 - static_cast<std::uint64_t>(active & below);
-      const std::uint64_t down = 0 - static_cast<std::uint64_t>(active & !below);
-      const std::uint64_t new_lo = (lo[lane] & ~up) | ((mid + 1) & up);
-      const std::uint64_t new_hi = (hi[lane] & ~down) | (mid & down);
+      const std::uint64_t new_lo = pick(active & below, mid + 1, lo[lane]);
+      const std::uint64_t new_hi = pick(active & ~below, mid, hi[lane]);
       lo[lane] = new_lo;
       hi[lane] = new_hi;
       address[lane] = next_probe(run[lane], new_lo, new_hi);
-      any |= new_lo < new_hi;
-    }
+      any |= less_count(new_lo, new_hi);
+    });
     return any != 0;
-  };
-  return with_vector_isa(
-      [&, n = lanes.address.size(), address = lanes.address.data(), run = lanes.run.data(),
-       key = lanes.key.data(), strict = lanes.strict.data(), value = got.data(),
-       lo = lanes.lo.data(),
-       hi = lanes.hi.data()] { return step(n, address, run, key, strict, value, lo, hi); });
+  });
 }
 
 // The lanes' keys of a rank merge: addresses of the keys and of the runs they search. Key e is
@@ -77,21 +83,20 @@ inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
                    from = merge.from, to = merge.to, a_keys = merge.a, b_keys = merge.b,
                    n = lanes.address.size(), address = lanes.address.data(),
                    target = lanes.target.data(), run = lanes.run.data(), lo = lanes.lo.data(),
-                   hi = lanes.hi.data(), strict = lanes.strict.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < n; ++lane) {
+                   hi = lanes.hi.data(), equal = lanes.equal.data()] {
+    for_lanes(n, [&](std::size_t lane) {
       const std::uint64_t e = first + lane;
-      const std::uint64_t active = lane_mask(e < keys);
+      const std::uint64_t active = lane_mask(less_count(e, keys));
       const std::uint64_t t = divide ? e % pair_keys : e & mask;
       const Address a = from + (e - t);  // the pair's run A
-      const std::uint64_t in_a = lane_mask(t < a_keys);
+      const std::uint64_t in_a = lane_mask(less_count(t, a_keys));
       address[lane] = pick(active, a + t, kInactive);
       run[lane] = a + (a_keys & in_a);
       lo[lane] = 0;
       hi[lane] = pick(in_a, b_keys, a_keys) & active;
-      strict[lane] = in_a & 1;
+      equal[lane] = ~in_a;
       target[lane] = pick(active, to + (e - t) + t - (a_keys & ~in_a), kInactive);
-    }
+    });
   });
 }
 
@@ -99,10 +104,10 @@ inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
 [[gnu::noinline]] void merge_places(MergeLanes& lanes) {
   with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
                    target = lanes.target.data(), lo = lanes.lo.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < n; ++lane)
+    for_lanes(n, [&](std::size_t lane) {
       address[lane] =
           pick(lane_mask(target[lane] == kInactive), kInactive, target[lane] + lo[lane]);
+    });
   });
 }
 
@@ -111,12 +116,12 @@ template <class From>
 void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From from, Address to) {
   with_vector_isa([from, e0, keys, to, n = lanes.address.size(), address = lanes.address.data(),
                    target = lanes.target.data()] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < n; ++lane) {
+    for_lanes(n, [&](std::size_t lane) {
       const std::uint64_t e = e0 + lane;
-      address[lane] = e >= keys ? kInactive : from(e);
-      target[lane] = e >= keys ? kInactive : to + e;
-    }
+      const std::uint64_t active = lane_mask(less_count(e, keys));
+      address[lane] = pick(active, from(e), kInactive);
+      target[lane] = pick(active, to + e, kInactive);
+    });
   });
 }
 
@@ -126,7 +131,7 @@ void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From fr
   copy_lanes(
       lanes, e0, keys,
       [first, first_keys, second](std::uint64_t e) {
-        return e < first_keys ? first + e : second + (e - first_keys);
+        return less_count(e, first_keys) ? first + e : second + (e - first_keys);
       },
       shared);
 }
@@ -140,9 +145,7 @@ void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From fr
 [[gnu::noinline]] void unpack_keys(MergeLanes& lanes, std::span<const Word> got, Unpack unpack) {
   with_vector_isa([n = lanes.key.size(), key = lanes.key.data(), got = got.data(),
                    items = unpack == Unpack::key_of_item] {
-    MMSIM_LANES_APART
-    for (std::size_t lane = 0; lane < n; ++lane)
-      key[lane] = items ? key_of_item(got[lane]) : got[lane];
+    for_lanes(n, [&](std::size_t lane) { key[lane] = items ? key_of_item(got[lane]) : got[lane]; });
   });
 }
 
@@ -160,8 +163,10 @@ Task rank_merge(Warp& warp, MergeLanes& lanes, const RankMerge& merge) {
   for (std::uint64_t first = warp.block_thread(0); first < keys; first += warp.block_threads()) {
     merge_lanes(merge, first, lanes);
     const auto got = co_await warp.read(lanes.address, Space::shared);
-    std::copy(got.begin(), got.end(), lanes.key.begin());
-    co_await search_ranks(warp, lanes, Space::shared);
+    // search_ranks written out: as a subroutine (a coroutine of its own) it would allocate its
+    // frame for every key.
+    for (bool more = take_keys(lanes, got); more;)
+      more = halve_ranges(lanes, co_await warp.read(lanes.address, Space::shared));
     merge_places(lanes);
     co_await warp.write(lanes.address, lanes.key, Space::shared);
   }
@@ -172,9 +177,8 @@ Task load_pieces(Warp& warp, MergeLanes& lanes, Address first, std::uint64_t fir
   const std::uint64_t keys = first_keys + second_keys;
   for (std::uint64_t e0 = warp.block_thread(0); e0 < keys; e0 += warp.block_threads()) {
     piece_lanes(lanes, e0, first, first_keys, second, keys, shared);
-    const auto got = co_await warp.read(lanes.address);
-    std::copy(got.begin(), got.end(), lanes.key.begin());
-    co_await warp.write(lanes.target, lanes.key, Space::shared);
+    co_await warp.read(lanes.address);
+    co_await warp.write(lanes.target, Space::shared);  // the keys read, from the registers
   }
 }
 

@@ -16,18 +16,19 @@ namespace mmsim {
 // A warp's buffers for the merge steps.
 struct MergeLanes {
   explicit MergeLanes(unsigned w)
-      : address(w), target(w), run(w), lo(w), hi(w), key(w), strict(w) {}
+      : address(w), target(w), run(w), lo(w), hi(w), key(w), equal(w) {}
   std::vector<Address> address, target;
   std::vector<Address> run;           // element 0 of the run a lane searches
   std::vector<std::uint64_t> lo, hi;  // the part [lo, hi) of it still searched
   std::vector<Word> key;
-  // 1: count the keys below the lane's key (else: not above). A word, as the other arrays, so
-  // that the per-lane loops vectorise with one width.
-  std::vector<std::uint64_t> strict;
+  // All ones: the keys equal to the lane's key count too (those not above it); zero: only those
+  // below it. A mask word, as the other arrays, so that the per-lane loops vectorise with one
+  // width and take it as it is.
+  std::vector<std::uint64_t> equal;
 };
 
 // Every lane with lo < hi counts the keys of [run + lo, run + hi) (sorted, in `space`) below its
-// key (strict) or not above it: the count plus lo ends in lo. One read per halving; lanes done
+// key (or not above it, `equal`): the count plus lo ends in lo. One read per halving; lanes done
 // are inactive.
 Task search_ranks(Warp& warp, MergeLanes& lanes, Space space);
 
