@@ -232,18 +232,20 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
   });
 }
 
-// The keys read: a lane counts one below its item and stops at one not below; then the next
-// addresses, as scan_addresses (one pass for both).
+// The keys read: a lane counts one below its item and goes on to the next key while other < hi
+// (its address one divisor further on); at one not below it stops (hi no longer matters).
 [[gnu::noinline]] bool count_step(ColeLanes& lanes, std::span<const Word> got, unsigned shift) {
-  return with_vector_isa([&arrays = lanes.a, got = got.data(), shift] {
+  return with_vector_isa([&arrays = lanes.a, got = got.data(), divisor = std::uint64_t{1} << shift] {
     const ColeArrays a = arrays;
     std::uint64_t any = 0;
     for_lanes(a.n, [&](std::size_t lane) {
-      const std::uint64_t read = lane_mask(a.address[lane] != kInactive);
-      const std::uint64_t below = lane_mask(got[lane] < a.item[lane]);
-      a.hi[lane] = pick(read & ~below, a.other[lane], a.hi[lane]);  // stop
-      a.other[lane] += read & below & 1;
-      any |= scan_lane(a, lane, shift);
+      const std::uint64_t below =
+          lane_mask(a.address[lane] != kInactive) & lane_mask(got[lane] < a.item[lane]);
+      const std::uint64_t other = a.other[lane] + (below & 1);
+      const std::uint64_t next = below & lane_mask(less_count(other, a.hi[lane]));
+      a.other[lane] = other;
+      a.address[lane] = pick(next, a.address[lane] + divisor, kInactive);
+      any |= next;
     });
     return any != 0;
   });
@@ -460,33 +462,40 @@ inline void help_address(const ColeArrays& a, std::size_t lane, Address help, st
   });
 }
 
-// Read `which` into its bound: the x range [lo, hi), the y range [rank, other), clamped
-// (|SUP_{s+1}| for the lanes that read none). Then the next read; after the last, the ranges
-// made non-empty-or-empty and the read of u.
+// A read bound, clamped (|SUP_{s+1}| for the lanes that read none).
+inline std::uint64_t read_bound(const ColeArrays& a, std::size_t lane, const Word* got,
+                                std::uint64_t most) {
+  return a.address[lane] != kInactive ? clamp(got[lane], most) : most;
+}
+
+// Read `which` (0 .. 2) into its bound `ends` (the x range [lo, hi), the y range [rank, other));
+// then the next read.
 [[gnu::noinline]] void hand_on_bound(ColeLanes& lanes, const ColeLevelStage& l,
-                                     std::span<const Word> got, unsigned which) {
-  with_vector_isa([&arrays = lanes.a, &l, got = got.data(), which] {
+                                     std::span<const Word> got, std::uint64_t* ends,
+                                     unsigned which) {
+  with_vector_isa([&arrays = lanes.a, most = l.next_half, size = l.size, help = l.help,
+                   got = got.data(), ends, which] {
     const ColeArrays a = arrays;
-    const std::uint64_t most = l.next_half, size = l.size;
-    const Address help = l.help, list = l.list;
-    const auto bound = [&](std::size_t lane) {
-      return a.address[lane] != kInactive ? clamp(got[lane], most) : most;
-    };
-    if (which < 3) {
-      std::uint64_t* const ends = which == 0 ? a.lo : which == 1 ? a.rank : a.hi;
-      for_lanes(a.n, [&](std::size_t lane) {
-        ends[lane] = bound(lane);
-        help_address(a, lane, help, size, which + 1);
-      });
-      return;
-    }
-    // The bounds are at most |SUP_{s+1}|: a signed comparison takes the larger.
-    const auto larger = [](std::uint64_t x, std::uint64_t y) { return less_count(x, y) ? y : x; };
     for_lanes(a.n, [&](std::size_t lane) {
-      a.other[lane] = larger(bound(lane), a.rank[lane]);
-      a.hi[lane] = larger(a.hi[lane], a.lo[lane]);
+      ends[lane] = read_bound(a, lane, got, most);
+      help_address(a, lane, help, size, which + 1);
+    });
+  });
+}
+
+// The last bound read (other); the ranges made non-empty-or-empty (the bounds are at most
+// |SUP_{s+1}|: a signed comparison takes the larger); the next read: u.
+[[gnu::noinline]] void hand_on_key(ColeLanes& lanes, const ColeLevelStage& l,
+                                   std::span<const Word> got) {
+  with_vector_isa([&arrays = lanes.a, most = l.next_half, list = l.list, size = Factor(l.size),
+                   got = got.data()] {
+    const ColeArrays a = arrays;
+    for_lanes(a.n, [&](std::size_t lane) {
+      const std::uint64_t other = read_bound(a, lane, got, most);
+      a.other[lane] = less_count(other, a.rank[lane]) ? a.rank[lane] : other;
+      a.hi[lane] = less_count(a.hi[lane], a.lo[lane]) ? a.lo[lane] : a.hi[lane];
       a.address[lane] =
-          a.node[lane] != kInactive ? list + a.node[lane] * Factor(size) + a.k[lane] : kInactive;
+          a.node[lane] != kInactive ? list + a.node[lane] * size + a.k[lane] : kInactive;
     });
   });
 }
@@ -524,8 +533,9 @@ inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, u
 // What the lanes hand on: entry t of a lane is, in order, x's keys below L_s(v)[0] (k = 0
 // only), x's range, y's keys below L_s(v)[0], y's range; entry e of x's (below and range) goes
 // to R_s's x part at key e + lo - below (at e below key 0, at lo + e - below in the range), and
-// so for y (after y's first key, read, says whether it equals u). Returns the most entries of a
-// lane, and the longest range in `longest`.
+// so for y (after y's first key, read, says whether it equals u). y's entries are kept as
+// counted from t = 0 (below_y and start_y moved by end_x), so that an entry picks x's or y's
+// values and adds t. Returns the most entries of a lane, and the longest range in `longest`.
 [[gnu::noinline]] std::uint64_t hand_on_plan(ColeLanes& lanes, const ColeLevelStage& l,
                                              std::span<const Word> got, std::uint64_t& longest) {
   return with_vector_isa([next_half = l.next_half, next_stride = Factor(l.next_half),
@@ -539,12 +549,13 @@ inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, u
       const std::uint64_t below_x = a.k[lane] == 0 ? a.lo[lane] : 0;
       const std::uint64_t below_y = a.k[lane] == 0 ? a.rank[lane] : 0;
       const Address node_ranks = ranks + a.node[lane] * 2 * next_stride;
+      const std::uint64_t end_x = below_x + x;
       a.below_x[lane] = below_x;
-      a.below_y[lane] = below_y;
+      a.below_y[lane] = end_x + below_y;
       a.start_x[lane] = node_ranks + a.lo[lane] - below_x;
-      a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y;
-      a.end_x[lane] = below_x + x;
-      a.end[lane] = active ? below_x + x + below_y + y : 0;
+      a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y - end_x;
+      a.end_x[lane] = end_x;
+      a.end[lane] = active ? end_x + below_y + y : 0;
       a.range[lane] = active ? (less_count(x, y) ? y : x) : 0;
     });
     longest = std::max(longest, largest_count(a.range, a.n));
@@ -561,13 +572,12 @@ inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, u
       // Masks, not branches (all ones where the entry is x's, where the lane hands one on).
       const std::uint64_t x = lane_mask(less_count(t, a.end_x[lane]));
       const std::uint64_t valid = lane_mask(less_count(t, a.end[lane]));
-      const std::uint64_t e = t - (a.end_x[lane] & ~x);
-      const std::uint64_t below = (a.below_x[lane] & x) | (a.below_y[lane] & ~x);
-      const std::uint64_t start = (a.start_x[lane] & x) | (a.start_y[lane] & ~x);
+      const std::uint64_t below = pick(x, a.below_x[lane], a.below_y[lane]);
+      const std::uint64_t start = pick(x, a.start_x[lane], a.start_y[lane]);
       const std::uint64_t equal = a.side[lane] >> (1 + x) & 1;  // bit 0 for x, bit 1 for y
-      const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(e == below) & equal);
-      a.address[lane] = ((start + e) & valid) | (kInactive & ~valid);
-      a.value[lane] = static_cast<Word>(rank & ~lane_mask(less_count(e, below)));
+      const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(t == below) & equal);
+      a.address[lane] = pick(valid, start + t, kInactive);
+      a.value[lane] = static_cast<Word>(rank & ~lane_mask(less_count(t, below)));
     });
   });
 }
@@ -745,10 +755,13 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
 Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
   const std::uint64_t keys = l.nodes * l.size;
   // Per lane: i (k), the x range [lo, hi), the y range [rank, other), equal flags (side bits).
+  std::uint64_t* const bounds[3] = {lanes.lo.data(), lanes.rank.data(), lanes.hi.data()};
   for (std::uint64_t first = warp.block_thread(0); first < keys; first += warp.block_threads()) {
     hand_on_lanes(lanes, l, first);
-    for (unsigned which = 0; which < 4; ++which)
-      hand_on_bound(lanes, l, co_await warp.read(lanes.address, Space::shared), which);
+    for (unsigned which = 0; which < 3; ++which)
+      hand_on_bound(lanes, l, co_await warp.read(lanes.address, Space::shared), bounds[which],
+                    which);
+    hand_on_key(lanes, l, co_await warp.read(lanes.address, Space::shared));
     for (unsigned side = 0; side < 2; ++side)
       hand_on_first(lanes, l, co_await warp.read(lanes.address, Space::shared), side);
     const std::uint64_t most = hand_on_plan(
