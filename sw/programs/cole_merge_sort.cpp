@@ -796,8 +796,8 @@ Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound&
       const std::uint64_t a = t % per_run;
       const Address run_a = round.src + 2 * pair * round.run;
       lanes.address[lane] = run_a + side * round.run + (a + 1) * s - 1;
-      lanes.run[lane] = run_a + (1 - side) * round.run;
-      lanes.hi[lane] = round.run;
+      lanes.run[lane] = lanes.lo[lane] = run_a + (1 - side) * round.run;
+      lanes.hi[lane] = lanes.run[lane] + round.run;
       lanes.equal[lane] = 0;
       lanes.target[lane] = side;
       own[lane] = (a + 1) * s;
@@ -812,7 +812,7 @@ Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound&
           lanes.address[lane] = kInactive;
           return;
         }
-        const std::uint64_t other = lanes.lo[lane];
+        const std::uint64_t other = lanes.lo[lane] - lanes.run[lane];
         const std::uint64_t q = record[lane] + other / s;
         const bool in_a = lanes.target[lane] == 0;
         lanes.address[lane] = round.records + 2 * q + word;

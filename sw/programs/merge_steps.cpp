@@ -10,21 +10,25 @@
 namespace mmsim {
 namespace {
 
-// A lane's next probe: the middle of its range [lo, hi) of its run, or kInactive once the range
-// is empty (branch-free).
-inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
-  return pick(lane_mask(less_count(lo, hi)), run + (lo + hi) / 2, kInactive);
+// A lane's next probe: the middle of the addresses [lo, hi) it still searches (the middle of
+// the indices in its run: run + (i + j) / 2 = (2 run + i + j) / 2), or kInactive once they are
+// none (branch-free).
+inline Address next_probe(Address lo, Address hi) {
+  return pick(lane_mask(less_count(lo, hi)), (lo + hi) / 2, kInactive);
 }
 
 // The per-lane steps of the binary search, as loops the compiler vectorises (branch-free, the
 // lanes' arrays apart), for the instruction set in use; out of line, as their lambdas capture
-// values (see for_each_lane).
+// values (see for_each_lane). Each takes the lanes' buffers by reference and their pointers
+// once (not in its call: a call that passed eight words cost as much as a third of the loop).
 [[gnu::noinline]] bool set_search_addresses(MergeLanes& lanes) {
-  return with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
-                          run = lanes.run.data(), lo = lanes.lo.data(), hi = lanes.hi.data()] {
+  return with_vector_isa([&lanes] {
+    Address* const address = lanes.address.data();
+    const Address* const lo = lanes.lo.data();
+    const Address* const hi = lanes.hi.data();
     std::uint64_t any = 0;
-    for_lanes(n, [&](std::size_t lane) {
-      address[lane] = next_probe(run[lane], lo[lane], hi[lane]);
+    for_lanes(lanes.address.size(), [&](std::size_t lane) {
+      address[lane] = next_probe(lo[lane], hi[lane]);
       any |= less_count(lo[lane], hi[lane]);
     });
     return any != 0;
@@ -33,13 +37,15 @@ inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
 
 // The keys read (got) become the lanes' keys; then set_search_addresses (one loop for both).
 [[gnu::noinline]] bool take_keys(MergeLanes& lanes, std::span<const Word> got) {
-  return with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
-                          run = lanes.run.data(), lo = lanes.lo.data(), hi = lanes.hi.data(),
-                          key = lanes.key.data(), value = got.data()] {
+  return with_vector_isa([&lanes, value = got.data()] {
+    Address* const address = lanes.address.data();
+    const Address* const lo = lanes.lo.data();
+    const Address* const hi = lanes.hi.data();
+    Word* const key = lanes.key.data();
     std::uint64_t any = 0;
-    for_lanes(n, [&](std::size_t lane) {
+    for_lanes(lanes.address.size(), [&](std::size_t lane) {
       key[lane] = value[lane];
-      address[lane] = next_probe(run[lane], lo[lane], hi[lane]);
+      address[lane] = next_probe(lo[lane], hi[lane]);
       any |= less_count(lo[lane], hi[lane]);
     });
     return any != 0;
@@ -50,22 +56,24 @@ inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
 // set_search_addresses (one loop for both). The lanes that read are those with lo < hi (their
 // probe is the middle).
 [[gnu::noinline]] bool halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
-  return with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
-                          run = lanes.run.data(), key = lanes.key.data(),
-                          equal = lanes.equal.data(), value = got.data(), lo = lanes.lo.data(),
-                          hi = lanes.hi.data()] {
+  return with_vector_isa([&lanes, value = got.data()] {
+    Address* const address = lanes.address.data();
+    Address* const lo = lanes.lo.data();
+    Address* const hi = lanes.hi.data();
+    const Word* const key = lanes.key.data();
+    const std::uint64_t* const equal = lanes.equal.data();
     std::uint64_t any = 0;
-    for_lanes(n, [&](std::size_t lane) {
-      const std::uint64_t mid = address[lane] - run[lane];
+    for_lanes(lanes.address.size(), [&](std::size_t lane) {
+      const Address mid = address[lane];
       const std::uint64_t below = lane_mask(value[lane] < key[lane]) |
                                   (equal[lane] & lane_mask(value[lane] == key[lane]));
       const std::uint64_t active = lane_mask(less_count(lo[lane], hi[lane]));
       // Masks, not branches: all ones where the lane moves that end.
-      const std::uint64_t new_lo = pick(active & below, mid + 1, lo[lane]);
-      const std::uint64_t new_hi = pick(active & ~below, mid, hi[lane]);
+      const Address new_lo = pick(active & below, mid + 1, lo[lane]);
+      const Address new_hi = pick(active & ~below, mid, hi[lane]);
       lo[lane] = new_lo;
       hi[lane] = new_hi;
-      address[lane] = next_probe(run[lane], new_lo, new_hi);
+      address[lane] = next_probe(new_lo, new_hi);
       any |= less_count(new_lo, new_hi);
     });
     return any != 0;
@@ -91,22 +99,23 @@ inline Address next_probe(Address run, std::uint64_t lo, std::uint64_t hi) {
       const Address a = from + (e - t);  // the pair's run A
       const std::uint64_t in_a = lane_mask(less_count(t, a_keys));
       address[lane] = pick(active, a + t, kInactive);
-      run[lane] = a + (a_keys & in_a);
-      lo[lane] = 0;
-      hi[lane] = pick(in_a, b_keys, a_keys) & active;
+      const Address other = a + (a_keys & in_a);  // the run it searches
+      run[lane] = other;
+      lo[lane] = other;
+      hi[lane] = other + (pick(in_a, b_keys, a_keys) & active);
       equal[lane] = ~in_a;
       target[lane] = pick(active, to + (e - t) + t - (a_keys & ~in_a), kInactive);
     });
   });
 }
 
-// Each lane's key to its place: its target plus its rank.
+// Each lane's key to its place: its target plus its rank (lo - run).
 [[gnu::noinline]] void merge_places(MergeLanes& lanes) {
   with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
-                   target = lanes.target.data(), lo = lanes.lo.data()] {
+                   target = lanes.target.data(), lo = lanes.lo.data(), run = lanes.run.data()] {
     for_lanes(n, [&](std::size_t lane) {
-      address[lane] =
-          pick(lane_mask(target[lane] == kInactive), kInactive, target[lane] + lo[lane]);
+      address[lane] = pick(lane_mask(target[lane] == kInactive), kInactive,
+                           target[lane] + (lo[lane] - run[lane]));
     });
   });
 }

@@ -18,8 +18,8 @@ struct MergeLanes {
   explicit MergeLanes(unsigned w)
       : address(w), target(w), run(w), lo(w), hi(w), key(w), equal(w) {}
   std::vector<Address> address, target;
-  std::vector<Address> run;           // element 0 of the run a lane searches
-  std::vector<std::uint64_t> lo, hi;  // the part [lo, hi) of it still searched
+  std::vector<Address> run;     // element 0 of the run a lane searches
+  std::vector<Address> lo, hi;  // the part [lo, hi) of it still searched, as addresses
   std::vector<Word> key;
   // All ones: the keys equal to the lane's key count too (those not above it); zero: only those
   // below it. A mask word, as the other arrays, so that the per-lane loops vectorise with one
@@ -27,9 +27,9 @@ struct MergeLanes {
   std::vector<std::uint64_t> equal;
 };
 
-// Every lane with lo < hi counts the keys of [run + lo, run + hi) (sorted, in `space`) below its
-// key (or not above it, `equal`): the count plus lo ends in lo. One read per halving; lanes done
-// are inactive.
+// Every lane with lo < hi counts the keys at [lo, hi) (sorted, in `space`) below its key (or not
+// above it, `equal`): lo ends at the first key not counted, lo - run is the key's rank in the
+// run. One read per halving; lanes done are inactive.
 Task search_ranks(Warp& warp, MergeLanes& lanes, Space space);
 
 // Pairs of sorted runs side by side in shared memory: pair i is run A of `a` keys at
