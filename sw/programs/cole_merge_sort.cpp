@@ -30,6 +30,8 @@ struct ColeArrays {
   std::size_t n;
   Address* address;
   Word* value;
+  Address* next_address;
+  Word* next_value;
   Word* item;
   std::uint64_t *node, *side, *k, *rank, *lo, *hi, *other;
   Address* scan;
@@ -41,6 +43,8 @@ struct ColeLanes {
   explicit ColeLanes(unsigned w)
       : address(w),
         value(w),
+        next_address(w),
+        next_value(w),
         item(w),
         node(w),
         side(w),
@@ -62,6 +66,9 @@ struct ColeLanes {
   ColeLanes& operator=(const ColeLanes&) = delete;
   std::vector<Address> address;
   std::vector<Word> value;
+  // A second write's, made in the same pass as the first's.
+  std::vector<Address> next_address;
+  std::vector<Word> next_value;
   std::vector<Word> item;
   std::vector<std::uint64_t> node, side, k, rank, lo, hi, other;
   std::vector<Address> scan;
@@ -76,6 +83,8 @@ ColeArrays::ColeArrays(ColeLanes& l)
     : n(l.address.size()),
       address(l.address.data()),
       value(l.value.data()),
+      next_address(l.next_address.data()),
+      next_value(l.next_value.data()),
       item(l.item.data()),
       node(l.node.data()),
       side(l.side.data()),
@@ -144,7 +153,7 @@ inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id,
       const Address child = child_prev_list + 2 * node * child_prev_size;
       a.address[lane] = active ? child + side * child_prev_size + sampled(k, divisor) : kInactive;
       a.scan[lane] = child + (1 - side) * child_prev_size + sampled(0, divisor);
-      a.rank[lane] = a.lo[lane] = a.other[lane] = 0;
+      a.other[lane] = 0;
       a.hi[lane] = active ? half : 0;  // no scan without a key
     });
     return first < keys;
@@ -266,24 +275,16 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
   });
 }
 
-// Phase A's writes: e to L_s(v)[k + c], then c to C.
-[[gnu::noinline]] void merge_place(ColeLanes& lanes, const ColeLevelStage& l) {
-  with_vector_isa([list = l.list, size = Factor(l.size), &arrays = lanes.a] {
+// Phase A's writes: e to L_s(v)[k + c], then c to C (both made in one pass).
+[[gnu::noinline]] void merge_writes(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
+  with_vector_isa([list = l.list, size = Factor(l.size), cross = l.cross + first,
+                   &arrays = lanes.a] {
     const ColeArrays a = arrays;
     for_lanes(a.n, [&](std::size_t lane) {
-      a.address[lane] = a.node[lane] != kInactive
-                            ? list + a.node[lane] * size + a.k[lane] + a.other[lane]
-                            : kInactive;
-    });
-  });
-}
-
-[[gnu::noinline]] void merge_cross(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
-  with_vector_isa([&arrays = lanes.a, cross = l.cross + first] {
-    const ColeArrays a = arrays;
-    for_lanes(a.n, [&](std::size_t lane) {
-      a.value[lane] = static_cast<Word>(a.other[lane]);
-      a.address[lane] = a.node[lane] != kInactive ? cross + lane : kInactive;
+      const bool active = a.node[lane] != kInactive;
+      a.address[lane] = active ? list + a.node[lane] * size + a.k[lane] + a.other[lane] : kInactive;
+      a.next_address[lane] = active ? cross + lane : kInactive;
+      a.next_value[lane] = static_cast<Word>(a.other[lane]);
     });
   });
 }
@@ -416,15 +417,19 @@ inline void child_ranks_address(const ColeArrays& a, std::size_t lane, const Chi
   });
 }
 
-// U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size.
-[[gnu::noinline]] void help_ranks(ColeLanes& lanes, const ColeLevelStage& l, unsigned part) {
-  with_vector_isa([help = l.help, size = Factor(l.size), &arrays = lanes.a, part] {
+// U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size; part 0
+// then part 1 (both made in one pass).
+[[gnu::noinline]] void help_writes(ColeLanes& lanes, const ColeLevelStage& l) {
+  with_vector_isa([help = l.help, size = Factor(l.size), &arrays = lanes.a] {
     const ColeArrays a = arrays;
     for_lanes(a.n, [&](std::size_t lane) {
-      a.value[lane] = static_cast<Word>(part == a.side[lane] ? a.lo[lane] : a.other[lane]);
-      a.address[lane] = a.node[lane] != kInactive ? help + a.node[lane] * 2 * size + part * size +
-                                                        a.k[lane] + a.rank[lane]
-                                                  : kInactive;
+      const std::uint64_t x = lane_mask(a.side[lane] == 0);  // the own rank is part 0's
+      const Address place = help + a.node[lane] * 2 * size + a.k[lane] + a.rank[lane];
+      const bool active = a.node[lane] != kInactive;
+      a.address[lane] = active ? place : kInactive;
+      a.value[lane] = static_cast<Word>(pick(x, a.lo[lane], a.other[lane]));
+      a.next_address[lane] = active ? place + 1 * size : kInactive;
+      a.next_value[lane] = static_cast<Word>(pick(x, a.other[lane], a.lo[lane]));
     });
   });
 }
@@ -712,10 +717,9 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
     for (; more; ++steps)
       more = count_step(lanes, co_await warp.read(lanes.address, Space::shared), shift);
     longest_scan_ = std::max(longest_scan_, steps);
-    merge_place(lanes, l);
+    merge_writes(lanes, l, first);
     co_await warp.write(lanes.address, lanes.item, Space::shared);
-    merge_cross(lanes, l, first);
-    co_await warp.write(lanes.address, lanes.value, Space::shared);
+    co_await warp.write(lanes.next_address, lanes.next_value, Space::shared);
   }
 }
 
@@ -741,10 +745,9 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
     for (bool more = help_scan_start(lanes, l); more; ++steps)
       more = count_step(lanes, co_await warp.read(lanes.address, Space::shared), shift);
     longest_scan_ = std::max(longest_scan_, steps);
-    for (unsigned part = 0; part < 2; ++part) {
-      help_ranks(lanes, l, part);
-      co_await warp.write(lanes.address, lanes.value, Space::shared);
-    }
+    help_writes(lanes, l);
+    co_await warp.write(lanes.address, lanes.value, Space::shared);
+    co_await warp.write(lanes.next_address, lanes.next_value, Space::shared);
   }
 }
 
