@@ -217,7 +217,6 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
   });
 }
 
-
 // The scan of a sample: every lane with a key counts the keys of a sorted sample below its item
 // from index `other` on, stopping at the first one not below it or at `hi`: `other` ends as the
 // item's rank in the sample, whose key j lies at scan + divisor * j (divisor 4, 2 or 1: a shift
@@ -244,20 +243,21 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
 // The keys read: a lane counts one below its item and goes on to the next key while other < hi
 // (its address one divisor further on); at one not below it stops (hi no longer matters).
 [[gnu::noinline]] bool count_step(ColeLanes& lanes, std::span<const Word> got, unsigned shift) {
-  return with_vector_isa([&arrays = lanes.a, got = got.data(), divisor = std::uint64_t{1} << shift] {
-    const ColeArrays a = arrays;
-    std::uint64_t any = 0;
-    for_lanes(a.n, [&](std::size_t lane) {
-      const std::uint64_t below =
-          lane_mask(a.address[lane] != kInactive) & lane_mask(got[lane] < a.item[lane]);
-      const std::uint64_t other = a.other[lane] + (below & 1);
-      const std::uint64_t next = below & lane_mask(less_count(other, a.hi[lane]));
-      a.other[lane] = other;
-      a.address[lane] = pick(next, a.address[lane] + divisor, kInactive);
-      any |= next;
-    });
-    return any != 0;
-  });
+  return with_vector_isa(
+      [&arrays = lanes.a, got = got.data(), divisor = std::uint64_t{1} << shift] {
+        const ColeArrays a = arrays;
+        std::uint64_t any = 0;
+        for_lanes(a.n, [&](std::size_t lane) {
+          const std::uint64_t below =
+              lane_mask(a.address[lane] != kInactive) & lane_mask(got[lane] < a.item[lane]);
+          const std::uint64_t other = a.other[lane] + (below & 1);
+          const std::uint64_t next = below & lane_mask(less_count(other, a.hi[lane]));
+          a.other[lane] = other;
+          a.address[lane] = pick(next, a.address[lane] + divisor, kInactive);
+          any |= next;
+        });
+        return any != 0;
+      });
 }
 
 // U_{s-1}[r] read: the range ends there; the scan's first addresses, as scan_addresses.
@@ -276,7 +276,8 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
 }
 
 // Phase A's writes: e to L_s(v)[k + c], then c to C (both made in one pass).
-[[gnu::noinline]] void merge_writes(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
+[[gnu::noinline]] void merge_writes(ColeLanes& lanes, const ColeLevelStage& l,
+                                    std::uint64_t first) {
   with_vector_isa([list = l.list, size = Factor(l.size), cross = l.cross + first,
                    &arrays = lanes.a] {
     const ColeArrays a = arrays;
@@ -767,8 +768,8 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
     hand_on_key(lanes, l, co_await warp.read(lanes.address, Space::shared));
     for (unsigned side = 0; side < 2; ++side)
       hand_on_first(lanes, l, co_await warp.read(lanes.address, Space::shared), side);
-    const std::uint64_t most = hand_on_plan(
-        lanes, l, co_await warp.read(lanes.address, Space::shared), longest_scatter_);
+    const std::uint64_t most =
+        hand_on_plan(lanes, l, co_await warp.read(lanes.address, Space::shared), longest_scatter_);
     for (std::uint64_t t = 0; t < most; ++t) {
       hand_on_entry(lanes, t);
       co_await warp.write(lanes.address, lanes.value, Space::shared);

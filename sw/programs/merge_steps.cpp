@@ -65,8 +65,8 @@ inline Address next_probe(Address lo, Address hi) {
     std::uint64_t any = 0;
     for_lanes(lanes.address.size(), [&](std::size_t lane) {
       const Address mid = address[lane];
-      const std::uint64_t below = lane_mask(value[lane] < key[lane]) |
-                                  (equal[lane] & lane_mask(value[lane] == key[lane]));
+      const std::uint64_t below =
+          lane_mask(value[lane] < key[lane]) | (equal[lane] & lane_mask(value[lane] == key[lane]));
       const std::uint64_t active = lane_mask(less_count(lo[lane], hi[lane]));
       // Masks, not branches: all ones where the lane moves that end.
       const Address new_lo = pick(active & below, mid + 1, lo[lane]);

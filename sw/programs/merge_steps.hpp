@@ -15,8 +15,7 @@ namespace mmsim {
 
 // A warp's buffers for the merge steps.
 struct MergeLanes {
-  explicit MergeLanes(unsigned w)
-      : address(w), target(w), run(w), lo(w), hi(w), key(w), equal(w) {}
+  explicit MergeLanes(unsigned w) : address(w), target(w), run(w), lo(w), hi(w), key(w), equal(w) {}
   std::vector<Address> address, target;
   std::vector<Address> run;     // element 0 of the run a lane searches
   std::vector<Address> lo, hi;  // the part [lo, hi) of it still searched, as addresses
