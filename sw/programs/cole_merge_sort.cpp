@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <span>
+#include <type_traits>
 
 #include "hw/support/errors.hpp"
 #include "hw/support/vector_isa.hpp"
@@ -124,12 +125,14 @@ inline std::uint64_t clamp(Word value, std::uint64_t most) {
 
 // A lane's key of one round of a phase over the keys of SUP_s(x) and SUP_s(y) of every node of
 // level l (key id = first + lane of the level): its node, side (0: x, 1: y) and index k in the
-// sample, stored in the lane's arrays and given back; false when the lane has none.
+// sample, stored in the lane's arrays and given back; false when the lane has none. `all`
+// (std::true_type) says that every lane of the round has one.
+template <class All>
 inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id, std::uint64_t keys,
                         unsigned log_size, std::uint64_t half, std::uint64_t& node,
-                        std::uint64_t& side, std::uint64_t& k) {
+                        std::uint64_t& side, std::uint64_t& k, All all) {
   const std::uint64_t within = id & ((std::uint64_t{1} << log_size) - 1);
-  const bool active = less_count(id, keys);
+  const bool active = all || less_count(id, keys);
   node = active ? id >> log_size : kInactive;
   side = active && !less_count(within, half);
   k = active ? within - (half & lane_mask(side)) : 0;
@@ -137,6 +140,18 @@ inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id,
   a.side[lane] = side;
   a.k[lane] = k;
   return active;
+}
+
+// body(lane, all) for the lanes of a round from key `first` on, of `keys`: all is
+// std::true_type where every lane has a key (every round but the last), so that the loop makes
+// no selections for lanes without one.
+template <class Body>
+[[gnu::always_inline]] inline void for_round_lanes(std::size_t n, std::uint64_t first,
+                                                   std::uint64_t keys, Body&& body) {
+  if (less_count(first + n - 1, keys))
+    for_lanes(n, [&](std::size_t lane) { body(lane, std::true_type{}); });
+  else
+    for_lanes(n, [&](std::size_t lane) { body(lane, std::false_type{}); });
 }
 
 // Phase A's first read: e = SUP_s(own child)[k], from L_{s-1}(own child). The ranks start at
@@ -147,9 +162,10 @@ inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id,
                           half = l.half, &arrays = lanes.a, first, keys = l.nodes * l.size,
                           log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
     const ColeArrays a = arrays;
-    for_lanes(a.n, [&](std::size_t lane) {
+    for_round_lanes(a.n, first, keys, [&](std::size_t lane, auto all) {
       std::uint64_t node, side, k;
-      const bool active = sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k);
+      const bool active =
+          sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k, all);
       const Address child = child_prev_list + 2 * node * child_prev_size;
       a.address[lane] = active ? child + side * child_prev_size + sampled(k, divisor) : kInactive;
       a.scan[lane] = child + (1 - side) * child_prev_size + sampled(0, divisor);
@@ -296,9 +312,10 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
                           keys = l.nodes * l.size,
                           log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
     const ColeArrays a = arrays;
-    for_lanes(a.n, [&](std::size_t lane) {
+    for_round_lanes(a.n, first, keys, [&](std::size_t lane, auto all) {
       std::uint64_t node, side, k;
-      const bool active = sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k);
+      const bool active =
+          sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k, all);
       a.address[lane] = active ? cross + first + lane : kInactive;
     });
     return first < keys;
