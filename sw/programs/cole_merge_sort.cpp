@@ -597,7 +597,7 @@ inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, u
       const std::uint64_t valid = lane_mask(less_count(t, a.end[lane]));
       const std::uint64_t below = pick(x, a.below_x[lane], a.below_y[lane]);
       const std::uint64_t start = pick(x, a.start_x[lane], a.start_y[lane]);
-      const std::uint64_t equal = a.side[lane] >> (1 + x) & 1;  // bit 0 for x, bit 1 for y
+      const std::uint64_t equal = pick(x, a.side[lane], a.side[lane] >> 1) & 1;  // bit 0: x's
       const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(t == below) & equal);
       a.address[lane] = pick(valid, start + t, kInactive);
       a.value[lane] = static_cast<Word>(rank & ~lane_mask(less_count(t, below)));
