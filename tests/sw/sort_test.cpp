@@ -93,6 +93,22 @@ TEST(Sort, HierarchicalSortsSortEveryInputUnderEveryPolicy) {
           sorted_run(hmm(shared, policy, program, "n: 1024, block: 64, input: " + input), 1024);
 }
 
+// The thesis' warp width, w = 32, which the sort programs' lane loops take as a constant count
+// (the tests above use w = 8, the loops' general count): d = 2 multiprocessors of 2 warps.
+TEST(Sort, HierarchicalSortsAtTheThesisWarpWidth) {
+  for (const std::string program : {"merge_sort_hmm", "cole_merge_sort"})
+    for (const std::string shared : {"dmm", "pram"})
+      for (const std::string& input : kInputs)
+        for (const Policy& policy : {Policy{"round_robin"}, Policy{"random", 4}})
+          sorted_run(
+              "machine: {model: hmm, multiprocessors: 2, width: 32, latency: 20, threads: "
+              "128, global: {width: 8}, shared: {latency: 3, model: " +
+                  shared + "}, dispatch: " + policy.dispatch + ", seed: " +
+                  std::to_string(policy.seed) + ", race_check: true}\nprogram: {name: " + program +
+                  ", params: {n: 2048, block: 256, input: " + input + "}}\n",
+              2048);
+}
+
 TEST(Sort, SixtyFourBitKeysAndOtherSizes) {
   for (const Policy& policy : {Policy{"random", 3}, Policy{"adversarial"}}) {
     for (const std::string input : {"random", "few"}) {
