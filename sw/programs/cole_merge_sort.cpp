@@ -42,42 +42,44 @@ struct ColeArrays {
 
 struct ColeLanes {
   explicit ColeLanes(unsigned w)
-      : address(w),
-        value(w),
-        next_address(w),
-        next_value(w),
-        item(w),
-        node(w),
-        side(w),
-        k(w),
-        rank(w),
-        lo(w),
-        hi(w),
-        other(w),
-        scan(w),
-        start_x(w),
-        start_y(w),
-        below_x(w),
-        below_y(w),
-        end_x(w),
-        end(w),
-        range(w),
+      : arrays(20, w),
+        address(arrays.array<Address>(0)),
+        value(arrays.array<Word>(1)),
+        next_address(arrays.array<Address>(2)),
+        next_value(arrays.array<Word>(3)),
+        item(arrays.array<Word>(4)),
+        node(arrays.array(5)),
+        side(arrays.array(6)),
+        k(arrays.array(7)),
+        rank(arrays.array(8)),
+        lo(arrays.array(9)),
+        hi(arrays.array(10)),
+        other(arrays.array(11)),
+        scan(arrays.array<Address>(12)),
+        start_x(arrays.array<Address>(13)),
+        start_y(arrays.array<Address>(14)),
+        below_x(arrays.array(15)),
+        below_y(arrays.array(16)),
+        end_x(arrays.array(17)),
+        end(arrays.array(18)),
+        range(arrays.array(19)),
         a(*this) {}
   ColeLanes(const ColeLanes&) = delete;
   ColeLanes& operator=(const ColeLanes&) = delete;
-  std::vector<Address> address;
-  std::vector<Word> value;
+  LaneArrays arrays;  // first: the others are its arrays
+  std::span<Address> address;
+  std::span<Word> value;
   // A second write's, made in the same pass as the first's.
-  std::vector<Address> next_address;
-  std::vector<Word> next_value;
-  std::vector<Word> item;
-  std::vector<std::uint64_t> node, side, k, rank, lo, hi, other;
-  std::vector<Address> scan;
+  std::span<Address> next_address;
+  std::span<Word> next_value;
+  std::span<Word> item;
+  std::span<std::uint64_t> node, side, k, rank, lo, hi, other;
+  std::span<Address> scan;
   // Phase B2, per lane: where its x and y entries of R_s start, how many ranks below L_s(v)[0]
   // it hands on (key 0 only), where its x entries end and where all end; its longer range.
-  std::vector<Address> start_x, start_y;
-  std::vector<std::uint64_t> below_x, below_y, end_x, end, range;
-  const ColeArrays a;  // last: made from the vectors above
+  std::span<Address> start_x, start_y;
+  std::span<std::uint64_t> below_x, below_y, end_x, end, range;
+  const ColeArrays a;  // last: made from the arrays above
 };
 
 ColeArrays::ColeArrays(ColeLanes& l)

@@ -14,6 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <span>
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define MMSIM_LANES_APART _Pragma("GCC ivdep")
@@ -22,6 +25,39 @@
 #endif
 
 namespace mmsim {
+
+// A warp's per-lane arrays of words in one block, each on whole cache lines of its own: between
+// two instructions of a warp the other warps run, and its arrays leave the first-level cache; an
+// array of 32 words then comes back as 4 lines, not as 5 where it starts in the middle of one
+// (a std::vector's 16-byte alignment). Zero at first, as a std::vector's words.
+class LaneArrays {
+ public:
+  LaneArrays(std::size_t arrays, std::size_t lanes)
+      : lanes_(lanes),
+        stride_((lanes + kLineWords - 1) / kLineWords * kLineWords),
+        words_(static_cast<std::uint64_t*>(
+            ::operator new (arrays* stride_ * sizeof(std::uint64_t), std::align_val_t{kLine}))) {
+    std::fill_n(words_.get(), arrays * stride_, std::uint64_t{0});
+  }
+  // Array i, of words or of another 64-bit type (Word, Address: the same storage).
+  template <class T = std::uint64_t>
+  std::span<T> array(std::size_t i) const {
+    static_assert(sizeof(T) == sizeof(std::uint64_t));
+    return {reinterpret_cast<T*>(words_.get() + i * stride_), lanes_};
+  }
+
+ private:
+  static constexpr std::size_t kLine = 64;
+  static constexpr std::size_t kLineWords = kLine / sizeof(std::uint64_t);
+  struct Free {
+    void operator()(std::uint64_t* words) const {
+      ::operator delete (words, std::align_val_t{kLine});
+    }
+  };
+  std::size_t lanes_;
+  std::size_t stride_;
+  std::unique_ptr<std::uint64_t, Free> words_;
+};
 
 // x < y for counts and indices (below 2^63) as a signed comparison: the vector units compare
 // 64-bit lanes signed only, and unsigned costs two more operations.

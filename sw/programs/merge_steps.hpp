@@ -5,25 +5,35 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <span>
 
 #include "hw/pe/task.hpp"
 #include "hw/pe/warp.hpp"
+#include "sw/programs/lane_loops.hpp"
 #include "sw/programs/sort_program.hpp"
 
 namespace mmsim {
 
-// A warp's buffers for the merge steps.
+// A warp's buffers for the merge steps (in one block of lane arrays).
 struct MergeLanes {
-  explicit MergeLanes(unsigned w) : address(w), target(w), run(w), lo(w), hi(w), key(w), equal(w) {}
-  std::vector<Address> address, target;
-  std::vector<Address> run;     // element 0 of the run a lane searches
-  std::vector<Address> lo, hi;  // the part [lo, hi) of it still searched, as addresses
-  std::vector<Word> key;
+  explicit MergeLanes(unsigned w)
+      : arrays(7, w),
+        address(arrays.array<Address>(0)),
+        target(arrays.array<Address>(1)),
+        run(arrays.array<Address>(2)),
+        lo(arrays.array<Address>(3)),
+        hi(arrays.array<Address>(4)),
+        key(arrays.array<Word>(5)),
+        equal(arrays.array(6)) {}
+  LaneArrays arrays;  // first: the others are its arrays
+  std::span<Address> address, target;
+  std::span<Address> run;     // element 0 of the run a lane searches
+  std::span<Address> lo, hi;  // the part [lo, hi) of it still searched, as addresses
+  std::span<Word> key;
   // All ones: the keys equal to the lane's key count too (those not above it); zero: only those
   // below it. A mask word, as the other arrays, so that the per-lane loops vectorise with one
   // width and take it as it is.
-  std::vector<std::uint64_t> equal;
+  std::span<std::uint64_t> equal;
 };
 
 // Every lane with lo < hi counts the keys at [lo, hi) (sorted, in `space`) below its key (or not

@@ -1,12 +1,13 @@
 // The helpers of the warp programs' per-lane loops (sw/programs/lane_loops.hpp): every lane
 // visited once at the usual warp width and at others, counts compared as numbers, the largest
-// count of any number of lanes.
+// count of any number of lanes, the lane arrays on cache lines of their own.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "hw/support/types.hpp"
 #include "sw/programs/lane_loops.hpp"
 
 namespace mmsim::test {
@@ -45,6 +46,24 @@ TEST(LaneLoops, LargestCountOfAnyNumberOfLanes) {
     lanes[at] = 6;
   }
   EXPECT_EQ(largest_count(lanes.data(), lanes.size()), 6u);
+}
+
+TEST(LaneLoops, LaneArraysStartOnCacheLinesZeroAndApart) {
+  for (const std::size_t lanes : {std::size_t{3}, std::size_t{8}, kUsualWidth, std::size_t{33}}) {
+    const LaneArrays arrays(5, lanes);
+    for (std::size_t i = 0; i < 5; ++i) {
+      const std::span<std::uint64_t> a = arrays.array(i);
+      EXPECT_EQ(a.size(), lanes);
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 64, 0u) << lanes << " " << i;
+      for (const std::uint64_t word : a) EXPECT_EQ(word, 0u);
+    }
+    // Each array its own: filling one leaves the others as they were.
+    const std::span<Word> signed_words = arrays.array<Word>(2);
+    std::fill(signed_words.begin(), signed_words.end(), Word{-1});
+    for (std::size_t i = 0; i < 5; ++i)
+      for (const std::uint64_t word : arrays.array(i))
+        EXPECT_EQ(word, i == 2 ? ~std::uint64_t{0} : 0u) << lanes << " " << i;
+  }
 }
 
 }  // namespace
