@@ -18,6 +18,8 @@
 #include <new>
 #include <span>
 
+#include "hw/support/four_lanes.hpp"
+
 #if defined(__GNUC__) && !defined(__clang__)
 #define MMSIM_LANES_APART _Pragma("GCC ivdep")
 #else
@@ -95,13 +97,12 @@ inline std::uint64_t pick(std::uint64_t mask, std::uint64_t yes, std::uint64_t n
 // units have no 64-bit maximum for the vectoriser to use, so it is written with GCC's vector
 // extension (a comparison and masks).
 inline std::uint64_t largest_count(const std::uint64_t* x, std::size_t n) {
-  using Four = std::int64_t __attribute__((vector_size(32)));
   std::int64_t most = 0;
   std::size_t i = 0;
   if (n >= 4) {
-    Four m{};
+    FourWords m{};
     for (; i + 4 <= n; i += 4) {
-      Four v;
+      FourWords v;
       std::memcpy(&v, x + i, sizeof v);
       m ^= (m ^ v) & (v > m);
     }

@@ -36,10 +36,6 @@ class RemoveOnSignal {
   Removal removal_;
 };
 
-// A child process (a waveform converter) that must not outlive mmsim: on those signals it is
-// killed (SIGKILL) and waited for before any path is removed, so that it cannot write into a
-// folder being removed.
-
 // Holds back the signals on which registered paths are removed and processes ended, for its
 // lifetime: around making a path or starting a process and registering it, so that no signal
 // falls in between (and leaves it behind). A signal that came meanwhile is handled when it ends.
@@ -56,6 +52,9 @@ class RemovalSignalsHeld {
   sigset_t previous_;
 };
 
+// A child process (a waveform converter) that must not outlive mmsim: on those signals it is
+// killed (SIGKILL) and waited for before any path is removed, so that it cannot write into a
+// folder being removed.
 class EndOnSignal {
  public:
   explicit EndOnSignal(pid_t child);
