@@ -131,6 +131,7 @@ void Dispatcher::resume(UnitId u, Cycle t) {
 }
 
 void Dispatcher::open_barriers() {
+  if (!barrier_.touched()) return;
   while (const std::optional<Cycle> release = barrier_.open()) open_barrier(*release);
 }
 

@@ -39,7 +39,7 @@ void BarrierUnit::leave(WarpId warp, Cycle t) {
   touch(warp, t);
 }
 
-std::optional<Cycle> BarrierUnit::open_touched() {
+std::optional<Cycle> BarrierUnit::open() {
   while (!touched_.empty()) {
     Block& block = blocks_[touched_.back()];
     touched_.pop_back();

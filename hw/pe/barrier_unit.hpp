@@ -33,12 +33,13 @@ class BarrierUnit : public sc_core::sc_module {
   void arrive(WarpId warp, BarrierScope scope, Cycle t);
   // The warp's program has ended: no barrier waits for it any more.
   void leave(WarpId warp, Cycle t);
+  // Whether a warp arrived or left since open() last returned nothing: only then may a barrier
+  // open. (Test it before open(): the empty optional, made on every dispatch, cost a
+  // store-forwarding stall.)
+  bool touched() const { return !touched_.empty() || grid_touched_; }
   // Opens a barrier that every warp it waits for has reached, if there is one: returns the
   // release time, and released() lists the warps let through. Call until it returns nothing.
-  std::optional<Cycle> open() {
-    if (touched_.empty() && !grid_touched_) return std::nullopt;  // no event: nothing opens
-    return open_touched();
-  }
+  std::optional<Cycle> open();
   const std::vector<WarpId>& released() const { return released_; }
 
   unsigned blocks() const { return static_cast<unsigned>(blocks_.size()); }
@@ -73,8 +74,6 @@ class BarrierUnit : public sc_core::sc_module {
   };
 
   Block& block_of(WarpId warp) { return blocks_[warp / warps_per_block_]; }
-  // open() when a block or the grid had an event since.
-  std::optional<Cycle> open_touched();
   void touch(WarpId warp, Cycle t);
 
   std::uint64_t warps_per_block_;
