@@ -1,9 +1,7 @@
 // Contiguous reads (Nakano 2012, section III) as a C++ plugin: in round t, thread i reads
 // m[t*p + i]; every value read is checked. The same program as examples/python/
 // contiguous_access.py, and the built-in contiguous_access's twin.
-#include <span>
 #include <string>
-#include <vector>
 
 #include <sw/program/data_pattern.hpp>
 #include <sw/program/plugin.hpp>
@@ -11,11 +9,6 @@
 namespace {
 
 using namespace mmsim;
-
-// Per-lane loops go in plain functions: GCC vectorises none inside a coroutine.
-void consecutive(Address first, std::span<Address> out) {
-  for (std::size_t lane = 0; lane < out.size(); ++lane) out[lane] = first + lane;
-}
 
 class ContiguousRead final : public WarpProgram {
  public:
@@ -35,13 +28,13 @@ class ContiguousRead final : public WarpProgram {
   }
 
   Task run(Warp& warp) override {
-    std::vector<Address> addresses(warp.width());
     for (std::uint64_t t = 0; t < n_ / p_; ++t) {
-      consecutive(t * p_ + warp.thread(0), addresses);
-      const auto values = co_await warp.read(addresses);
+      // Lane i reads m[t*p + T(0) + i]: a run of consecutive addresses, taken whole.
+      const LaneRun run{t * p_ + warp.thread(0)};
+      const auto values = co_await warp.read(run);
       // Every value against the pattern in one pass; lane by lane only to name a mismatch.
-      expect_pattern(verification(), values, addresses,
-                     [&](std::size_t lane) { return "m[" + std::to_string(addresses[lane]) + "]"; });
+      expect_pattern(verification(), values, run,
+                     [&](std::size_t lane) { return "m[" + std::to_string(run[lane]) + "]"; });
     }
   }
 

@@ -62,9 +62,10 @@ void Profile::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& /
   for (std::size_t j = 0; j < warps.size(); ++j) {
     if (!unit.in_flight(j)) continue;
     const Warp::Instruction& in = warps[j].instruction();
+    const std::span<const Address> addresses = warps[j].addresses();
     SiteCounts& counts = at(in.site, memory);
     count(counts,
-          static_cast<std::uint64_t>(std::count_if(in.addresses.begin(), in.addresses.end(),
+          static_cast<std::uint64_t>(std::count_if(addresses.begin(), addresses.end(),
                                                    [](Address a) { return a != kInactive; })),
           waited, in_memory);
     if (!led) lead(counts, stages);

@@ -58,17 +58,18 @@ unsigned Coalescer::count_stages(std::span<const Address> cells, unsigned active
   return k;
 }
 
-unsigned Coalescer::count_consecutive_stages(std::span<const Address> cells) {
-  const auto n = static_cast<unsigned>(cells.size());
-  const std::uint32_t first = row(cells.front());
-  const std::uint32_t last = row(cells.back());
+unsigned Coalescer::count_consecutive_stages(Address first_cell, unsigned lanes) {
+  const unsigned n = lanes;
+  const Address last_cell = first_cell + (lanes - 1);
+  const std::uint32_t first = row(first_cell);
+  const std::uint32_t last = row(last_cell);
   if (first == last) {
     ++groups_[n];
     return 1;
   }
-  ++groups_[width() - bank(cells.front())];  // the first row, from the first lane's bank on
+  ++groups_[width() - bank(first_cell)];  // the first row, from the first lane's bank on
   if (last - first > 1) groups_[width()] += last - first - 1;  // whole rows
-  ++groups_[bank(cells.back()) + 1];  // the last row, up to the last lane's bank
+  ++groups_[bank(last_cell) + 1];  // the last row, up to the last lane's bank
   return last - first + 1;
 }
 

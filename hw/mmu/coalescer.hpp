@@ -17,7 +17,7 @@ class Coalescer final : public StageSplitter {
   // Counts the address groups touched by the thread requests they carry besides.
   unsigned count_stages(std::span<const Address> cells, unsigned active) override;
   // Consecutive cells fill the rows between the first lane's and the last lane's.
-  unsigned count_consecutive_stages(std::span<const Address> cells) override;
+  unsigned count_consecutive_stages(Address first_cell, unsigned lanes) override;
   RequestSpread spread() const override { return {.groups = groups_}; }
   unsigned assign_groups(std::span<const Address> cells, std::span<std::uint32_t> groups) override;
   std::string name() const override { return "coalescer"; }

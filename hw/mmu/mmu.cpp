@@ -74,6 +74,16 @@ bool consecutive_run(std::span<const Address> addresses) {
 }  // namespace
 
 Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
+  // A run in range, through an identity map: taken whole, from its first address (a waveform
+  // that shows each request's slot takes the lane-by-lane path below).
+  if (const Address first = unit.dispatch_run(); first != kInactive && identity_ &&
+                                                 !config_.keep_groups &&
+                                                 first + (unit.lanes() - 1) < config_.words) {
+    unit.set_dispatch_run(first);
+    const unsigned k = splitter_->count_consecutive_stages(first, unit.lanes());
+    const MmuPipeline::InFlight& record = accept(unit, t, k, unit.lanes());
+    return {k, unit.lanes(), pipeline_.completion(record)};
+  }
   const std::span<const Address> addresses = unit.dispatch_addresses();
   // A coalesced access (one run of consecutive addresses, as most are) is in range when its
   // last lane is. Otherwise one vectorised pass counts the lanes at or beyond
@@ -110,13 +120,11 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
                             : coalesced && unit.warps().size() == 1 ? LaneLayout::consecutive
                                                                       : LaneLayout::all_active;
   unit.set_dispatch_cells(cells, layout);
-  const unsigned k = coalesced ? splitter_->count_consecutive_stages(cells)
+  const unsigned k = coalesced ? splitter_->count_consecutive_stages(
+                                     cells.front(), static_cast<unsigned>(cells.size()))
                                : splitter_->count_stages(cells, active);
-  MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
+  MmuPipeline::InFlight& record = accept(unit, t, k, active);
   const Cycle completion = pipeline_.completion(record);
-  const Cycle waited = t - unit.ready_since();
-  const unsigned warps = unit.dispatched(t, completion + 1 - t);
-  counters_.count(k, active, t, completion, warps, waited);
   if (config_.keep_groups) {
     groups_.resize(cells.size());
     splitter_->assign_groups(cells, groups_);
@@ -132,6 +140,15 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   return {k, active, completion};
 }
 
+MmuPipeline::InFlight& Mmu::accept(WarpUnit& unit, Cycle t, unsigned k, unsigned active) {
+  MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
+  const Cycle completion = pipeline_.completion(record);
+  const Cycle waited = t - unit.ready_since();
+  const unsigned warps = unit.dispatched(t, completion + 1 - t);
+  counters_.count(k, active, t, completion, warps, waited);
+  return record;
+}
+
 void Mmu::complete_until(Cycle t) {
   while (!pipeline_.empty() && pipeline_.completion(pipeline_.front()) <= t) {
     perform(pipeline_.front());
@@ -141,10 +158,14 @@ void Mmu::complete_until(Cycle t) {
 
 void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   WarpUnit& unit = *dispatch.unit;
-  const Address* cells = unit.dispatch_cells().data();
   const Cycle completion = pipeline_.completion(dispatch);
   const std::span<Warp> warps = unit.warps();
   const LaneLayout layout = unit.lane_layout();
+  // A coalesced dispatch moves its data as one block from its first cell (a run's cells are
+  // never written out).
+  const Address first_cell = layout == LaneLayout::consecutive ? unit.first_dispatch_cell() : 0;
+  const Address* cells =
+      layout == LaneLayout::consecutive ? &first_cell : unit.dispatch_cells().data();
   if (warps.size() == 1) {  // one warp: the dispatch is its instruction (most machines)
     Warp& warp = warps.front();
     if (warp.instruction().access == AccessKind::read)
@@ -177,7 +198,7 @@ void Mmu::read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, C
 #pragma GCC unroll 8
     for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
   } else {
-    const Address* addresses = warp.instruction().addresses.data();
+    const Address* addresses = warp.addresses().data();
     for (unsigned lane = 0; lane < width; ++lane)
       if (addresses[lane] != kInactive) registers[lane] = cells[lane_cells[lane]];
   }
@@ -187,13 +208,12 @@ void Mmu::read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, C
 void Mmu::write_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout,
                       Cycle completion) {
   Word* cells = cells_.data();
-  const Warp::Instruction& in = warp.instruction();
-  const Address* addresses = in.addresses.data();
-  const Word* values = in.values.data();
+  const Word* values = warp.instruction().values.data();
   const unsigned width = warp.width();
   if (layout == LaneLayout::consecutive) {  // distinct cells: the lanes' order does not matter
     std::copy_n(values, width, cells + lane_cells[0]);
   } else {
+    const Address* addresses = warp.addresses().data();
     const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
     for (unsigned m = 0; m < width; ++m) {
       const unsigned lane = ascending ? m : width - 1 - m;
@@ -213,7 +233,7 @@ void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {
                             .epoch = warp.barriers(),
                             .grid_epoch = warp.grid_barriers(),
                             .completion = completion};
-  observer_->access(access, warp.instruction().addresses);
+  observer_->access(access, warp.addresses());
 }
 
 void Mmu::trace(Tracer& tracer) {

@@ -124,16 +124,15 @@ unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsign
   return split<true>(cells, all);
 }
 
-unsigned RequestPackingUnit::count_consecutive_stages(std::span<const Address> cells) {
-  const std::size_t n = cells.size();
+unsigned RequestPackingUnit::count_consecutive_stages(Address first_cell, unsigned n) {
   const unsigned w = width();
-  if (n > w || w > 64) return split<true>(cells, true);
+  if (n > w || w > 64) return split<true>(consecutive_cells(first_cell, n), true);
   // Banks bank(c), bank(c) + 1, ... (mod w): n bits from bit bank(c), wrapped around at w.
   const std::uint64_t lanes = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-  const unsigned first = bank(cells.front());
-  const std::uint64_t banks = w == 64 ? std::rotl(lanes, static_cast<int>(first))
-                                      : ((lanes << first) | (lanes >> (w - first))) &
-                                            ((std::uint64_t{1} << w) - 1);
+  const unsigned first = bank(first_cell);
+  const std::uint64_t banks =
+      w == 64 ? std::rotl(lanes, static_cast<int>(first))
+              : ((lanes << first) | (lanes >> (w - first))) & ((std::uint64_t{1} << w) - 1);
   count_banks(banks);
   return 1;
 }

@@ -24,7 +24,7 @@ class RequestPackingUnit final : public StageSplitter {
   // Counts the thread requests per bank besides.
   unsigned count_stages(std::span<const Address> cells, unsigned active) override;
   // Consecutive cells of at most w lanes lie in as many banks: one stage.
-  unsigned count_consecutive_stages(std::span<const Address> cells) override;
+  unsigned count_consecutive_stages(Address first_cell, unsigned lanes) override;
   RequestSpread spread() const override;
   unsigned assign_groups(std::span<const Address> cells, std::span<std::uint32_t> groups) override;
   std::string name() const override { return "request_packing_unit"; }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "hw/mmu/memory_counters.hpp"
 #include "hw/support/divider.hpp"
@@ -27,10 +28,10 @@ class StageSplitter {
   virtual unsigned count_stages(std::span<const Address> cells, unsigned /*active*/) {
     return stages(cells);
   }
-  // count_stages() of a coalesced access: every lane active, lane i at cells[0] + i. Splitters
-  // with a closed form for it override this.
-  virtual unsigned count_consecutive_stages(std::span<const Address> cells) {
-    return count_stages(cells, static_cast<unsigned>(cells.size()));
+  // count_stages() of a coalesced access of `lanes` lanes, every lane active, lane i at cell
+  // first_cell + i. Splitters with a closed form for it override this.
+  virtual unsigned count_consecutive_stages(Address first_cell, unsigned lanes) {
+    return count_stages(consecutive_cells(first_cell, lanes), lanes);
   }
   // What count_stages() counted: per bank, or per address group touched (see RequestSpread).
   virtual RequestSpread spread() const { return {}; }
@@ -45,9 +46,17 @@ class StageSplitter {
 
  protected:
   const Divider& divider() const { return divider_; }
+  // The cells first_cell, first_cell + 1, ... of `lanes` lanes, written out (for the splitters
+  // that count a coalesced access lane by lane).
+  std::span<const Address> consecutive_cells(Address first_cell, unsigned lanes) {
+    consecutive_cells_.resize(lanes);
+    for (unsigned i = 0; i < lanes; ++i) consecutive_cells_[i] = first_cell + i;
+    return consecutive_cells_;
+  }
 
  private:
   Divider divider_;
+  std::vector<Address> consecutive_cells_;
 };
 
 }  // namespace mmsim

@@ -30,6 +30,15 @@ void Warp::wrong_values(std::size_t count) const {
                         " for " + counted(width_, "lane"));
 }
 
+std::span<const Address> Warp::run_addresses() const {
+  if (!run_written_) {
+    run_addresses_.resize(width_);
+    for (unsigned lane = 0; lane < width_; ++lane) run_addresses_[lane] = pending_.run_first + lane;
+    run_written_ = true;
+  }
+  return run_addresses_;
+}
+
 void Warp::arrive(BarrierScope scope, SiteRef site) {
   pending_ = Instruction{.kind = Instruction::Kind::sync, .scope = scope, .site = site};
   ++pc_;

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "hw/pe/lane_run.hpp"
 #include "hw/pe/site.hpp"
 #include "hw/pe/task.hpp"
 #include "hw/support/types.hpp"
@@ -26,9 +27,13 @@ class Warp {
     AccessKind access = AccessKind::read;
     Space space = Space::global;               // memory instructions
     BarrierScope scope = BarrierScope::block;  // sync
-    std::span<const Address> addresses = {};   // one per lane, kInactive = no request
-    std::span<const Word> values = {};         // writes: one per lane
-    SiteRef site = {};                         // where it was issued
+    // A run (LaneRun): lane i addresses run_first + i, and `addresses` is empty (ask
+    // Warp::addresses(), which writes them out on first use).
+    bool run = false;
+    Address run_first = 0;
+    std::span<const Address> addresses = {};  // one per lane, kInactive = no request
+    std::span<const Word> values = {};        // writes: one per lane
+    SiteRef site = {};                        // where it was issued
   };
 
   // Where a warp sits in the machine.
@@ -113,16 +118,30 @@ class Warp {
                      SiteRef site = CodeLocation::current()) {
     return memory(AccessKind::read, addresses, {}, space, site);
   }
+  MemoryAwaiter read(LaneRun run, Space space = Space::global,
+                     SiteRef site = CodeLocation::current()) {
+    return MemoryAwaiter(*this, run_instruction(AccessKind::read, run, {}, space, site));
+  }
   MemoryAwaiter write(std::span<const Address> addresses, std::span<const Word> values,
                       Space space = Space::global, SiteRef site = CodeLocation::current()) {
     if (values.size() != width_) [[unlikely]]
       wrong_values(values.size());
     return memory(AccessKind::write, addresses, values, space, site);
   }
+  MemoryAwaiter write(LaneRun run, std::span<const Word> values, Space space = Space::global,
+                      SiteRef site = CodeLocation::current()) {
+    if (values.size() != width_) [[unlikely]]
+      wrong_values(values.size());
+    return MemoryAwaiter(*this, run_instruction(AccessKind::write, run, values, space, site));
+  }
   // Stores each lane's register.
   MemoryAwaiter write(std::span<const Address> addresses, Space space = Space::global,
                       SiteRef site = CodeLocation::current()) {
     return write(addresses, registers_, space, site);
+  }
+  MemoryAwaiter write(LaneRun run, Space space = Space::global,
+                      SiteRef site = CodeLocation::current()) {
+    return write(run, registers_, space, site);
   }
   // syncthreads: waits until every unfinished warp of the block is at a barrier.
   SyncAwaiter sync(SiteRef site = CodeLocation::current()) {
@@ -138,6 +157,11 @@ class Warp {
   // Runs the program up to its next instruction (or its end) and returns that instruction.
   const Instruction& advance();
   const Instruction& instruction() const { return pending_; }
+  // The lane addresses of the pending memory instruction, one per lane: a run's are written
+  // out here when first asked for (the MMU's coalesced path never asks).
+  std::span<const Address> addresses() const {
+    return pending_.run ? run_addresses() : pending_.addresses;
+  }
   // Instructions issued so far (memory and sync): the program counter shown in traces.
   std::uint64_t pc() const { return pc_; }
   // Barriers passed, of either scope: accesses between two of them form one block epoch.
@@ -148,6 +172,12 @@ class Warp {
  private:
   // The instruction an awaiter issues: false when no lane is active (nothing issued).
   bool issue(const Instruction& instruction) {
+    if (instruction.run) {  // every lane active
+      pending_ = instruction;
+      run_written_ = false;
+      ++pc_;
+      return true;
+    }
     for (const Address a : instruction.addresses)
       if (a != kInactive) {
         pending_ = instruction;
@@ -168,6 +198,18 @@ class Warp {
                                             .values = values,
                                             .site = site});
   }
+  static Instruction run_instruction(AccessKind access, LaneRun run, std::span<const Word> values,
+                                     Space space, SiteRef site) {
+    return Instruction{.kind = Instruction::Kind::memory,
+                       .access = access,
+                       .space = space,
+                       .run = true,
+                       .run_first = run.first,
+                       .values = values,
+                       .site = site};
+  }
+  // addresses() of a run.
+  std::span<const Address> run_addresses() const;
   // A memory instruction with another count of addresses or values than lanes.
   [[noreturn, gnu::cold]] void wrong_addresses(std::size_t count) const;
   [[noreturn, gnu::cold]] void wrong_values(std::size_t count) const;
@@ -183,6 +225,8 @@ class Warp {
   Task program_;
   std::coroutine_handle<> suspended_;
   Instruction pending_;
+  mutable std::vector<Address> run_addresses_;  // a run's lane addresses, once asked for
+  mutable bool run_written_ = false;
   std::uint64_t pc_ = 0;
   std::uint64_t barriers_ = 0;
   std::uint64_t grid_barriers_ = 0;

@@ -93,7 +93,7 @@ std::span<const Address> WarpUnit::gather_addresses() {
   for (std::size_t j = 0; j < warps_.size(); ++j) {
     const auto out = std::span<Address>(gathered_).subspan(j * width, width);
     if (phase_[j] == Phase::memory) {
-      const auto in = warps_[j].instruction().addresses;
+      const auto in = warps_[j].addresses();
       std::copy(in.begin(), in.end(), out.begin());
     } else {
       std::fill(out.begin(), out.end(), kInactive);

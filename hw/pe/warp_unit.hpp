@@ -77,8 +77,15 @@ class WarpUnit : public sc_core::sc_module {
   // ---- the dispatch, as the MMU sees it --------------------------------------------------
   // Lane addresses of the dispatch (s*w of them, kInactive where a lane or warp sends nothing).
   std::span<const Address> dispatch_addresses() {
-    if (warps_.size() == 1) return warps_.front().instruction().addresses;
+    if (warps_.size() == 1) return warps_.front().addresses();
     return gather_addresses();
+  }
+  // The first address of the dispatch when it is one warp's run (LaneRun) whose lanes all lie
+  // below kInactive (no lane wraps around or reads as inactive); kInactive otherwise.
+  Address dispatch_run() const {
+    if (warps_.size() != 1) return kInactive;
+    const Warp::Instruction& in = warps_.front().instruction();
+    return in.run && in.run_first < kInactive - (cells_.size() - 1) ? in.run_first : kInactive;
   }
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
   // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
@@ -86,8 +93,22 @@ class WarpUnit : public sc_core::sc_module {
   void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout) {
     dispatch_cells_ = cells;
     layout_ = layout;
+    run_dispatch_ = false;
   }
-  std::span<const Address> dispatch_cells() const { return dispatch_cells_; }
+  // The MMU took the dispatch, a run, whole: with an identity map its cells are its addresses,
+  // first_cell, first_cell + 1, ... (written out only if asked for).
+  void set_dispatch_run(Address first_cell) {
+    run_cell_ = first_cell;
+    layout_ = LaneLayout::consecutive;
+    run_dispatch_ = true;
+  }
+  std::span<const Address> dispatch_cells() const {
+    return run_dispatch_ ? warps_.front().addresses() : dispatch_cells_;
+  }
+  // The cell of lane 0 (with LaneLayout::consecutive, lane i's is this + i).
+  Address first_dispatch_cell() const {
+    return run_dispatch_ ? run_cell_ : dispatch_cells_.front();
+  }
   LaneLayout lane_layout() const { return layout_; }
   // The MMU accepted the dispatch at time t; the request takes `memory_time` time units. Returns
   // the warps that take part.
@@ -141,6 +162,8 @@ class WarpUnit : public sc_core::sc_module {
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   std::span<const Address> dispatch_cells_;
+  Address run_cell_ = 0;
+  bool run_dispatch_ = false;  // the dispatch is a run taken whole (set_dispatch_run)
   LaneLayout layout_ = LaneLayout::some_inactive;
   // traced copies
   unsigned trace_state_ = 0;

@@ -15,8 +15,10 @@ namespace mmsim {
 // and a cell read in place of another shows), cheap enough to check every value read.
 inline Word data_pattern(Address a) { return static_cast<Word>(a ^ 0x2545F4914F6CDD1Dull); }
 
-// Whether every value read is the pattern of its address (one vectorisable pass).
-inline bool all_match_pattern(std::span<const Word> got, std::span<const Address> addresses) {
+// Whether every value read is the pattern of its address (one vectorisable pass). `addresses`:
+// a span of addresses, or a LaneRun.
+template <class Addresses>
+bool all_match_pattern(std::span<const Word> got, const Addresses& addresses) {
   return with_vector_isa([&] {
     Word differences = 0;
     for (std::size_t lane = 0; lane < got.size(); ++lane)
@@ -28,9 +30,9 @@ inline bool all_match_pattern(std::span<const Word> got, std::span<const Address
 // Checks what a warp read against the pattern of the addresses it read (every lane active):
 // one pass when all match, else lane by lane, `what(lane)` naming a lane's read for the first
 // mismatch.
-template <class What>
+template <class Addresses, class What>
 void expect_pattern(Verification& verification, std::span<const Word> got,
-                    std::span<const Address> addresses, What&& what) {
+                    const Addresses& addresses, What&& what) {
   if (all_match_pattern(got, addresses)) {
     verification.passed(got.size());
     return;

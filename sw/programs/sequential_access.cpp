@@ -60,28 +60,8 @@ class SequentialAccess final : public WarpProgram {
   }
 
   Task run(Warp& warp) override {
-    const unsigned w = warp.width();
-    std::vector<Address> addresses(w);
-    std::vector<Word> values(w);
-    const bool reading = op_ == "read";
-    // Lane i's address in round t is first + t*round_step + i*lane_step.
-    const bool contiguous = pattern_ == Pattern::contiguous;
-    const std::uint64_t lane_step = contiguous ? 1 : rounds_;
-    const std::uint64_t first = warp.thread(0) * lane_step;
-    const std::uint64_t round_step = contiguous ? p_ : 1;
-    for (std::uint64_t t = 0; t < rounds_; ++t) {
-      lane_addresses(first + t * round_step, lane_step, addresses);
-      if (reading) {
-        const auto got = co_await warp.read(addresses);
-        expect_pattern(verification(), got, addresses, [&](std::size_t lane) {
-          return "thread " + std::to_string(warp.thread(lane)) + " read m[" +
-                 std::to_string(addresses[lane]) + "]";
-        });
-      } else {
-        for (unsigned lane = 0; lane < w; ++lane) values[lane] = written_value(addresses[lane]);
-        co_await warp.write(addresses, values);
-      }
-    }
+    if (pattern_ == Pattern::contiguous) return contiguous(warp);
+    return stride(warp);
   }
 
   void verify(const Mmu& memory) override {
@@ -94,6 +74,50 @@ class SequentialAccess final : public WarpProgram {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult& result) const override;
 
  private:
+  // Lane i's address in round t: t*p + T(0) + i, a run (LaneRun) of consecutive addresses.
+  Task contiguous(Warp& warp) {
+    std::vector<Word> values(warp.width());
+    const bool reading = op_ == "read";
+    for (std::uint64_t t = 0; t < rounds_; ++t) {
+      const LaneRun run{t * p_ + warp.thread(0)};
+      if (reading) {
+        const auto got = co_await warp.read(run);
+        check_read(warp, got, run);
+      } else {
+        written_values(run, values);
+        co_await warp.write(run, values);
+      }
+    }
+  }
+  // Lane i's address in round t: (T(0) + i)*(n/p) + t.
+  Task stride(Warp& warp) {
+    std::vector<Address> addresses(warp.width());
+    std::vector<Word> values(warp.width());
+    const bool reading = op_ == "read";
+    for (std::uint64_t t = 0; t < rounds_; ++t) {
+      lane_addresses(warp.thread(0) * rounds_ + t, rounds_, addresses);
+      if (reading) {
+        const auto got = co_await warp.read(addresses);
+        check_read(warp, got, addresses);
+      } else {
+        written_values(addresses, values);
+        co_await warp.write(addresses, values);
+      }
+    }
+  }
+  template <class Addresses>
+  void check_read(const Warp& warp, std::span<const Word> got, const Addresses& addresses) {
+    expect_pattern(verification(), got, addresses, [&](std::size_t lane) {
+      return "thread " + std::to_string(warp.thread(lane)) + " read m[" +
+             std::to_string(addresses[lane]) + "]";
+    });
+  }
+  template <class Addresses>
+  [[gnu::noinline]] static void written_values(const Addresses& addresses, std::span<Word> values) {
+    for (std::size_t lane = 0; lane < values.size(); ++lane)
+      values[lane] = written_value(addresses[lane]);
+  }
+
   // Stages one dispatch unit occupies in every round, where the timing rules fix it.
   std::optional<std::uint64_t> stages_per_dispatch(const MachineConfig& m) const;
 

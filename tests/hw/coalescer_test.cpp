@@ -63,7 +63,9 @@ TEST(Coalescer, AConsecutiveRunCountsLikeAnyDispatch) {
         std::vector<Address> run(lanes);
         for (std::size_t i = 0; i < lanes; ++i) run[i] = first + i;
         const Expected e = by_definition(run, w, lanes);
-        ASSERT_EQ(coalescer.count_consecutive_stages(run), e.stages)
+        ASSERT_EQ(
+            coalescer.count_consecutive_stages(run.front(), static_cast<unsigned>(run.size())),
+            e.stages)
             << "w " << w << " lanes " << lanes << " first " << first;
         add(expected, e.groups);
       }
@@ -74,7 +76,7 @@ TEST(Coalescer, AConsecutiveRunCountsLikeAnyDispatch) {
   Coalescer coalescer(8, 32);
   std::vector<Address> run(32);
   for (std::size_t i = 0; i < run.size(); ++i) run[i] = 5 + i;
-  EXPECT_EQ(coalescer.count_consecutive_stages(run), 5u);
+  EXPECT_EQ(coalescer.count_consecutive_stages(run.front(), static_cast<unsigned>(run.size())), 5u);
   std::vector<std::uint64_t> groups(33, 0);
   groups[3] = groups[5] = 1;
   groups[8] = 3;

@@ -113,7 +113,8 @@ TEST(RequestPackingUnit, AConsecutiveRunCountsLikeAnyDispatch) {
         const Address first = round % 5 == 0 ? cells - lanes : rng() % (cells - lanes + 1);
         std::vector<Address> run(lanes);
         for (std::size_t i = 0; i < lanes; ++i) run[i] = first + i, ++expected[(first + i) % w];
-        ASSERT_EQ(rpu.count_consecutive_stages(run), congestion(run, w))
+        ASSERT_EQ(rpu.count_consecutive_stages(run.front(), static_cast<unsigned>(run.size())),
+                  congestion(run, w))
             << "w " << w << " lanes " << lanes << " first " << first;
       }
       EXPECT_EQ(rpu.spread().banks, expected) << "w " << w << " lanes " << lanes;
@@ -122,7 +123,7 @@ TEST(RequestPackingUnit, AConsecutiveRunCountsLikeAnyDispatch) {
   RequestPackingUnit rpu(32, 32, 32 * 64);
   std::vector<Address> run(32);
   for (std::size_t i = 0; i < run.size(); ++i) run[i] = 37 + i;
-  EXPECT_EQ(rpu.count_consecutive_stages(run), 1u);
+  EXPECT_EQ(rpu.count_consecutive_stages(run.front(), static_cast<unsigned>(run.size())), 1u);
   EXPECT_EQ(rpu.spread().banks, std::vector<std::uint64_t>(32, 1));
 }
 

@@ -12,19 +12,27 @@ namespace mmsim::test {
 
 class ReplayKernel final : public Kernel {
  public:
-  explicit ReplayKernel(const RefProgram& program)
-      : program_(program), reads_(program.warps.size()) {}
+  // `runs`: every access whose addresses are consecutive (lane i at lane 0's + i) is issued as
+  // a LaneRun, the others as spans.
+  explicit ReplayKernel(const RefProgram& program, bool runs = false)
+      : program_(program), runs_(runs), reads_(program.warps.size()) {}
 
   Task run(Warp& warp) override {
     for (const RefInstruction& in : program_.warps[warp.index()]) {
+      const bool as_run = runs_ && is_run(in.addresses);
+      const LaneRun run{as_run ? in.addresses.front() : 0};
       if (in.kind == RefInstruction::sync) {
         co_await warp.sync();
       } else if (in.kind == RefInstruction::grid_sync) {
         co_await warp.grid_sync();
       } else if (in.kind == RefInstruction::write) {
-        co_await warp.write(in.addresses, in.values, in.space);
+        if (as_run)
+          co_await warp.write(run, in.values, in.space);
+        else
+          co_await warp.write(in.addresses, in.values, in.space);
       } else {
-        const auto values = co_await warp.read(in.addresses, in.space);
+        const auto values =
+            as_run ? co_await warp.read(run, in.space) : co_await warp.read(in.addresses, in.space);
         for (unsigned lane = 0; lane < warp.width(); ++lane)
           if (in.addresses[lane] != kInactive) reads_[warp.index()].push_back(values[lane]);
       }
@@ -33,7 +41,15 @@ class ReplayKernel final : public Kernel {
   const std::vector<std::vector<Word>>& reads() const { return reads_; }
 
  private:
+  static bool is_run(const std::vector<Address>& addresses) {
+    if (addresses.empty()) return false;
+    for (std::size_t lane = 0; lane < addresses.size(); ++lane)
+      if (addresses[lane] != addresses.front() + lane) return false;
+    return true;
+  }
+
   const RefProgram& program_;
+  bool runs_;
   std::vector<std::vector<Word>> reads_;
 };
 
@@ -56,15 +72,18 @@ struct Replayed {
   std::vector<std::vector<Word>> reads;
 };
 
-// Every memory starts as m[i] = i, as in the reference machines.
+// Every memory starts as m[i] = i, as in the reference machines. `observer`, if any, sees
+// every memory's accesses; `runs`: see ReplayKernel.
 inline Replayed replay(const MachineConfig& config, const RefProgram& program,
-                       const SimulationOptions& options = {}) {
+                       const SimulationOptions& options = {}, AccessObserver* observer = nullptr,
+                       bool runs = false) {
   Simulation simulation(resolve_machine(config), options);
   for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m) {
     Mmu& memory = simulation.memory(m);
     for (Address a = 0; a < memory.words(); ++a) memory.poke(a, static_cast<Word>(a));
+    memory.set_observer(observer);
   }
-  ReplayKernel kernel(program);
+  ReplayKernel kernel(program, runs);
   Replayed out;
   out.result = simulation.run(kernel);
   for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m) {

@@ -1,0 +1,209 @@
+// A run (LaneRun: lane i addresses first + i) is the same instruction as the span of its w
+// addresses. Random traces give the same cycles, statistics, memories, values read and
+// observed accesses whether their consecutive accesses are issued as runs or as spans, on
+// every model (identity maps, which take a run whole, and the others, which write it out); a
+// run that leaves the memory fails as its span does, and one that wraps around 2^64 behaves
+// as its span (the lane at kInactive sends nothing).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "hw/machine/simulation.hpp"
+#include "support/replay_kernel.hpp"
+
+namespace mmsim::test {
+namespace {
+
+// Every access as the memories saw it, one line per warp instruction.
+class AccessLog final : public AccessObserver {
+ public:
+  void access(const MemoryAccess& a, std::span<const Address> addresses) override {
+    std::string line = std::to_string(a.memory) + " " + std::to_string(a.warp) + " " +
+                       std::to_string(static_cast<int>(a.kind)) + " pc " + std::to_string(a.pc) +
+                       " epoch " + std::to_string(a.epoch) + " at " + std::to_string(a.completion) +
+                       ":";
+    for (const Address address : addresses) line += " " + std::to_string(address);
+    lines.push_back(line);
+  }
+  std::vector<std::string> lines;
+};
+
+// Reads and writes whose addresses are mostly runs (starting anywhere, ending at the last
+// word at times), the rest random lanes, some inactive; syncthreads and grid_syncs between.
+RefProgram random_run_program(std::mt19937_64& rng, unsigned width, unsigned warps,
+                              std::uint64_t global_words, std::uint64_t shared_words) {
+  std::uniform_int_distribution<unsigned> length(0, 12);
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::uniform_int_distribution<Word> value(-1000, 1000);
+  RefProgram program;
+  program.warps.resize(warps);
+  for (auto& warp : program.warps) {
+    const unsigned n = length(rng);
+    for (unsigned i = 0; i < n; ++i) {
+      RefInstruction in;
+      const double kind = coin(rng);
+      if (kind < 0.06) {
+        in.kind = RefInstruction::sync;
+      } else if (kind < 0.09) {
+        in.kind = RefInstruction::grid_sync;
+      } else {
+        in.kind = kind < 0.55 ? RefInstruction::read : RefInstruction::write;
+        in.space = shared_words > 0 && coin(rng) < 0.4 ? Space::shared : Space::global;
+        const std::uint64_t words = in.space == Space::shared ? shared_words : global_words;
+        const Address last_first = words - width;
+        std::uniform_int_distribution<Address> first(0, last_first);
+        std::uniform_int_distribution<Address> address(0, words - 1);
+        const double shape = coin(rng);
+        const Address start = shape < 0.15 ? last_first : first(rng);
+        for (unsigned lane = 0; lane < width; ++lane) {
+          in.addresses.push_back(shape < 0.75      ? start + lane
+                                 : coin(rng) < 0.8 ? address(rng)
+                                                   : kInactive);
+          in.values.push_back(value(rng));
+        }
+      }
+      warp.push_back(std::move(in));
+    }
+  }
+  return program;
+}
+
+void expect_same(const Replayed& runs, const Replayed& spans, const std::string& where) {
+  ASSERT_EQ(runs.result.cycles(), spans.result.cycles()) << where;
+  ASSERT_EQ(runs.result.memories.size(), spans.result.memories.size()) << where;
+  for (std::size_t m = 0; m < spans.result.memories.size(); ++m) {
+    const MemoryCounters& a = runs.result.memories[m].counters;
+    const MemoryCounters& b = spans.result.memories[m].counters;
+    EXPECT_EQ(a.dispatches, b.dispatches) << where << " memory " << m;
+    EXPECT_EQ(a.stages, b.stages) << where << " memory " << m;
+    EXPECT_EQ(a.requests, b.requests) << where << " memory " << m;
+    EXPECT_EQ(a.max_stages, b.max_stages) << where << " memory " << m;
+    EXPECT_EQ(a.busy, b.busy) << where << " memory " << m;
+    EXPECT_EQ(a.stage_histogram, b.stage_histogram) << where << " memory " << m;
+    EXPECT_EQ(a.turn_wait, b.turn_wait) << where << " memory " << m;
+    EXPECT_EQ(a.memory_wait, b.memory_wait) << where << " memory " << m;
+    EXPECT_EQ(runs.result.memories[m].spread.banks, spans.result.memories[m].spread.banks)
+        << where << " memory " << m;
+    EXPECT_EQ(runs.result.memories[m].spread.groups, spans.result.memories[m].spread.groups)
+        << where << " memory " << m;
+  }
+  ASSERT_EQ(runs.result.warp_times.size(), spans.result.warp_times.size()) << where;
+  for (std::size_t i = 0; i < spans.result.warp_times.size(); ++i) {
+    const WarpTime& a = runs.result.warp_times[i];
+    const WarpTime& b = spans.result.warp_times[i];
+    EXPECT_EQ(a.turn, b.turn) << where << " warp " << i;
+    EXPECT_EQ(a.memory, b.memory) << where << " warp " << i;
+    EXPECT_EQ(a.barrier, b.barrier) << where << " warp " << i;
+    EXPECT_EQ(a.dispatches, b.dispatches) << where << " warp " << i;
+    EXPECT_EQ(a.finish, b.finish) << where << " warp " << i;
+  }
+  EXPECT_EQ(runs.result.block_syncthreads, spans.result.block_syncthreads) << where;
+  EXPECT_EQ(runs.memories, spans.memories) << where;
+  EXPECT_EQ(runs.reads, spans.reads) << where;
+}
+
+struct Shape {
+  std::string model;
+  unsigned width;
+  unsigned latency;
+  unsigned warps;
+  unsigned super_warp = 1;
+  std::string address_map = "";
+};
+
+TEST(LaneRun, RunsAndTheirSpansRunAlikeOnEveryFlatModel) {
+  const std::vector<Shape> shapes = {
+      {"dmm", 4, 3, 6},   {"dmm", 8, 5, 4}, {"dmm", 32, 8, 3},    {"dmm", 4, 2, 4, 1, "skew"},
+      {"umm", 4, 3, 5},   {"umm", 8, 2, 4}, {"sdmm", 4, 3, 6, 2}, {"rsdmm", 4, 4, 4, 2},
+      {"bpram", 4, 2, 4}, {"pram", 4, 3, 4}};
+  for (std::uint64_t seed = 1; seed <= 12; ++seed)
+    for (const Shape& s : shapes) {
+      std::mt19937_64 rng(seed * 104729 + s.width * 17 + s.warps);
+      const std::uint64_t words = std::uint64_t{s.width} * 7;
+      const RefProgram program = random_run_program(rng, s.width, s.warps, words, 0);
+      MachineConfig m =
+          machine(s.model, s.width, s.latency, std::uint64_t{s.width} * s.warps, words);
+      m.super_warp = s.super_warp;
+      m.mapping.address_map = s.address_map;
+      m.compute_latency = seed % 3;
+      m.write_conflict = seed % 2 == 0 ? WriteConflict::lowest_lane : WriteConflict::highest_lane;
+      for (const bool observed : {false, true}) {
+        AccessLog runs_log;
+        AccessLog spans_log;
+        const Replayed runs = replay(m, program, {}, observed ? &runs_log : nullptr, true);
+        const Replayed spans = replay(m, program, {}, observed ? &spans_log : nullptr);
+        const std::string where = s.model + " w=" + std::to_string(s.width) + " map '" +
+                                  s.address_map + "' seed=" + std::to_string(seed) +
+                                  (observed ? " observed" : "");
+        expect_same(runs, spans, where);
+        EXPECT_EQ(runs_log.lines, spans_log.lines) << where;
+      }
+    }
+}
+
+TEST(LaneRun, RunsAndTheirSpansRunAlikeInBothMemoriesOfTheHierarchicalMachine) {
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    std::mt19937_64 rng(seed * 7907);
+    MachineConfig m;
+    m.model = "hmm";
+    m.multiprocessors = 2;
+    m.width = 4;
+    m.threads = 4 * 6;
+    m.latency = 5;
+    m.shared.latency = 2;
+    m.global_width = seed % 2 == 0 ? 2 : 4;
+    m.shared.model = seed % 3 == 0 ? "pram" : "dmm";
+    m.memory_words = 40;
+    m.shared.words = 20;
+    const RefProgram program = random_run_program(rng, m.width, 6, m.memory_words, m.shared.words);
+    AccessLog runs_log;
+    AccessLog spans_log;
+    const Replayed runs = replay(m, program, {}, &runs_log, true);
+    const Replayed spans = replay(m, program, {}, &spans_log);
+    const std::string where = "hmm seed=" + std::to_string(seed);
+    expect_same(runs, spans, where);
+    EXPECT_EQ(runs_log.lines, spans_log.lines) << where;
+  }
+}
+
+// One warp, one instruction: how a run of the warp's 4 lanes from `first` ends, as a run and
+// as a span; "" when it ran to the end.
+std::string outcome(Address first, bool as_run) {
+  RefProgram program;
+  RefInstruction in;
+  in.kind = RefInstruction::read;
+  for (unsigned lane = 0; lane < 4; ++lane) in.addresses.push_back(first + lane);
+  program.warps = {{in}};
+  const MachineConfig m = machine("dmm", 4, 2, 4, 16);
+  try {
+    const Replayed got = replay(m, program, {}, nullptr, as_run);
+    return "cycles " + std::to_string(got.result.cycles()) + " requests " +
+           std::to_string(got.result.counters.requests);
+  } catch (const SimulationError& e) {
+    return e.what();
+  }
+}
+
+TEST(LaneRun, ARunOutsideTheMemoryFailsAsItsSpanDoes) {
+  // Lanes 2 and 3 of m[14..17] lie beyond the 16 words: the first of them is named.
+  EXPECT_EQ(outcome(14, true), outcome(14, false));
+  EXPECT_NE(outcome(14, true).find("lane 2"), std::string::npos) << outcome(14, true);
+  EXPECT_NE(outcome(14, true).find("m[16]"), std::string::npos) << outcome(14, true);
+  // The last lane at m[15]: in range, one stage of 4 requests (l = 2: time k + l - 1 = 2).
+  EXPECT_EQ(outcome(12, true), "cycles 2 requests 4");
+  EXPECT_EQ(outcome(12, false), "cycles 2 requests 4");
+}
+
+TEST(LaneRun, ARunThatWrapsAroundIsItsSpan) {
+  // From kInactive: lane 0 sends nothing, lanes 1..3 read m[0..2] after the wrap, banks 0..2:
+  // one stage of 3 requests.
+  EXPECT_EQ(outcome(kInactive, true), "cycles 2 requests 3");
+  EXPECT_EQ(outcome(kInactive, false), "cycles 2 requests 3");
+  // From kInactive - 1: lane 0 lies beyond every memory, and is named.
+  EXPECT_EQ(outcome(kInactive - 1, true), outcome(kInactive - 1, false));
+  EXPECT_NE(outcome(kInactive - 1, true).find("lane 0"), std::string::npos)
+      << outcome(kInactive - 1, true);
+}
+
+}  // namespace
+}  // namespace mmsim::test
