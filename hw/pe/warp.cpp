@@ -33,14 +33,15 @@ void Warp::wrong_values(std::size_t count) const {
 std::span<const Address> Warp::run_addresses() const {
   if (!run_written_) {
     run_addresses_.resize(width_);
-    for (unsigned lane = 0; lane < width_; ++lane) run_addresses_[lane] = pending_.run_first + lane;
+    for (unsigned lane = 0; lane < width_; ++lane) run_addresses_[lane] = instruction().run_first + lane;
     run_written_ = true;
   }
   return run_addresses_;
 }
 
 void Warp::arrive(BarrierScope scope, SiteRef site) {
-  pending_ = Instruction{.kind = Instruction::Kind::sync, .scope = scope, .site = site};
+  own_ = Instruction{.kind = Instruction::Kind::sync, .scope = scope, .site = site};
+  issued_ = nullptr;
   ++pc_;
   ++barriers_;
   if (scope == BarrierScope::grid) ++grid_barriers_;
@@ -52,14 +53,16 @@ void Warp::start(Task program) {
 }
 
 const Warp::Instruction& Warp::advance() {
-  pending_ = Instruction{};
+  issued_ = nullptr;  // until an awaiter issues (or a sync arrives): none
+  own_.kind = Instruction::Kind::none;
   auto next = std::exchange(suspended_, {});
   next.resume();
   if (program_.done()) {
     program_.rethrow_if_failed();
-    pending_.kind = Instruction::Kind::done;
+    own_ = Instruction{.kind = Instruction::Kind::done};
+    issued_ = nullptr;
   }
-  return pending_;
+  return instruction();
 }
 
 }  // namespace mmsim

@@ -156,11 +156,12 @@ class Warp {
   void start(Task program);
   // Runs the program up to its next instruction (or its end) and returns that instruction.
   const Instruction& advance();
-  const Instruction& instruction() const { return pending_; }
+  const Instruction& instruction() const { return issued_ != nullptr ? *issued_ : own_; }
   // The lane addresses of the pending memory instruction, one per lane: a run's are written
   // out here when first asked for (the MMU's coalesced path never asks).
   std::span<const Address> addresses() const {
-    return pending_.run ? run_addresses() : pending_.addresses;
+    const Instruction& pending = instruction();
+    return pending.run ? run_addresses() : pending.addresses;
   }
   // Instructions issued so far (memory and sync): the program counter shown in traces.
   std::uint64_t pc() const { return pc_; }
@@ -173,14 +174,14 @@ class Warp {
   // The instruction an awaiter issues: false when no lane is active (nothing issued).
   bool issue(const Instruction& instruction) {
     if (instruction.run) {  // every lane active
-      pending_ = instruction;
+      issued_ = &instruction;
       run_written_ = false;
       ++pc_;
       return true;
     }
     for (const Address a : instruction.addresses)
       if (a != kInactive) {
-        pending_ = instruction;
+        issued_ = &instruction;
         ++pc_;
         return true;
       }
@@ -224,7 +225,10 @@ class Warp {
   std::vector<Word> local_;
   Task program_;
   std::coroutine_handle<> suspended_;
-  Instruction pending_;
+  // The instruction it is stopped at: a memory instruction is its awaiter's (which lives in the
+  // coroutine's frame until the warp runs on: no copy); a sync, the end or none, its own.
+  const Instruction* issued_ = nullptr;
+  Instruction own_;
   mutable std::vector<Address> run_addresses_;  // a run's lane addresses, once asked for
   mutable bool run_written_ = false;
   std::uint64_t pc_ = 0;
