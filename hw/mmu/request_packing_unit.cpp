@@ -270,11 +270,11 @@ unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank 
     for (std::size_t i = 0; i < n; ++i)
       if (c[i] != kInactive) lane(c[i]);
   }
-  // The busiest bank and the requests, clearing the tally for the next call (one vectorised
-  // pass; at the usual width without a remainder).
+  // The busiest bank and the requests, clearing the tally (tally_ must be zero at the next call)
+  // in one vectorised pass, at the usual width without a remainder.
   const auto pass = [&](unsigned banks) {
     std::uint32_t most = 0;
-    std::uint16_t* __restrict pending = pending_;
+    [[maybe_unused]] std::uint16_t* __restrict pending = pending_;
     for (unsigned b = 0; b < banks; ++b) {
       most = std::max(most, tally[b] >> kDistinct);
       if constexpr (Count) pending[b] += static_cast<std::uint16_t>(tally[b]);
