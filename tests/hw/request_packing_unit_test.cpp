@@ -101,7 +101,8 @@ TEST(RequestPackingUnit, CountStagesCountsEveryActiveLaneInItsBank) {
 
 // A memory's thread requests per bank are exact over runs longer than any counter the unit keeps
 // on the way: here more than 2^16 requests go to one bank, with dispatches of distinct addresses
-// there, duplicates and inactive lanes (the shared memories' sizes: 1024 and 1000 rows).
+// there, duplicates and inactive lanes (memories of 1024 and 1000 rows, as large as the shared
+// memories of the thesis' machine, at a warp width of 32 and one beyond 32).
 TEST(RequestPackingUnit, RequestsPerBankStayExactOverLongRuns) {
   for (const unsigned w : {32u, 100u}) {
     const std::uint64_t rows = w == 32 ? 1024 : 1000;
