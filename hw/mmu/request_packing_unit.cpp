@@ -19,6 +19,18 @@ constexpr std::size_t kBlock = 32;
 constexpr std::size_t kSortLimit = 64;
 // Memories up to this many cells keep a 16-bit stamp per cell (256 KiB at most).
 constexpr std::uint64_t kStampCells = std::uint64_t{1} << 17;
+// count_stamped counts a dispatch's requests and distinct addresses per bank in 16 bits each, and
+// keeps requests pending in 16 bits: for dispatches of at most this many lanes.
+constexpr std::size_t kMostStampedLanes = 0xFFFF;
+// Up to this many banks, count_stamped's per-dispatch counts live on the stack, which stays in
+// the first-level cache (an array of the unit's own has left it between two of its dispatches).
+constexpr unsigned kStackBanks = 32;
+// Four of those counts, to zero them a vector at a time (GCC lets a vector type alias its
+// elements).
+using FourCounts = std::uint32_t __attribute__((vector_size(16)));
+// The width of most configs (the thesis' machines): count_stamped's last pass has a constant
+// trip count there.
+constexpr unsigned kUsualWidth = 32;
 
 // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
 bool all_active(std::span<const Address> cells) { return inactive_lanes(cells) == 0; }
@@ -45,12 +57,18 @@ RequestPackingUnit::RequestPackingUnit(unsigned width, std::size_t max_lanes, st
       banks_(width, 0) {
   const std::uint64_t rows = (cells + width - 1) / width;
   if (cells > 0 && cells <= kColumnsPerLane * max_lanes && rows <= kColumnRows) {
+    counting_ = Counting::columns;
     marked_.assign(rows * width, 0);
     column_count_.assign(width, 0);
-  } else if (cells > 0 && rows * width <= kStampCells) {
-    cell_stamps_.assign(rows * width, 0);
-    stamped_count_.assign(width, 0);
+  } else if (cells > 0 && rows * width <= kStampCells && max_lanes <= kMostStampedLanes) {
+    counting_ = Counting::stamped;
+    stamps_.assign(rows * width, 0);
+    cell_stamps_ = stamps_.data();
+    pending_requests_.assign(width, 0);
+    pending_ = pending_requests_.data();
+    if (width > kStackBanks) tally_.assign(width, 0);
   } else {
+    counting_ = Counting::busiest;
     in_bank_.assign((max_lanes + 7) / 8 * 8, 0);  // whole words of marks
     busiest_.assign(kSortLimit, 0);
   }
@@ -93,16 +111,22 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells, std::optional
           if constexpr (Count) count_banks(used);
           return 1u;
         }
-        conflict_free_misses_ = std::min(conflict_free_misses_ + 1, kMostMisses);
-        conflict_free_skips_ = (1u << conflict_free_misses_) - 1;
+        conflict_free_misses_ = std::min<std::uint8_t>(conflict_free_misses_ + 1, kMostMisses);
+        conflict_free_skips_ = static_cast<std::uint8_t>((1u << conflict_free_misses_) - 1);
       } else {
         --conflict_free_skips_;
       }
     }
     // Scanned here, in the vectorised variant, when the caller does not know.
     const bool all = active.has_value() ? *active : all_active(cells);
-    if (!marked_.empty()) return count_columns<Count>(cells, bank, all);
-    if (!cell_stamps_.empty()) return count_stamped<Count>(cells, bank, all);
+    switch (counting_) {
+      case Counting::columns:
+        return count_columns<Count>(cells, bank, all);
+      case Counting::stamped:
+        return count_stamped<Count>(cells, bank, all);
+      case Counting::busiest:
+        break;
+    }
     return count_busiest<Count>(cells, bank, all);
   };
   return d.power_of_two()
@@ -140,7 +164,17 @@ unsigned RequestPackingUnit::count_consecutive_stages(Address first_cell, unsign
 RequestSpread RequestPackingUnit::spread() const {
   RequestSpread out{.banks = banks_};
   add_run(out.banks, run_banks_, run_length_);
+  if (pending_ != nullptr)
+    for (unsigned b = 0; b < width(); ++b) out.banks[b] += pending_[b];
   return out;
+}
+
+void RequestPackingUnit::add_pending() {
+  for (unsigned b = 0; b < width(); ++b) {
+    banks_[b] += pending_[b];
+    pending_[b] = 0;
+  }
+  pending_lanes_ = 0;
 }
 
 template <bool Count, class Bank>
@@ -193,36 +227,61 @@ template <bool Count, class Bank>
 unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank bank,
                                            bool active) {
   if (++cell_generation_ == 0) {  // wrapped: forget every old stamp for real
-    std::fill(cell_stamps_.begin(), cell_stamps_.end(), 0);
+    std::fill(stamps_.begin(), stamps_.end(), 0);
     cell_generation_ = 1;
   }
-  const std::uint16_t now = cell_generation_;
-  std::uint16_t* stamp = cell_stamps_.data();
-  std::uint32_t* count = stamped_count_.data();  // zero between calls
-  std::uint64_t* banks = banks_.data();
-  const auto lane = [&](Address c) {
-    const auto b = static_cast<std::uint32_t>(bank(c));
-    if constexpr (Count) ++banks[b];  // every request counts, merged or not
-    count[b] += stamp[c] != now;      // a distinct address of the bank
-    stamp[c] = now;
-  };
   const Address* c = cells.data();
-  const std::size_t n = cells.size();
+  const std::size_t n = cells.size();  // at most kMostStampedLanes
+  if constexpr (Count) {
+    if (pending_lanes_ + n > kMostStampedLanes) add_pending();
+    pending_lanes_ += static_cast<std::uint32_t>(n);
+  }
+  // Per bank of this dispatch, one addition per lane: with Count its requests in the low 16 bits
+  // and its distinct addresses above them, else the distinct addresses alone.
+  constexpr std::uint32_t kRequest = Count ? 1 : 0;
+  constexpr unsigned kDistinct = Count ? 16 : 0;
+  const unsigned w = width();
+  // The zero comes through an empty asm statement that hides its value: GCC would make the
+  // stores of a known zero a `rep stos`, whose start costs more than these eight stores.
+  FourCounts zero{};
+  __asm__("" : "+x"(zero));
+  FourCounts on_stack[kStackBanks / 4];
+  for (FourCounts& counts : on_stack) counts = zero;
+  std::uint32_t* tally = w <= kStackBanks ? reinterpret_cast<std::uint32_t*>(on_stack)
+                                          : tally_.data();  // tally_: zero between calls
+  const std::uint16_t now = cell_generation_;
+  std::uint16_t* stamp = cell_stamps_;
+  const auto lane = [&](Address c) {
+    const std::uint32_t fresh = stamp[c] != now;  // a distinct address of the bank
+    stamp[c] = now;
+    tally[bank(c)] += kRequest | fresh << kDistinct;
+  };
   if (active) {
 #pragma GCC unroll 4
     for (std::size_t i = 0; i < n; ++i) lane(c[i]);
+  } else if (n <= 64) {
+    // The active lanes as a mask (one vectorised pass), then those lanes alone: no branch per
+    // lane, which a predictor cannot learn (as the scans of sorting stop, lanes drop out).
+    std::uint64_t on = 0;
+    for (std::size_t i = 0; i < n; ++i) on |= std::uint64_t{c[i] != kInactive} << i;
+    for (; on != 0; on &= on - 1) lane(c[std::countr_zero(on)]);
   } else {
     for (std::size_t i = 0; i < n; ++i)
       if (c[i] != kInactive) lane(c[i]);
   }
-  // The busiest bank, clearing the counts for the next call (one vectorised pass).
-  const unsigned w = width();
-  std::uint32_t most = 0;
-  for (unsigned b = 0; b < w; ++b) {
-    most = std::max(most, count[b]);
-    count[b] = 0;
-  }
-  return most;
+  // The busiest bank and the requests, clearing the tally (tally_ must be zero at the next call)
+  // in one vectorised pass, at the usual width without a remainder.
+  const auto pass = [&](unsigned banks) {
+    std::uint32_t most = 0;
+    [[maybe_unused]] std::uint16_t* __restrict pending = pending_;
+    for (unsigned b = 0; b < banks; ++b) {
+      most = std::max(most, tally[b] >> kDistinct);
+      if constexpr (Count) pending[b] += static_cast<std::uint16_t>(tally[b]);
+      tally[b] = 0;
+    }
+    return most;
+  };
+  return w == kUsualWidth ? pass(kUsualWidth) : pass(w);
 }
 
 template <bool Count, class Bank>

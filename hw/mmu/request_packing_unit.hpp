@@ -15,10 +15,17 @@
 
 namespace mmsim {
 
-class RequestPackingUnit final : public StageSplitter {
+// Aligned to a cache line, so that the state every dispatch reads shares the first line with the
+// base (which the MMU's call reads anyway): a memory's unit is touched once in many dispatches
+// of the other memories, and its lines have left the first-level cache by then.
+class alignas(64) RequestPackingUnit final : public StageSplitter {
  public:
-  // `cells`: the memory's cell count (rows * w), or 0 if unknown.
+  // `cells`: the memory's cell count (rows * w), or 0 if unknown. A dispatch has at most
+  // `max_lanes` lanes.
   RequestPackingUnit(unsigned width, std::size_t max_lanes, std::uint64_t cells = 0);
+  // Its state points into its own arrays.
+  RequestPackingUnit(const RequestPackingUnit&) = delete;
+  RequestPackingUnit& operator=(const RequestPackingUnit&) = delete;
 
   unsigned stages(std::span<const Address> cells) override;
   // Counts the thread requests per bank besides.
@@ -30,6 +37,9 @@ class RequestPackingUnit final : public StageSplitter {
   std::string name() const override { return "request_packing_unit"; }
 
  private:
+  // How split() counts the distinct addresses per bank, chosen by the memory size.
+  enum class Counting : std::uint8_t { columns, stamped, busiest };
+
   // stages(), and with Count the thread requests per bank into banks_. `active`: whether every
   // lane is, where the caller knows.
   template <bool Count>
@@ -66,6 +76,24 @@ class RequestPackingUnit final : public StageSplitter {
     run_length_ = 1;
   }
   static void add_run(std::vector<std::uint64_t>& to, std::uint64_t banks, std::uint64_t length);
+  // Adds count_stamped's pending requests per bank to banks_.
+  void add_pending();
+
+  // First, after the base: what every dispatch of the shared memories reads (see above).
+  Counting counting_;
+  // split: failures of the conflict-free test in a row (at most kMostMisses), and the
+  // dispatches left before it is tried again.
+  static constexpr std::uint8_t kMostMisses = 4;
+  std::uint8_t conflict_free_misses_ = 0;
+  std::uint8_t conflict_free_skips_ = 0;
+  std::uint16_t cell_generation_ = 0;  // count_stamped: this dispatch's stamp
+  // count_stamped: the lanes counted into pending_ since it was last added to banks_ (each adds
+  // at most one request to one bank's 16-bit count).
+  std::uint32_t pending_lanes_ = 0;
+  std::uint16_t* cell_stamps_ = nullptr;  // count_stamped: per cell, the dispatch that sent it
+  // count_stamped: thread requests per bank not yet in banks_ (one cache line at w = 32, where
+  // banks_ takes four).
+  std::uint16_t* pending_ = nullptr;
 
   StampedSet seen_;
   std::vector<std::uint32_t> bank_count_;
@@ -73,19 +101,14 @@ class RequestPackingUnit final : public StageSplitter {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint8_t> marked_;        // count_columns: one byte per cell, zero between calls
   std::vector<std::uint8_t> column_count_;  // count_columns: per bank
-  std::vector<std::uint16_t> cell_stamps_;  // count_stamped: per cell, the dispatch that sent it
-  std::uint16_t cell_generation_ = 0;       // count_stamped: this dispatch's stamp
-  std::vector<std::uint32_t> stamped_count_;  // count_stamped: distinct addresses per bank
+  std::vector<std::uint16_t> stamps_;       // count_stamped: the storage of cell_stamps_
+  std::vector<std::uint16_t> pending_requests_;  // count_stamped: the storage of pending_
+  std::vector<std::uint32_t> tally_;  // count_stamped beyond kStackBanks banks: zero between calls
   std::vector<std::uint8_t> in_bank_;       // count_busiest: 1 for the lanes of one bank
   std::vector<Address> busiest_;            // count_busiest: the addresses sent to one bank
   std::vector<std::uint64_t> banks_;        // count_stages: thread requests per bank
   std::uint64_t run_banks_ = 0;             // count_banks: the banks of the current run
   std::uint64_t run_length_ = 0;            // its dispatches, not yet added to banks_
-  // split: failures of the conflict-free test in a row (at most kMostMisses), and the
-  // dispatches left before it is tried again.
-  static constexpr unsigned kMostMisses = 4;
-  unsigned conflict_free_misses_ = 0;
-  unsigned conflict_free_skips_ = 0;
 };
 
 }  // namespace mmsim

@@ -22,6 +22,16 @@ namespace {
 // loops below work on one width.
 struct ColeLanes;
 
+// Phase B2 works out the writes of a lane's first kPlannedEntries entries (lanes hand on a few)
+// while its plan is in the cache. Between two of a warp's writes the other warps run, and its
+// arrays leave the first-level cache: a planned write brings back its addresses and values
+// only, not the plan's eight arrays. The planned writes take the arrays (by number, in pairs)
+// that the entries are not made from and that the phase does not read again before the next
+// round makes them anew: no array more to keep in the caches.
+constexpr std::size_t kPlannedEntries = 6;
+constexpr std::size_t kPlannedArrays[kPlannedEntries][2] = {{0, 1},  {2, 3},   {4, 5},
+                                                            {8, 9},  {10, 11}, {12, 19}};
+
 // Their data, for the per-lane loops, made once per warp. A loop's function takes it by
 // reference and copies it first: the copy's pointers that the loop uses stay in registers
 // (through the reference, a pointer read only under a condition stays in the loop, which then
@@ -66,6 +76,13 @@ struct ColeLanes {
         a(*this) {}
   ColeLanes(const ColeLanes&) = delete;
   ColeLanes& operator=(const ColeLanes&) = delete;
+  // Phase B2: the write of entry t < kPlannedEntries, its addresses and values.
+  std::span<Address> planned_address(std::size_t t) const {
+    return arrays.array<Address>(kPlannedArrays[t][0]);
+  }
+  std::span<Word> planned_value(std::size_t t) const {
+    return arrays.array<Word>(kPlannedArrays[t][1]);
+  }
   LaneArrays arrays;  // first: the others are its arrays
   std::span<Address> address;
   std::span<Word> value;
@@ -555,16 +572,33 @@ inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, u
   });
 }
 
+// Entry t of a lane: its rank (0 below L_s(v)[0]; i for the key equal to u = L_s(v)[i], else
+// i + 1) to its place in R_s.
+inline void entry_lane(const ColeArrays& a, std::size_t lane, std::uint64_t t, Address* address,
+                       Word* value) {
+  // Masks, not branches (all ones where the entry is x's, where the lane hands one on).
+  const std::uint64_t x = lane_mask(less_count(t, a.end_x[lane]));
+  const std::uint64_t valid = lane_mask(less_count(t, a.end[lane]));
+  const std::uint64_t below = pick(x, a.below_x[lane], a.below_y[lane]);
+  const std::uint64_t start = pick(x, a.start_x[lane], a.start_y[lane]);
+  const std::uint64_t equal = pick(x, a.side[lane], a.side[lane] >> 1) & 1;  // bit 0: x's
+  const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(t == below) & equal);
+  address[lane] = pick(valid, start + t, kInactive);
+  value[lane] = static_cast<Word>(rank & ~lane_mask(less_count(t, below)));
+}
+
 // What the lanes hand on: entry t of a lane is, in order, x's keys below L_s(v)[0] (k = 0
 // only), x's range, y's keys below L_s(v)[0], y's range; entry e of x's (below and range) goes
 // to R_s's x part at key e + lo - below (at e below key 0, at lo + e - below in the range), and
 // so for y (after y's first key, read, says whether it equals u). y's entries are kept as
 // counted from t = 0 (below_y and start_y moved by end_x), so that an entry picks x's or y's
-// values and adds t. Returns the most entries of a lane, and the longest range in `longest`.
+// values and adds t. Returns the most entries of a lane, and the longest range in `longest`; the
+// writes of the first kPlannedEntries entries go to the planned arrays.
 [[gnu::noinline]] std::uint64_t hand_on_plan(ColeLanes& lanes, const ColeLevelStage& l,
                                              std::span<const Word> got, std::uint64_t& longest) {
   return with_vector_isa([next_half = l.next_half, next_stride = Factor(l.next_half),
-                          ranks = l.ranks, &longest, &arrays = lanes.a, got = got.data()] {
+                          ranks = l.ranks, &longest, &lanes, &arrays = lanes.a,
+                          got = got.data()] {
     const ColeArrays a = arrays;
     for_lanes(a.n, [&](std::size_t lane) {
       find_equal(a, lane, got, 1);
@@ -584,26 +618,21 @@ inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, u
       a.range[lane] = active ? (less_count(x, y) ? y : x) : 0;
     });
     longest = std::max(longest, largest_count(a.range, a.n));
-    return largest_count(a.end, a.n);
+    const std::uint64_t most = largest_count(a.end, a.n);
+    for (std::uint64_t t = 0; t < std::min<std::uint64_t>(most, kPlannedEntries); ++t) {
+      Address* const address = lanes.planned_address(t).data();
+      Word* const value = lanes.planned_value(t).data();
+      for_lanes(a.n, [&](std::size_t lane) { entry_lane(a, lane, t, address, value); });
+    }
+    return most;
   });
 }
 
-// Entry t of every lane: its rank (0 below L_s(v)[0]; i for the key equal to u = L_s(v)[i], else
-// i + 1) to its place in R_s.
+// Entry t of every lane (t >= kPlannedEntries), into address and value.
 [[gnu::noinline]] void hand_on_entry(ColeLanes& lanes, std::uint64_t t) {
   with_vector_isa([&arrays = lanes.a, t] {
     const ColeArrays a = arrays;
-    for_lanes(a.n, [&](std::size_t lane) {
-      // Masks, not branches (all ones where the entry is x's, where the lane hands one on).
-      const std::uint64_t x = lane_mask(less_count(t, a.end_x[lane]));
-      const std::uint64_t valid = lane_mask(less_count(t, a.end[lane]));
-      const std::uint64_t below = pick(x, a.below_x[lane], a.below_y[lane]);
-      const std::uint64_t start = pick(x, a.start_x[lane], a.start_y[lane]);
-      const std::uint64_t equal = pick(x, a.side[lane], a.side[lane] >> 1) & 1;  // bit 0: x's
-      const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(t == below) & equal);
-      a.address[lane] = pick(valid, start + t, kInactive);
-      a.value[lane] = static_cast<Word>(rank & ~lane_mask(less_count(t, below)));
-    });
+    for_lanes(a.n, [&](std::size_t lane) { entry_lane(a, lane, t, a.address, a.value); });
   });
 }
 
@@ -790,8 +819,12 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
     const std::uint64_t most =
         hand_on_plan(lanes, l, co_await warp.read(lanes.address, Space::shared), longest_scatter_);
     for (std::uint64_t t = 0; t < most; ++t) {
-      hand_on_entry(lanes, t);
-      co_await warp.write(lanes.address, lanes.value, Space::shared);
+      if (t < kPlannedEntries) {
+        co_await warp.write(lanes.planned_address(t), lanes.planned_value(t), Space::shared);
+      } else {
+        hand_on_entry(lanes, t);
+        co_await warp.write(lanes.address, lanes.value, Space::shared);
+      }
     }
   }
 }

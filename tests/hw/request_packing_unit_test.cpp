@@ -99,6 +99,33 @@ TEST(RequestPackingUnit, CountStagesCountsEveryActiveLaneInItsBank) {
     }
 }
 
+// A memory's thread requests per bank are exact over runs longer than any counter the unit keeps
+// on the way: here more than 2^16 requests go to one bank, with dispatches of distinct addresses
+// there, duplicates and inactive lanes (memories of 1024 and 1000 rows, as large as the shared
+// memories of the thesis' machine, at a warp width of 32 and one beyond 32).
+TEST(RequestPackingUnit, RequestsPerBankStayExactOverLongRuns) {
+  for (const unsigned w : {32u, 100u}) {
+    const std::uint64_t rows = w == 32 ? 1024 : 1000;
+    RequestPackingUnit rpu(w, w, rows * w);
+    std::vector<std::uint64_t> expected(w, 0);
+    for (std::uint64_t round = 0; round < 3000; ++round) {
+      std::vector<Address> dispatch(w);
+      unsigned active = 0;
+      for (std::size_t i = 0; i < w; ++i) {
+        // Rows apart in bank 0 on most rounds, a few addresses of bank 3 on every fifth, and
+        // every seventh lane inactive on every third.
+        const Address row = round % 5 == 4 ? i % 3 : (round + i) % rows;
+        dispatch[i] = round % 3 == 2 && i % 7 == 0 ? kInactive : row * w + (round % 5 == 4 ? 3 : 0);
+        if (dispatch[i] != kInactive) ++expected[dispatch[i] % w], ++active;
+      }
+      ASSERT_EQ(rpu.count_stages(dispatch, active), congestion(dispatch, w))
+          << "w " << w << " round " << round;
+    }
+    EXPECT_GT(expected[0], std::uint64_t{1} << 16);
+    EXPECT_EQ(rpu.spread().banks, expected) << "w " << w;
+  }
+}
+
 // A coalesced access (lane i at c + i, every lane) has its closed form in the MMU's hot path:
 // it must count what any dispatch of the same cells counts, stages and requests per bank.
 TEST(RequestPackingUnit, AConsecutiveRunCountsLikeAnyDispatch) {
