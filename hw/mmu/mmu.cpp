@@ -73,6 +73,15 @@ bool consecutive_run(std::span<const Address> addresses) {
 
 }  // namespace
 
+MmuPipeline::InFlight& Mmu::accept(WarpUnit& unit, Cycle t, unsigned k, unsigned active) {
+  MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
+  const Cycle completion = pipeline_.completion(record);
+  const Cycle waited = t - unit.ready_since();
+  const unsigned warps = unit.dispatched(t, completion + 1 - t);
+  counters_.count(k, active, t, completion, warps, waited);
+  return record;
+}
+
 Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   // A run in range, through an identity map: taken whole, from its first address (a waveform
   // that shows each request's slot takes the lane-by-lane path below).
@@ -140,15 +149,6 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   return {k, active, completion};
 }
 
-MmuPipeline::InFlight& Mmu::accept(WarpUnit& unit, Cycle t, unsigned k, unsigned active) {
-  MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
-  const Cycle completion = pipeline_.completion(record);
-  const Cycle waited = t - unit.ready_since();
-  const unsigned warps = unit.dispatched(t, completion + 1 - t);
-  counters_.count(k, active, t, completion, warps, waited);
-  return record;
-}
-
 void Mmu::complete_until(Cycle t) {
   while (!pipeline_.empty() && pipeline_.completion(pipeline_.front()) <= t) {
     perform(pipeline_.front());
@@ -197,10 +197,14 @@ void Mmu::read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, C
   } else if (layout == LaneLayout::all_active) {
 #pragma GCC unroll 8
     for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
-  } else {
+  } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
+            // active follows no pattern a branch predictor learns: the scans of sorting)
     const Address* addresses = warp.addresses().data();
-    for (unsigned lane = 0; lane < width; ++lane)
-      if (addresses[lane] != kInactive) registers[lane] = cells[lane_cells[lane]];
+    for (unsigned lane = 0; lane < width; ++lane) {
+      const Word active = -static_cast<Word>(addresses[lane] != kInactive);  // all ones, or 0
+      const Word value = cells[lane_cells[lane] & static_cast<Address>(active)];  // m[0] unused
+      registers[lane] = (value & active) | (registers[lane] & ~active);
+    }
   }
   if (observer_) notify(warp, AccessKind::read, completion);
 }

@@ -101,7 +101,8 @@ class Mmu : public sc_core::sc_module {
  private:
   // Puts a dispatch of k stage groups and `active` lanes, taken at t, into the pipeline, and
   // counts it.
-  MmuPipeline::InFlight& accept(WarpUnit& unit, Cycle t, unsigned k, unsigned active);
+  [[gnu::always_inline]] inline MmuPipeline::InFlight& accept(WarpUnit& unit, Cycle t, unsigned k,
+                                                               unsigned active);
   void perform(const MmuPipeline::InFlight& dispatch);
   // One warp's part of a dispatch taking effect; `lane_cells`: its lanes' cell indices.
   void read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, Cycle completion);
