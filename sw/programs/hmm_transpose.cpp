@@ -82,7 +82,7 @@ class HmmTranspose final : public HmmProgram {
   std::uint64_t shared_words() const override { return 2 * batch_ * tile_words(); }
 
   void initialize(Mmu& memory) override {
-    for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+    memory.fill(n_, [](Address a) { return data_pattern(a); });
   }
 
   Task run(Warp& warp) override;

@@ -44,7 +44,7 @@ void PermutationProgram::check_rounds(const MachineConfig& m) {
 }
 
 void PermutationProgram::initialize(Mmu& memory) {
-  for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+  memory.fill(n_, [](Address a) { return data_pattern(a); });
 }
 
 void PermutationProgram::verify(const Mmu& memory) {

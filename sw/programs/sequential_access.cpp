@@ -56,7 +56,7 @@ class SequentialAccess final : public WarpProgram {
   std::uint64_t memory_words() const override { return n_; }
 
   void initialize(Mmu& memory) override {
-    for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+    memory.fill(n_, [](Address a) { return data_pattern(a); });
   }
 
   Task run(Warp& warp) override {

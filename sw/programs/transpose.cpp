@@ -28,7 +28,7 @@ class Transpose final : public WarpProgram {
   std::uint64_t memory_words() const override { return 2 * n_; }
 
   void initialize(Mmu& memory) override {
-    for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+    memory.fill(n_, [](Address a) { return data_pattern(a); });
   }
 
   Task run(Warp& warp) override {

@@ -27,7 +27,7 @@ class InPlaceTranspose : public WarpProgram {
   }
 
   void initialize(Mmu& memory) override {
-    for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+    memory.fill(n_, [](Address a) { return data_pattern(a); });
   }
 
   void verify(const Mmu& memory) override {

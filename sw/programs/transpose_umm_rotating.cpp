@@ -54,7 +54,7 @@ class TransposeUmmRotating final : public WarpProgram {
   std::uint64_t local_words() const override { return w_; }
 
   void initialize(Mmu& memory) override {
-    for (Address a = 0; a < n_; ++a) memory.poke(a, data_pattern(a));
+    memory.fill(n_, [](Address a) { return data_pattern(a); });
   }
 
   Task run(Warp& warp) override { return transpose_->run(warp, 0, 1, schedule_); }
