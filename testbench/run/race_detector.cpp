@@ -12,7 +12,12 @@ RaceDetector::RaceDetector(const std::vector<MemoryScope>& memories, std::size_t
 
 void RaceDetector::Log::next_chunk() {
   const auto [chunk, at] = locate(size_);
-  if (chunk == chunks_.size()) chunks_.emplace_back(std::size_t{kFirst} << chunk);
+  if (chunk == chunks_.size()) {
+    chunks_.emplace_back(std::size_t{kFirst} << chunk);
+    const std::uintptr_t first = kFirst * ((std::uintptr_t{1} << chunk) - 1);  // its first index
+    origins_.push_back(reinterpret_cast<std::uintptr_t>(chunks_.back().data()) -
+                       first * sizeof(Record));
+  }
   cursor_ = chunks_[chunk].data() + at;
   room_ = chunks_[chunk].size() - at;
 }
