@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "support/random_program.hpp"
 #include "support/reference_hmm.hpp"
 #include "support/replay_kernel.hpp"
 #include "support/testbench_text.hpp"
@@ -164,38 +165,6 @@ TEST(Hierarchical, SharedMemoriesAreSeparateAddressSpaces) {
 
 // Random programs over both spaces, with syncthreads and grid_syncs, give the same cycles,
 // stages per memory, barrier steps, memories and read values as the reference machine.
-RefProgram random_hmm_program(std::mt19937_64& rng, unsigned width, unsigned warps,
-                              std::uint64_t global_words, std::uint64_t shared_words) {
-  std::uniform_int_distribution<unsigned> length(0, 10);
-  std::uniform_real_distribution<double> coin(0, 1);
-  std::uniform_int_distribution<Word> value(-1000, 1000);
-  RefProgram program;
-  program.warps.resize(warps);
-  for (auto& warp : program.warps) {
-    const unsigned n = length(rng);
-    for (unsigned i = 0; i < n; ++i) {
-      RefInstruction in;
-      const double kind = coin(rng);
-      if (kind < 0.08) {
-        in.kind = RefInstruction::sync;
-      } else if (kind < 0.12) {
-        in.kind = RefInstruction::grid_sync;
-      } else {
-        in.kind = kind < 0.56 ? RefInstruction::read : RefInstruction::write;
-        in.space = coin(rng) < 0.45 ? Space::shared : Space::global;
-        const std::uint64_t words = in.space == Space::shared ? shared_words : global_words;
-        std::uniform_int_distribution<Address> address(0, words - 1);
-        for (unsigned lane = 0; lane < width; ++lane) {
-          in.addresses.push_back(coin(rng) < 0.8 ? address(rng) : kInactive);
-          in.values.push_back(value(rng));
-        }
-      }
-      warp.push_back(std::move(in));
-    }
-  }
-  return program;
-}
-
 struct HmmShape {
   unsigned width, blocks, block_warps, global_width, latency, shared_latency;
   bool pram;
@@ -214,8 +183,7 @@ TEST_P(HierarchicalReference, RandomProgramsMatchTheReferenceMachine) {
       const std::uint64_t global_words = std::uint64_t{s.width} * 6;
       const std::uint64_t shared_words = std::uint64_t{s.width} * 3;
       const unsigned warps = s.blocks * s.block_warps;
-      const RefProgram program =
-          random_hmm_program(rng, s.width, warps, global_words, shared_words);
+      const RefProgram program = random_program(rng, s.width, warps, global_words, shared_words);
       RefHmmConfig ref{.width = s.width,
                        .blocks = s.blocks,
                        .global_width = s.global_width,
@@ -266,7 +234,7 @@ TEST(Hierarchical, OneMultiprocessorUsingGlobalMemoryOnlyIsTheUmm) {
       std::mt19937_64 rng(seed * 104729);
       const unsigned w = seed % 2 ? 4 : 8;
       const unsigned warps = 1 + seed % 5;
-      RefProgram program = random_hmm_program(rng, w, warps, std::uint64_t{w} * 8, 1);
+      RefProgram program = random_program(rng, w, warps, std::uint64_t{w} * 8, 1);
       for (auto& warp : program.warps)
         for (RefInstruction& in : warp) {
           in.space = Space::global;
@@ -416,7 +384,7 @@ TEST(HierarchicalSimultaneity, VisitingTheMemoriesInReverseChangesNothing) {
         const std::uint64_t global_words = std::uint64_t{s.width} * 6;
         const std::uint64_t shared_words = std::uint64_t{s.width} * 3;
         const unsigned warps = s.blocks * s.block_warps;
-        RefProgram program = random_hmm_program(rng, s.width, warps, global_words, shared_words);
+        RefProgram program = random_program(rng, s.width, warps, global_words, shared_words);
         // The warps of a super warp send each dispatch to one memory: super warps take turns
         // at reading global and shared memory only.
         if (s.super_warp > 1)
@@ -475,7 +443,7 @@ TEST(HierarchicalSimultaneity, OneMultiprocessorUsingSharedMemoryOnlyIsTheDmm) {
       std::mt19937_64 rng(seed * 15485863);
       const unsigned w = seed % 2 ? 4 : 8;
       const unsigned warps = 1 + seed % 5;
-      RefProgram flat = random_hmm_program(rng, w, warps, std::uint64_t{w} * 4, std::uint64_t{w} * 4);
+      RefProgram flat = random_program(rng, w, warps, std::uint64_t{w} * 4, std::uint64_t{w} * 4);
       for (auto& warp : flat.warps)
         for (RefInstruction& in : warp) {
           in.space = Space::global;

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "hw/machine/simulation.hpp"
+#include "support/random_program.hpp"
 #include "support/replay_kernel.hpp"
 
 namespace mmsim::test {
@@ -28,44 +29,17 @@ class AccessLog final : public AccessObserver {
   std::vector<std::string> lines;
 };
 
-// Reads and writes whose addresses are mostly runs (starting anywhere, ending at the last
-// word at times), the rest random lanes, some inactive; syncthreads and grid_syncs between.
+// Reads and writes whose addresses are mostly runs (starting anywhere, ending at the last word
+// at times), the rest random lanes, some inactive; syncthreads and grid_syncs between.
 RefProgram random_run_program(std::mt19937_64& rng, unsigned width, unsigned warps,
                               std::uint64_t global_words, std::uint64_t shared_words) {
-  std::uniform_int_distribution<unsigned> length(0, 12);
-  std::uniform_real_distribution<double> coin(0, 1);
-  std::uniform_int_distribution<Word> value(-1000, 1000);
-  RefProgram program;
-  program.warps.resize(warps);
-  for (auto& warp : program.warps) {
-    const unsigned n = length(rng);
-    for (unsigned i = 0; i < n; ++i) {
-      RefInstruction in;
-      const double kind = coin(rng);
-      if (kind < 0.06) {
-        in.kind = RefInstruction::sync;
-      } else if (kind < 0.09) {
-        in.kind = RefInstruction::grid_sync;
-      } else {
-        in.kind = kind < 0.55 ? RefInstruction::read : RefInstruction::write;
-        in.space = shared_words > 0 && coin(rng) < 0.4 ? Space::shared : Space::global;
-        const std::uint64_t words = in.space == Space::shared ? shared_words : global_words;
-        const Address last_first = words - width;
-        std::uniform_int_distribution<Address> first(0, last_first);
-        std::uniform_int_distribution<Address> address(0, words - 1);
-        const double shape = coin(rng);
-        const Address start = shape < 0.15 ? last_first : first(rng);
-        for (unsigned lane = 0; lane < width; ++lane) {
-          in.addresses.push_back(shape < 0.75      ? start + lane
-                                 : coin(rng) < 0.8 ? address(rng)
-                                                   : kInactive);
-          in.values.push_back(value(rng));
-        }
-      }
-      warp.push_back(std::move(in));
-    }
-  }
-  return program;
+  return random_program(rng, width, warps, global_words, shared_words,
+                        {.longest = 12,
+                         .syncs = 0.06,
+                         .grid_syncs = 0.03,
+                         .reads = 0.55,
+                         .shared = shared_words > 0 ? 0.4 : 0.0,
+                         .runs = 0.75});
 }
 
 void expect_same(const Replayed& runs, const Replayed& spans, const std::string& where) {
