@@ -33,7 +33,8 @@ void Warp::wrong_values(std::size_t count) const {
 std::span<const Address> Warp::run_addresses() const {
   if (!run_written_) {
     run_addresses_.resize(width_);
-    for (unsigned lane = 0; lane < width_; ++lane) run_addresses_[lane] = instruction().run_first + lane;
+    const Address first = instruction().run_first;
+    for (unsigned lane = 0; lane < width_; ++lane) run_addresses_[lane] = first + lane;
     run_written_ = true;
   }
   return run_addresses_;

@@ -162,6 +162,8 @@ class WarpUnit : public sc_core::sc_module {
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   std::span<const Address> dispatch_cells_;
+  // A run's first cell: its instruction's run_first, kept here so that perform() need not read
+  // the instruction (in the program's frame, out of the caches by then on a large machine).
   Address run_cell_ = 0;
   bool run_dispatch_ = false;  // the dispatch is a run taken whole (set_dispatch_run)
   LaneLayout layout_ = LaneLayout::some_inactive;

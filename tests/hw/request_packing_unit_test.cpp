@@ -157,7 +157,8 @@ TEST(RequestPackingUnit, AConsecutiveRunCountsLikeAnyDispatch) {
 // A broadcast (every lane, one address) is one request: one stage, and its lanes' requests all
 // counted in that address's bank.
 TEST(RequestPackingUnit, ABroadcastCountsEveryLaneInItsBank) {
-  for (const std::uint64_t cells : {std::uint64_t{256}, std::uint64_t{32} * 1024, std::uint64_t{1} << 22}) {
+  for (const std::uint64_t cells :
+       {std::uint64_t{256}, std::uint64_t{32} * 1024, std::uint64_t{1} << 22}) {
     RequestPackingUnit rpu(32, 64, cells);
     EXPECT_EQ(rpu.count_stages(std::vector<Address>(64, 77), 64), 1u);
     EXPECT_EQ(rpu.count_stages(std::vector<Address>(32, 40), 32), 1u);
