@@ -88,7 +88,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   if (const Address first = unit.dispatch_run(); first != kInactive && identity_ &&
                                                  !config_.keep_groups &&
                                                  first + (unit.lanes() - 1) < config_.words) {
-    unit.set_dispatch_run(first);
+    unit.set_dispatch_run();
     const unsigned k = splitter_->count_consecutive_stages(first, unit.lanes());
     const MmuPipeline::InFlight& record = accept(unit, t, k, unit.lanes());
     return {k, unit.lanes(), pipeline_.completion(record)};
@@ -126,7 +126,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   // block (with an identity map, its cells are consecutive too).
   const bool coalesced = consecutive && beyond == 0 && identity_;
   const LaneLayout layout = active != cells.size()                       ? LaneLayout::some_inactive
-                            : coalesced && unit.warps().size() == 1 ? LaneLayout::consecutive
+                            : coalesced && unit.one_warp() ? LaneLayout::consecutive
                                                                       : LaneLayout::all_active;
   unit.set_dispatch_cells(cells, layout);
   const unsigned k = coalesced ? splitter_->count_consecutive_stages(
@@ -166,12 +166,14 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   const Address first_cell = layout == LaneLayout::consecutive ? unit.first_dispatch_cell() : 0;
   const Address* cells =
       layout == LaneLayout::consecutive ? &first_cell : unit.dispatch_cells().data();
-  if (warps.size() == 1) {  // one warp: the dispatch is its instruction (most machines)
-    Warp& warp = warps.front();
-    if (warp.instruction().access == AccessKind::read)
-      read_lanes(warp, cells, layout, completion);
+  if (unit.one_warp()) {  // the dispatch is its instruction (most machines)
+    const WarpUnit::PendingAccess& pending = unit.pending();
+    if (pending.access == AccessKind::read)
+      read_lanes(warps.front(), pending.registers, pending.addresses, unit.lanes(), cells, layout,
+                 completion);
     else
-      write_lanes(warp, cells, layout, completion);
+      write_lanes(warps.front(), pending.values, pending.addresses, unit.lanes(), cells, layout,
+                  completion);
     return;
   }
   // Merged requests: every read returns the value from before the dispatch's writes; of
@@ -179,19 +181,20 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   const unsigned width = warps.front().width();  // lanes per warp (not banks)
   for (std::size_t slot = 0; slot < warps.size(); ++slot)
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::read)
-      read_lanes(warps[slot], cells + slot * width, layout, completion);
+      read_lanes(warps[slot], warps[slot].registers().data(), warps[slot].addresses().data(),
+                 width, cells + slot * width, layout, completion);
   const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
   for (std::size_t n = 0; n < warps.size(); ++n) {
     const std::size_t slot = ascending ? n : warps.size() - 1 - n;
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::write)
-      write_lanes(warps[slot], cells + slot * width, layout, completion);
+      write_lanes(warps[slot], warps[slot].instruction().values.data(),
+                  warps[slot].addresses().data(), width, cells + slot * width, layout, completion);
   }
 }
 
-void Mmu::read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, Cycle completion) {
+void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses, unsigned width,
+                     const Address* lane_cells, LaneLayout layout, Cycle completion) {
   const Word* cells = cells_.data();
-  Word* registers = warp.registers().data();
-  const unsigned width = warp.width();
   if (layout == LaneLayout::consecutive) {
     std::copy_n(cells + lane_cells[0], width, registers);
   } else if (layout == LaneLayout::all_active) {
@@ -199,7 +202,6 @@ void Mmu::read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, C
     for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
   } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
             // active follows no pattern a branch predictor learns: the scans of sorting)
-    const Address* addresses = warp.addresses().data();
     for (unsigned lane = 0; lane < width; ++lane) {
       const Word active = -static_cast<Word>(addresses[lane] != kInactive);  // all ones, or 0
       const Word value = cells[lane_cells[lane] & static_cast<Address>(active)];  // m[0] unused
@@ -209,15 +211,13 @@ void Mmu::read_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout, C
   if (observer_) notify(warp, AccessKind::read, completion);
 }
 
-void Mmu::write_lanes(Warp& warp, const Address* lane_cells, LaneLayout layout,
+void Mmu::write_lanes(const Warp& warp, const Word* values, const Address* addresses,
+                      unsigned width, const Address* lane_cells, LaneLayout layout,
                       Cycle completion) {
   Word* cells = cells_.data();
-  const Word* values = warp.instruction().values.data();
-  const unsigned width = warp.width();
   if (layout == LaneLayout::consecutive) {  // distinct cells: the lanes' order does not matter
     std::copy_n(values, width, cells + lane_cells[0]);
   } else {
-    const Address* addresses = warp.addresses().data();
     const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
     for (unsigned m = 0; m < width; ++m) {
       const unsigned lane = ascending ? m : width - 1 - m;

@@ -10,12 +10,14 @@ namespace mmsim {
 WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<Warp> warps,
                    Memories memories)
     : sc_core::sc_module(name),
+      one_warp_(warps.size() == 1),
+      lanes_(static_cast<unsigned>(warps.size() * warps.front().width())),
       id_(id),
       warps_(std::move(warps)),
       memories_(memories),
       phase_(warps_.size(), Phase::run),
       times_(warps_.size()),
-      cells_(warps_.size() * warps_.front().width(), kInactive),
+      cells_(lanes_, kInactive),
       trace_pc_(warps_.size(), 0) {
   if (warps_.size() > 1) gathered_.assign(cells_.size(), kInactive);
 }
@@ -48,7 +50,15 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
     Phase& phase = phase_.front();
     if (phase == Phase::in_flight || phase == Phase::run) phase = run(0, t, barrier);
     if (phase == Phase::memory) {
-      target_ = memory_of(warps_.front().instruction().space, warps_.front());
+      Warp& warp = warps_.front();
+      const Warp::Instruction& in = warp.instruction();
+      target_ = memory_of(in.space, warp);
+      pending_ = {.addresses = in.run ? nullptr : in.addresses.data(),
+                  .values = in.values.data(),
+                  .registers = warp.registers().data(),
+                  .run_first = in.run && in.run_first < kInactive - (lanes_ - 1) ? in.run_first
+                                                                                  : kInactive,
+                  .access = in.access};
       ready_since_ = t;
       return state_ = UnitState::ready;
     }
@@ -88,7 +98,12 @@ void WarpUnit::release_barrier(std::size_t j, Cycle release) {
   state_ = UnitState::idle;
 }
 
-std::span<const Address> WarpUnit::gather_addresses() {
+std::span<const Address> WarpUnit::write_out_addresses() {
+  if (one_warp_) {
+    const std::span<const Address> run = warps_.front().addresses();
+    pending_.addresses = run.data();
+    return run;
+  }
   const unsigned width = warps_.front().width();
   for (std::size_t j = 0; j < warps_.size(); ++j) {
     const auto out = std::span<Address>(gathered_).subspan(j * width, width);

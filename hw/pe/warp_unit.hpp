@@ -57,7 +57,7 @@ class WarpUnit : public sc_core::sc_module {
   unsigned block() const { return warps_.front().block(); }
   std::span<Warp> warps() { return warps_; }
   std::span<const Warp> warps() const { return warps_; }
-  unsigned lanes() const { return static_cast<unsigned>(cells_.size()); }
+  unsigned lanes() const { return lanes_; }
   UnitState state() const { return state_; }
   void set_state(UnitState state) { state_ = state; }
   // The memory its pending instruction goes to (when ready).
@@ -75,18 +75,30 @@ class WarpUnit : public sc_core::sc_module {
   void release_barrier(std::size_t j, Cycle release);
 
   // ---- the dispatch, as the MMU sees it --------------------------------------------------
+  // The pending memory instruction of a one-warp unit, copied from the warp when it issues it
+  // (its instruction and registers are in the caches then). The MMU's dispatch and completion
+  // read the unit alone: the warp and the instruction in its program's frame have left the
+  // caches by then on a machine of many warps.
+  struct PendingAccess {
+    const Address* addresses = nullptr;  // per lane (kInactive: none); a run's once written out
+    const Word* values = nullptr;        // a write's, per lane
+    Word* registers = nullptr;           // the warp's: a read's values land there
+    // A run (LaneRun) whose lanes all lie below kInactive: its first address; else kInactive
+    // (and always for a super warp).
+    Address run_first = kInactive;
+    AccessKind access = AccessKind::read;
+  };
+  bool one_warp() const { return one_warp_; }
+  // One warp's pending memory instruction (one_warp()).
+  const PendingAccess& pending() const { return pending_; }
   // Lane addresses of the dispatch (s*w of them, kInactive where a lane or warp sends nothing).
   std::span<const Address> dispatch_addresses() {
-    if (warps_.size() == 1) return warps_.front().addresses();
-    return gather_addresses();
+    if (pending_.addresses != nullptr) return {pending_.addresses, lanes_};
+    return write_out_addresses();
   }
-  // The first address of the dispatch when it is one warp's run (LaneRun) whose lanes all lie
-  // below kInactive (no lane wraps around or reads as inactive); kInactive otherwise.
-  Address dispatch_run() const {
-    if (warps_.size() != 1) return kInactive;
-    const Warp::Instruction& in = warps_.front().instruction();
-    return in.run && in.run_first < kInactive - (cells_.size() - 1) ? in.run_first : kInactive;
-  }
+  // The first address of the dispatch when it is one warp's run whose lanes all lie below
+  // kInactive (no lane wraps around or reads as inactive); kInactive otherwise.
+  Address dispatch_run() const { return pending_.run_first; }
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
   // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
   std::span<Address> cell_buffer() { return cells_; }
@@ -96,9 +108,8 @@ class WarpUnit : public sc_core::sc_module {
     run_dispatch_ = false;
   }
   // The MMU took the dispatch, a run, whole: with an identity map its cells are its addresses,
-  // first_cell, first_cell + 1, ... (written out only if asked for).
-  void set_dispatch_run(Address first_cell) {
-    run_cell_ = first_cell;
+  // dispatch_run(), dispatch_run() + 1, ... (written out only if asked for).
+  void set_dispatch_run() {
     layout_ = LaneLayout::consecutive;
     run_dispatch_ = true;
   }
@@ -107,7 +118,7 @@ class WarpUnit : public sc_core::sc_module {
   }
   // The cell of lane 0 (with LaneLayout::consecutive, lane i's is this + i).
   Address first_dispatch_cell() const {
-    return run_dispatch_ ? run_cell_ : dispatch_cells_.front();
+    return run_dispatch_ ? pending_.run_first : dispatch_cells_.front();
   }
   LaneLayout lane_layout() const { return layout_; }
   // The MMU accepted the dispatch at time t; the request takes `memory_time` time units. Returns
@@ -145,28 +156,31 @@ class WarpUnit : public sc_core::sc_module {
     return m;
   }
   [[noreturn, gnu::cold]] void no_shared_memory(const Warp& warp) const;
-  // dispatch_addresses() for a super warp: its warps' lanes side by side.
-  std::span<const Address> gather_addresses();
+  // dispatch_addresses() of a one-warp run (written out, and kept in pending_) or of a super
+  // warp (its warps' lanes side by side).
+  std::span<const Address> write_out_addresses();
   // dispatched() for a super warp: the warps with a memory instruction take part.
   unsigned dispatched_warps(Cycle waited, Cycle memory_time);
 
+  // First, on a cache line of their own: what the dispatcher and the MMU read at every dispatch
+  // and completion.
+  alignas(64) UnitState state_ = UnitState::idle;
+  LaneLayout layout_ = LaneLayout::some_inactive;
+  bool run_dispatch_ = false;  // the dispatch is a run taken whole (set_dispatch_run)
+  bool one_warp_;
+  MemoryId target_ = 0;
+  MemoryId last_target_ = kNoMemory;
+  unsigned lanes_;
+  Cycle ready_since_ = 0;
+  PendingAccess pending_;
+  std::span<const Address> dispatch_cells_;
   UnitId id_;
   std::vector<Warp> warps_;
   Memories memories_;
   std::vector<Phase> phase_;
-  UnitState state_ = UnitState::idle;
-  MemoryId target_ = 0;
-  MemoryId last_target_ = kNoMemory;
-  Cycle ready_since_ = 0;
   std::vector<WarpTime> times_;
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
-  std::span<const Address> dispatch_cells_;
-  // A run's first cell: its instruction's run_first, kept here so that perform() need not read
-  // the instruction (in the program's frame, out of the caches by then on a large machine).
-  Address run_cell_ = 0;
-  bool run_dispatch_ = false;  // the dispatch is a run taken whole (set_dispatch_run)
-  LaneLayout layout_ = LaneLayout::some_inactive;
   // traced copies
   unsigned trace_state_ = 0;
   unsigned trace_space_ = 0;  // machines with shared memory: 1 while ready for or waiting on it
