@@ -43,7 +43,6 @@ class AdversarialPolicy final : public DispatchPolicy {
     return u;
   }
 
-  bool any_ready() const override { return !by_age_.empty(); }
 
  private:
   const std::vector<WarpUnit*>& units_;

@@ -21,8 +21,12 @@ class DispatchPolicy {
   // `unit` holds a memory instruction for this port since time `since` (<= now).
   virtual void ready(UnitId unit, Cycle since) = 0;
   // The unit to dispatch at `now` (it leaves the ready set), or kNoUnit to leave the MMU idle.
+  // The dispatcher counts the ready units itself (told, not yet chosen), and asks only while
+  // there are some.
   virtual UnitId choose(Cycle now) = 0;
-  virtual bool any_ready() const = 0;
+  // Whether it keeps a set of the ready units (and so is told of each by ready()); round robin
+  // walks the units present instead, and is not told.
+  virtual bool keeps_ready_set() const { return true; }
 };
 
 // What a policy may look at.

@@ -26,7 +26,8 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
 }
 
 void Dispatcher::add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy) {
-  ports_.push_back(Port{&mmu, std::move(policy), 0});
+  const bool tell_ready = policy->keeps_ready_set();
+  ports_.push_back(Port{.mmu = &mmu, .policy = std::move(policy), .tell_ready = tell_ready});
   memories_.push_back(&mmu);
   pending_ports_ = DynamicBitset(ports_.size());
 }
@@ -71,7 +72,7 @@ Cycle Dispatcher::step(Cycle t) {
       dispatch(ports_[p], ports_[p].chosen, t);
       ports_[p].chosen = kNoUnit;
     }
-    if (!ports_[p].policy->any_ready()) {
+    if (ports_[p].ready == 0) {
       pending_ports_.reset(p);
       continue;
     }
@@ -91,7 +92,9 @@ void Dispatcher::choose_dispatches(Cycle t) {
   // until every memory has chosen.
   const auto choose = [&](std::size_t p) {
     Port& port = ports_[p];
-    if (port.free_at <= t) port.chosen = port.policy->choose(t);
+    if (port.free_at > t) return;
+    port.chosen = port.policy->choose(t);
+    if (port.chosen != kNoUnit) --port.ready;
   };
   if (options_.visit_order == MemoryVisitOrder::ascending) {
     for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;
@@ -111,14 +114,17 @@ void Dispatcher::resume(UnitId u, Cycle t) {
   if (t > 0 && unit.last_target() != kNoMemory)
     ports_[unit.last_target()].mmu->complete_until(t - 1);
   switch (unit.resume(t, barrier_)) {
-    case UnitState::ready:
+    case UnitState::ready: {
       if (unit.target() >= ports_.size())
         throw SimulationError("unit " + std::to_string(u) + " addressed memory " +
                               std::to_string(unit.target()) + "; this machine has " +
                               std::to_string(ports_.size()));
-      ports_[unit.target()].policy->ready(u, t);
+      Port& port = ports_[unit.target()];
+      ++port.ready;
+      if (port.tell_ready) port.policy->ready(u, t);
       pending_ports_.set(unit.target());
       break;
+    }
     case UnitState::barrier:
     case UnitState::done:
       present_.reset(u);

@@ -84,6 +84,8 @@ class Dispatcher : public sc_core::sc_module {
     std::unique_ptr<DispatchPolicy> policy;
     Cycle free_at = 0;
     UnitId chosen = kNoUnit;  // in the current step
+    std::uint32_t ready = 0;  // units ready for it, not yet chosen
+    bool tell_ready = true;   // its policy keeps a set of the ready units
     DispatchTrace traced = {};
   };
 

@@ -15,7 +15,6 @@ class LowestReadyPolicy final : public DispatchPolicy {
     ready_.reset(u);
     return static_cast<UnitId>(u);
   }
-  bool any_ready() const override { return ready_.any(); }
 
  private:
   DynamicBitset ready_;

@@ -20,7 +20,6 @@ class OldestReadyPolicy final : public DispatchPolicy {
     queue_.pop();
     return u;
   }
-  bool any_ready() const override { return !queue_.empty(); }
 
  private:
   using Entry = std::pair<Cycle, UnitId>;

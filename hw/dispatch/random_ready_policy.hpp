@@ -21,7 +21,6 @@ class RandomReadyPolicy final : public DispatchPolicy {
     ready_.pop_back();
     return u;
   }
-  bool any_ready() const override { return !ready_.empty(); }
 
  private:
   Random random_;

@@ -12,8 +12,6 @@ RoundRobinPolicy::RoundRobinPolicy(const PolicyContext& context)
       end_(std::size_t{context.first} + context.count),
       turn_(context.first) {}
 
-void RoundRobinPolicy::ready(UnitId, Cycle) { ++ready_; }
-
 UnitId RoundRobinPolicy::choose(Cycle) {
   const std::size_t start = next_present(turn_);
   if (start == DynamicBitset::npos) return kNoUnit;
@@ -23,7 +21,6 @@ UnitId RoundRobinPolicy::choose(Cycle) {
     if (unit.state() != UnitState::ready) return kNoUnit;  // it holds the turn
     if (unit.target() == port_) {
       turn_ = u + 1 == end_ ? first_ : u + 1;
-      --ready_;
       return static_cast<UnitId>(u);
     }
     u = next_present(u + 1 == end_ ? first_ : u + 1);  // its turn is at another memory

@@ -11,9 +11,9 @@ namespace mmsim {
 class RoundRobinPolicy final : public DispatchPolicy {
  public:
   explicit RoundRobinPolicy(const PolicyContext& context);
-  void ready(UnitId unit, Cycle since) override;
+  void ready(UnitId, Cycle) override {}
   UnitId choose(Cycle now) override;
-  bool any_ready() const override { return ready_ > 0; }
+  bool keeps_ready_set() const override { return false; }
 
  private:
   // The next present unit at or after u in the cyclic order of the units reaching this memory.
@@ -30,7 +30,6 @@ class RoundRobinPolicy final : public DispatchPolicy {
   std::size_t first_;
   std::size_t end_;
   std::size_t turn_;
-  std::size_t ready_ = 0;
 };
 
 }  // namespace mmsim
