@@ -162,9 +162,8 @@ class WarpUnit : public sc_core::sc_module {
   // dispatched() for a super warp: the warps with a memory instruction take part.
   unsigned dispatched_warps(Cycle waited, Cycle memory_time);
 
-  // First, on a cache line of their own: what the dispatcher and the MMU read at every dispatch
-  // and completion.
-  alignas(64) UnitState state_ = UnitState::idle;
+  // First, side by side: what the dispatcher and the MMU read at every dispatch and completion.
+  UnitState state_ = UnitState::idle;
   LaneLayout layout_ = LaneLayout::some_inactive;
   bool run_dispatch_ = false;  // the dispatch is a run taken whole (set_dispatch_run)
   bool one_warp_;
