@@ -1,5 +1,7 @@
 #include "testbench/run/race_detector.hpp"
 
+#include <algorithm>
+
 namespace mmsim {
 
 RaceDetector::RaceDetector(const std::vector<MemoryScope>& memories, std::size_t listed)
@@ -11,15 +13,22 @@ RaceDetector::RaceDetector(const std::vector<MemoryScope>& memories, std::size_t
 }
 
 void RaceDetector::Log::next_chunk() {
-  const auto [chunk, at] = locate(size_);
-  if (chunk == chunks_.size()) {
-    chunks_.emplace_back(std::size_t{kFirst} << chunk);
-    const std::uintptr_t first = kFirst * ((std::uintptr_t{1} << chunk) - 1);  // its first index
-    origins_.push_back(reinterpret_cast<std::uintptr_t>(chunks_.back().data()) -
-                       first * sizeof(Record));
+  const std::size_t chunk = next_ >> kChunkBits;
+  const std::uint32_t at = next_ & (kChunkRecords - 1);
+  if (storage_.empty()) {
+    storage_.emplace_back(kFirst);
+    chunks_.push_back(storage_.back().data());
+  } else if (chunk == 0 && at == storage_[0].size()) {  // full, below the chunk size: double it
+    HugePageArray<Record> larger(2 * storage_[0].size());
+    std::copy_n(storage_[0].data(), at, larger.data());
+    storage_[0] = std::move(larger);
+    chunks_[0] = storage_[0].data();
+  } else if (chunk == storage_.size()) {
+    storage_.emplace_back(kChunkRecords);
+    chunks_.push_back(storage_.back().data());
   }
-  cursor_ = chunks_[chunk].data() + at;
-  room_ = chunks_[chunk].size() - at;
+  cursor_ = chunks_[chunk] + at;
+  room_ = storage_[chunk].size() - at;
 }
 
 void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addresses) {
@@ -38,7 +47,7 @@ void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addres
     if (a.block >= memory.blocks.size()) memory.blocks.resize(a.block + 1);
     BlockEpoch& block = memory.blocks[a.block];
     if (block.generation != memory.generation || block.epoch != a.epoch)
-      block = {memory.generation, memory.log.size(), a.epoch};
+      block = {memory.generation, memory.log.next(), a.epoch};
     start = block.start;
   }
   for (const Address address : addresses)
@@ -51,13 +60,13 @@ void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addres
 inline void RaceDetector::pair_with(const Memory& memory, std::uint32_t head, AccessKind kind,
                                     std::uint32_t start, const MemoryAccess& a, Address address) {
   for (std::uint32_t r = head; r != 0;) {
-    const Record& earlier = memory.log[r - 1];
+    const Record& earlier = memory.log[r];
     if (earlier.warp == a.warp) {
       r = earlier.other_warp;
       continue;
     }
     // Warps of one block are also ordered by the block's barriers.
-    if (r - 1 < start && block_of_[earlier.warp] == a.block) {
+    if (r < start && block_of_[earlier.warp] == a.block) {
       r = earlier.other_block;
       continue;
     }
@@ -71,7 +80,7 @@ inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address 
   Cell& cell = memory.cells[address];
   if (cell.generation != memory.generation) cell = Cell{memory.generation, 0, 0};
   std::uint32_t& head = a.kind == AccessKind::read ? cell.reads : cell.writes;
-  const Record* previous = head != 0 ? &memory.log[head - 1] : nullptr;
+  const Record* previous = head != 0 ? &memory.log[head] : nullptr;
   if (previous && previous->warp == a.warp && previous->pc == a.pc)
     return;  // another lane of the same instruction
   if (cell.writes != 0) pair_with(memory, cell.writes, AccessKind::write, start, a, address);
@@ -87,8 +96,7 @@ inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address 
     if (previous->warp == a.warp) entry.other_warp = previous->other_warp;
     if (block_of_[previous->warp] == a.block) entry.other_block = previous->other_block;
   }
-  memory.log.push_back(entry);
-  head = memory.log.size();
+  head = memory.log.push_back(entry);
 }
 
 void RaceDetector::report(const Record& earlier, AccessKind kind, const MemoryAccess& a,

@@ -23,10 +23,8 @@
 // epoch: the records of a block's current epoch are those appended since it began.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <span>
-#include <utility>
 #include <vector>
 
 #include "hw/mmu/mmu.hpp"
@@ -70,60 +68,58 @@ class RaceDetector final : public AccessObserver {
     std::uint64_t pc;
     Cycle cycle;
     WarpId warp;
-    // Earlier records of the same address and kind (+ 1; 0: none): the previous one, the newest
-    // by another warp, the newest of another block.
+    // Earlier records of the same address and kind (their numbers; 0: none): the previous one,
+    // the newest by another warp, the newest of another block.
     std::uint32_t next;
     std::uint32_t other_warp;
     std::uint32_t other_block;
   };
   struct Cell {
     std::uint32_t generation = 0;  // its lists belong to the current epoch when equal
-    std::uint32_t reads = 0;       // the newest read record + 1 (0: none)
+    std::uint32_t reads = 0;       // the newest read record's number (0: none)
     std::uint32_t writes = 0;
   };
-  // The current epoch's records, appended in place: chunk k holds 2^k * kFirst records, the
-  // large ones on huge pages; they stay allocated from epoch to epoch.
+  // The current epoch's records, numbered from 1 (0: none; slot 0 stays unused) and appended in
+  // place, in chunks of 2^16 (2 MiB: a huge page each) that a table finds by the number's high
+  // bits: no bit_width (bsr and a zero test in a portable build) before a record's load. The
+  // first chunk starts small and is copied into one twice its size until it is a whole chunk
+  // (most memories of a large machine see few accesses); chunks stay from epoch to epoch.
   class Log {
    public:
-    std::uint32_t size() const { return size_; }
-    const Record& operator[](std::uint32_t i) const {
-      const std::size_t chunk = std::bit_width(std::uint64_t{i} / kFirst + 1) - 1;
-      return *reinterpret_cast<const Record*>(origins_[chunk] + std::uintptr_t{i} * sizeof(Record));
+    // The number the next record gets.
+    std::uint32_t next() const { return next_; }
+    const Record& operator[](std::uint32_t r) const {
+      return chunks_[r >> kChunkBits][r & (kChunkRecords - 1)];
     }
     void clear() {
-      size_ = 0;
+      next_ = 1;
       room_ = 0;
     }
-    void push_back(const Record& record) {
+    // Appends the record and returns its number.
+    std::uint32_t push_back(const Record& record) {
       if (room_ == 0) next_chunk();
       *cursor_++ = record;
       --room_;
-      ++size_;
+      return next_++;
     }
 
    private:
-    static constexpr std::uint32_t kFirst = 1024;
-    static std::pair<std::size_t, std::size_t> locate(std::uint32_t i) {
-      const std::uint64_t j = i / kFirst + 1;
-      const auto chunk = static_cast<std::size_t>(std::bit_width(j) - 1);
-      return {chunk, i - kFirst * ((std::uint64_t{1} << chunk) - 1)};
-    }
-    // Points the cursor at the chunk that record size_ starts, allocating it the first time.
+    static constexpr unsigned kChunkBits = 16;
+    static constexpr std::uint32_t kChunkRecords = std::uint32_t{1} << kChunkBits;
+    static constexpr std::uint32_t kFirst = 1024;  // the first chunk's first size
+    // Points the cursor at the chunk slot of record next_, allocating or growing its chunk.
     void next_chunk();
 
-    std::vector<HugePageArray<Record>> chunks_;
-    // Per chunk, the address record 0 would have if the chunk began at record 0 (its first
-    // record's address less its first index's bytes, as a number): record i is at origin + 32 i,
-    // a short chain of arithmetic before the load (a portable build's bit_width is bsr, slow).
-    std::vector<std::uintptr_t> origins_;
-    std::uint32_t size_ = 0;
-    Record* cursor_ = nullptr;  // where record size_ goes
+    std::vector<HugePageArray<Record>> storage_;
+    std::vector<Record*> chunks_;  // storage_[k].data()
+    std::uint32_t next_ = 1;
+    Record* cursor_ = nullptr;  // where record next_ goes
     std::size_t room_ = 0;      // records left in its chunk from there
   };
   // Where a block's current epoch began in a memory's log (memories of several blocks).
   struct BlockEpoch {
     std::uint32_t generation = 0;  // of the memory's log it refers to
-    std::uint32_t start = 0;       // its first record
+    std::uint32_t start = 0;       // its first record's number
     std::uint64_t epoch = 0;
   };
   struct Memory {
@@ -136,7 +132,7 @@ class RaceDetector final : public AccessObserver {
   };
 
   // Records one access of the instruction `a` (at `address`), reporting its races; the
-  // records of its block before `start` are of earlier block epochs.
+  // records of its block numbered below `start` are of earlier block epochs.
   void record(Memory& memory, const MemoryAccess& a, Address address, std::uint32_t start);
   // Reports the pairs the access forms with the list of `kind` starting at `head`.
   void pair_with(const Memory& memory, std::uint32_t head, AccessKind kind, std::uint32_t start,

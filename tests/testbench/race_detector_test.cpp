@@ -117,6 +117,20 @@ std::vector<MemoryAccess> random_stream(std::mt19937_64& random, unsigned blocks
   return stream;
 }
 
+// An access to the memory of a flat machine (one block), whose epochs are its block epochs.
+MemoryAccess flat_access(Address address, AccessKind kind, WarpId warp, std::uint64_t pc,
+                         std::uint64_t epoch, Cycle completion) {
+  return {.memory = 0,
+          .address = address,
+          .kind = kind,
+          .warp = warp,
+          .block = 0,
+          .pc = pc,
+          .epoch = epoch,
+          .grid_epoch = 0,
+          .completion = completion};
+}
+
 TEST(RaceDetector, FindsThePairsOfTheDefinitionOnRandomStreams) {
   std::mt19937_64 random(23);
   for (const unsigned blocks : {1u, 3u})
@@ -143,25 +157,10 @@ TEST(RaceDetector, ARaceSeededLateInALongRunIsFoundWithEveryPair) {
   for (std::uint64_t round = 0; round < kRounds; ++round)
     for (WarpId warp = 0; warp < kWarps; ++warp)
       for (const AccessKind kind : {AccessKind::read, AccessKind::write})
-        detector.access({.memory = 0,
-                         .address = warp,
-                         .kind = kind,
-                         .warp = warp,
-                         .block = 0,
-                         .pc = 2 * round + (kind == AccessKind::write) + 1,
-                         .epoch = 0,
-                         .grid_epoch = 0,
-                         .completion = ++cycle});
+        detector.access(
+            flat_access(warp, kind, warp, 2 * round + (kind == AccessKind::write) + 1, 0, ++cycle));
   EXPECT_EQ(detector.count(), 0u);
-  detector.access({.memory = 0,
-                   .address = 7,
-                   .kind = AccessKind::read,
-                   .warp = 5,
-                   .block = 0,
-                   .pc = 2 * kRounds + 1,
-                   .epoch = 0,
-                   .grid_epoch = 0,
-                   .completion = ++cycle});
+  detector.access(flat_access(7, AccessKind::read, 5, 2 * kRounds + 1, 0, ++cycle));
   EXPECT_EQ(detector.count(), kRounds);  // every write of warp 7
   ASSERT_EQ(detector.races().size(), kListed);
   for (std::size_t i = 0; i < kListed; ++i) {
@@ -172,6 +171,35 @@ TEST(RaceDetector, ARaceSeededLateInALongRunIsFoundWithEveryPair) {
     EXPECT_EQ(race.first.pc, 2 * (kRounds - i));  // the newest write first
     EXPECT_EQ(race.second.warp, 5u);
     EXPECT_EQ(race.second.pc, 2 * kRounds + 1);
+  }
+}
+
+// The log keeps its chunks from epoch to epoch: an epoch of 2^17 accesses (several chunks of
+// records), then, after a barrier, one of 3 * 2^15 and a late read of another warp's cell. The
+// read races with every write of that cell in the second epoch, newest first, and with none of
+// the first epoch's, whose records are still in the chunks that the second epoch overwrites.
+TEST(RaceDetector, AnEpochAfterALongOneRacesWithItsOwnAccessesOnly) {
+  constexpr WarpId kWarps = 256;
+  constexpr std::uint64_t kFirstRounds = 512;   // 2^17 accesses
+  constexpr std::uint64_t kSecondRounds = 384;  // 3 * 2^15
+  RaceDetector detector({{kWarps, true}}, kSecondRounds);  // lists them all
+  Cycle cycle = 0;
+  for (std::uint64_t epoch = 0; epoch < 2; ++epoch)
+    for (std::uint64_t round = 0; round < (epoch == 0 ? kFirstRounds : kSecondRounds); ++round)
+      for (WarpId warp = 0; warp < kWarps; ++warp)
+        detector.access(flat_access(warp, AccessKind::write, warp, epoch * kFirstRounds + round + 1,
+                                    epoch, ++cycle));
+  EXPECT_EQ(detector.count(), 0u);
+  detector.access(
+      flat_access(7, AccessKind::read, 5, kFirstRounds + kSecondRounds + 1, 1, ++cycle));
+  EXPECT_EQ(detector.count(), kSecondRounds);
+  ASSERT_EQ(detector.races().size(), kSecondRounds);
+  for (std::size_t i = 0; i < kSecondRounds; ++i) {
+    const RaceDetector::Race& race = detector.races()[i];
+    EXPECT_EQ(race.first.warp, 7u);
+    EXPECT_EQ(race.first.pc, kFirstRounds + kSecondRounds - i);
+    EXPECT_EQ(race.first.cycle, kWarps * (kFirstRounds + kSecondRounds - 1 - i) + 8);
+    EXPECT_EQ(race.second.warp, 5u);
   }
 }
 
