@@ -43,7 +43,6 @@ class AdversarialPolicy final : public DispatchPolicy {
     return u;
   }
 
-
  private:
   const std::vector<WarpUnit*>& units_;
   std::vector<std::uint64_t> issued_;  // of each ready unit, when it got ready

@@ -125,9 +125,9 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   // A coalesced access in range: its stages and counts in closed form, its data moved as one
   // block (with an identity map, its cells are consecutive too).
   const bool coalesced = consecutive && beyond == 0 && identity_;
-  const LaneLayout layout = active != cells.size()                       ? LaneLayout::some_inactive
+  const LaneLayout layout = active != cells.size()         ? LaneLayout::some_inactive
                             : coalesced && unit.one_warp() ? LaneLayout::consecutive
-                                                                      : LaneLayout::all_active;
+                                                           : LaneLayout::all_active;
   unit.set_dispatch_cells(cells, layout);
   const unsigned k = coalesced ? splitter_->count_consecutive_stages(
                                      cells.front(), static_cast<unsigned>(cells.size()))
@@ -181,8 +181,8 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   const unsigned width = warps.front().width();  // lanes per warp (not banks)
   for (std::size_t slot = 0; slot < warps.size(); ++slot)
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::read)
-      read_lanes(warps[slot], warps[slot].registers().data(), warps[slot].addresses().data(),
-                 width, cells + slot * width, layout, completion);
+      read_lanes(warps[slot], warps[slot].registers().data(), warps[slot].addresses().data(), width,
+                 cells + slot * width, layout, completion);
   const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
   for (std::size_t n = 0; n < warps.size(); ++n) {
     const std::size_t slot = ascending ? n : warps.size() - 1 - n;

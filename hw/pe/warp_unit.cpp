@@ -53,12 +53,12 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
       Warp& warp = warps_.front();
       const Warp::Instruction& in = warp.instruction();
       target_ = memory_of(in.space, warp);
-      pending_ = {.addresses = in.run ? nullptr : in.addresses.data(),
-                  .values = in.values.data(),
-                  .registers = warp.registers().data(),
-                  .run_first = in.run && in.run_first < kInactive - (lanes_ - 1) ? in.run_first
-                                                                                  : kInactive,
-                  .access = in.access};
+      pending_ = {
+          .addresses = in.run ? nullptr : in.addresses.data(),
+          .values = in.values.data(),
+          .registers = warp.registers().data(),
+          .run_first = in.run && in.run_first < kInactive - (lanes_ - 1) ? in.run_first : kInactive,
+          .access = in.access};
       ready_since_ = t;
       return state_ = UnitState::ready;
     }

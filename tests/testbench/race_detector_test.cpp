@@ -180,8 +180,8 @@ TEST(RaceDetector, ARaceSeededLateInALongRunIsFoundWithEveryPair) {
 // the first epoch's, whose records are still in the chunks that the second epoch overwrites.
 TEST(RaceDetector, AnEpochAfterALongOneRacesWithItsOwnAccessesOnly) {
   constexpr WarpId kWarps = 256;
-  constexpr std::uint64_t kFirstRounds = 512;   // 2^17 accesses
-  constexpr std::uint64_t kSecondRounds = 384;  // 3 * 2^15
+  constexpr std::uint64_t kFirstRounds = 512;              // 2^17 accesses
+  constexpr std::uint64_t kSecondRounds = 384;             // 3 * 2^15
   RaceDetector detector({{kWarps, true}}, kSecondRounds);  // lists them all
   Cycle cycle = 0;
   for (std::uint64_t epoch = 0; epoch < 2; ++epoch)
