@@ -15,20 +15,17 @@ RaceDetector::RaceDetector(const std::vector<MemoryScope>& memories, std::size_t
 void RaceDetector::Log::next_chunk() {
   const std::size_t chunk = next_ >> kChunkBits;
   const std::uint32_t at = next_ & (kChunkRecords - 1);
-  if (storage_.empty()) {
-    storage_.emplace_back(kFirst);
-    chunks_.push_back(storage_.back().data());
-  } else if (chunk == 0 && at == storage_[0].size()) {  // full, below the chunk size: double it
-    HugePageArray<Record> larger(2 * storage_[0].size());
-    std::copy_n(storage_[0].data(), at, larger.data());
-    storage_[0] = std::move(larger);
-    chunks_[0] = storage_[0].data();
-  } else if (chunk == storage_.size()) {
-    storage_.emplace_back(kChunkRecords);
-    chunks_.push_back(storage_.back().data());
+  if (chunks_.empty()) {
+    chunks_.emplace_back(kFirst);
+  } else if (chunk == 0 && at == chunks_[0].size()) {  // full, below the chunk size: double it
+    HugePageArray<Record> larger(2 * chunks_[0].size());
+    std::copy_n(chunks_[0].data(), at, larger.data());
+    chunks_[0] = std::move(larger);
+  } else if (chunk == chunks_.size()) {
+    chunks_.emplace_back(kChunkRecords);
   }
-  cursor_ = chunks_[chunk] + at;
-  room_ = storage_[chunk].size() - at;
+  cursor_ = chunks_[chunk].data() + at;
+  room_ = chunks_[chunk].size() - at;
 }
 
 void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addresses) {

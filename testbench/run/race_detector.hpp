@@ -110,8 +110,7 @@ class RaceDetector final : public AccessObserver {
     // Points the cursor at the chunk slot of record next_, allocating or growing its chunk.
     void next_chunk();
 
-    std::vector<HugePageArray<Record>> storage_;
-    std::vector<Record*> chunks_;  // storage_[k].data()
+    std::vector<HugePageArray<Record>> chunks_;
     std::uint32_t next_ = 1;
     Record* cursor_ = nullptr;  // where record next_ goes
     std::size_t room_ = 0;      // records left in its chunk from there
