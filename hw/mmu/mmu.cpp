@@ -1,6 +1,7 @@
 #include "hw/mmu/mmu.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <utility>
 
@@ -200,6 +201,12 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses
   } else if (layout == LaneLayout::all_active) {
 #pragma GCC unroll 8
     for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
+  } else if (width <= 64) {  // the active lanes alone; an inactive lane keeps its register
+    std::uint64_t on = with_vector_isa([=] { return active_lane_mask({addresses, width}); });
+    for (; on != 0; on &= on - 1) {
+      const auto lane = static_cast<unsigned>(std::countr_zero(on));
+      registers[lane] = cells[lane_cells[lane]];
+    }
   } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
             // active follows no pattern a branch predictor learns: the scans of sorting)
     for (unsigned lane = 0; lane < width; ++lane) {
@@ -217,6 +224,21 @@ void Mmu::write_lanes(const Warp& warp, const Word* values, const Address* addre
   Word* cells = cells_.data();
   if (layout == LaneLayout::consecutive) {  // distinct cells: the lanes' order does not matter
     std::copy_n(values, width, cells + lane_cells[0]);
+  } else if (layout == LaneLayout::some_inactive && width <= 64) {
+    // The active lanes alone, in the order that lets the winning lane write last.
+    std::uint64_t on = with_vector_isa([=] { return active_lane_mask({addresses, width}); });
+    if (config_.write_conflict == WriteConflict::highest_lane) {
+      for (; on != 0; on &= on - 1) {
+        const auto lane = static_cast<unsigned>(std::countr_zero(on));
+        cells[lane_cells[lane]] = values[lane];
+      }
+    } else {
+      while (on != 0) {  // the highest lane first
+        const auto lane = static_cast<unsigned>(std::bit_width(on)) - 1;
+        cells[lane_cells[lane]] = values[lane];
+        on ^= std::uint64_t{1} << lane;
+      }
+    }
   } else {
     const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
     for (unsigned m = 0; m < width; ++m) {

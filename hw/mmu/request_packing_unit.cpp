@@ -262,9 +262,8 @@ unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank 
   } else if (n <= 64) {
     // The active lanes as a mask (one vectorised pass), then those lanes alone: no branch per
     // lane, which a predictor cannot learn (as the scans of sorting stop, lanes drop out).
-    std::uint64_t on = 0;
-    for (std::size_t i = 0; i < n; ++i) on |= std::uint64_t{c[i] != kInactive} << i;
-    for (; on != 0; on &= on - 1) lane(c[std::countr_zero(on)]);
+    for (std::uint64_t on = active_lane_mask(cells); on != 0; on &= on - 1)
+      lane(c[std::countr_zero(on)]);
   } else {
     for (std::size_t i = 0; i < n; ++i)
       if (c[i] != kInactive) lane(c[i]);

@@ -74,6 +74,51 @@ TEST(Timing, RequestsToOneAddressAreMergedAndTheHighestLaneWritesByDefault) {
   EXPECT_EQ(replay(c, program).memory[3], 10);
 }
 
+// With lanes inactive the rule still picks the write that lands: DMM, w = 4, lanes 1 and 2 write
+// 11 and 12 to m[3], lanes 0 and 3 send nothing. The highest active lane (2) wins by default,
+// the lowest (1) under lowest_lane; m[0] and m[7], which the inactive lanes would have reached
+// had they been read as addresses, keep their values.
+TEST(Timing, WithLanesInactiveTheRuleStillChoosesTheWriteThatLands) {
+  const RefProgram program{{{write({kInactive, 3, 3, kInactive}, {10, 11, 12, 13}),
+                             read({kInactive, 3, kInactive, 5})}}};
+  auto c = machine("dmm", 4, 2, 4, 16);
+  const auto run = replay(c, program);
+  EXPECT_EQ(run.memory[3], 12);
+  EXPECT_EQ(run.memory[0], 0);
+  EXPECT_EQ(run.memory[7], 7);
+  EXPECT_EQ(run.reads[0], (std::vector<Word>{12, 5}));
+  c.write_conflict = WriteConflict::lowest_lane;
+  const auto lowest = replay(c, program);
+  EXPECT_EQ(lowest.memory[3], 11);
+  EXPECT_EQ(lowest.reads[0], (std::vector<Word>{11, 5}));
+}
+
+// A lane that sends nothing keeps its register (it starts as the thread's number): a read of
+// m[6] and m[7] by lanes 1 and 3, then a write of the registers to m[8..11], gives 0, 6, 2, 7.
+class ReadSomeLanesThenWriteRegisters final : public Kernel {
+ public:
+  Task run(Warp& warp) override {
+    co_await warp.read(some_);
+    co_await warp.write(out_);
+  }
+
+ private:
+  const std::vector<Address> some_{kInactive, 6, kInactive, 7};
+  const std::vector<Address> out_{8, 9, 10, 11};
+};
+
+TEST(Timing, AnInactiveLaneKeepsItsRegisterThroughARead) {
+  Simulation simulation(resolve_machine(machine("dmm", 4, 2, 4, 16)), {});
+  Mmu& memory = simulation.memory(0);
+  for (Address a = 0; a < memory.words(); ++a) memory.poke(a, static_cast<Word>(a));
+  ReadSomeLanesThenWriteRegisters kernel;
+  simulation.run(kernel);
+  EXPECT_EQ(memory.peek(8), 0);
+  EXPECT_EQ(memory.peek(9), 6);
+  EXPECT_EQ(memory.peek(10), 2);
+  EXPECT_EQ(memory.peek(11), 7);
+}
+
 TEST(Timing, ADispatchWithNoActiveLaneTakesNoTime) {
   const RefProgram program{
       {{read({kInactive, kInactive}), read({0, 1}), read({kInactive, kInactive})}}};
