@@ -30,6 +30,7 @@ void Dispatcher::add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy) {
   ports_.push_back(Port{.mmu = &mmu, .policy = std::move(policy), .tell_ready = tell_ready});
   memories_.push_back(&mmu);
   pending_ports_ = DynamicBitset(ports_.size());
+  chosen_ports_.resize(ports_.size());
 }
 
 void Dispatcher::run() {
@@ -64,19 +65,17 @@ Cycle Dispatcher::step(Cycle t) {
   if (sampler_.next() <= t) sampler_.sample_until(t, memories_, barrier_);
   wakes_.advance(t);
   while (wakes_.due()) resume(wakes_.pop_due(), t);
-  choose_dispatches(t);
-  Cycle next = kNever;  // a port that frees up with units ready for it
-  for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;
-       p = pending_ports_.find_next(p + 1)) {
-    if (ports_[p].chosen != kNoUnit) {
-      dispatch(ports_[p], ports_[p].chosen, t);
-      ports_[p].chosen = kNoUnit;
-    }
-    if (ports_[p].ready == 0) {
+  const Choices choices = choose_dispatches(t);
+  Cycle next = choices.next;  // a port that frees up with units ready for it
+  for (std::size_t i = 0; i < choices.ports; ++i) {
+    const MemoryId p = chosen_ports_[i];
+    Port& port = ports_[p];
+    dispatch(port, port.chosen, t);
+    port.chosen = kNoUnit;
+    if (port.ready == 0)
       pending_ports_.reset(p);
-      continue;
-    }
-    if (ports_[p].free_at > t) next = std::min(next, ports_[p].free_at);
+    else
+      next = std::min(next, port.free_at);
   }
   if (!wakes_.empty()) next = std::min(next, wakes_.next_time());
   if (in_window(t)) {
@@ -87,14 +86,22 @@ Cycle Dispatcher::step(Cycle t) {
   return next;
 }
 
-void Dispatcher::choose_dispatches(Cycle t) {
+Dispatcher::Choices Dispatcher::choose_dispatches(Cycle t) {
   // A policy's choice reads the units' states, which a dispatch changes: no unit is dispatched
   // until every memory has chosen.
+  Cycle next = kNever;
+  MemoryId* const chosen = chosen_ports_.data();
+  std::size_t count = 0;
   const auto choose = [&](std::size_t p) {
     Port& port = ports_[p];
-    if (port.free_at > t) return;
+    if (port.free_at > t) {
+      next = std::min(next, port.free_at);
+      return;
+    }
     port.chosen = port.policy->choose(t);
-    if (port.chosen != kNoUnit) --port.ready;
+    if (port.chosen == kNoUnit) return;  // its units wait for an event (round robin's turn)
+    --port.ready;
+    chosen[count++] = static_cast<MemoryId>(p);
   };
   if (options_.visit_order == MemoryVisitOrder::ascending) {
     for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;
@@ -103,7 +110,9 @@ void Dispatcher::choose_dispatches(Cycle t) {
   } else {
     for (std::size_t p = ports_.size(); p-- > 0;)
       if (pending_ports_.test(p)) choose(p);
+    std::reverse(chosen, chosen + count);  // dispatched in memory order
   }
+  return {next, count};
 }
 
 void Dispatcher::resume(UnitId u, Cycle t) {

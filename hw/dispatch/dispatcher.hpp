@@ -94,10 +94,14 @@ class Dispatcher : public sc_core::sc_module {
   void resume(UnitId u, Cycle t);
   void open_barriers();
   void open_barrier(Cycle release);
-  // Each memory free at t with units ready for it chooses one (Port::chosen), all from the
-  // state at the start of t; only then are the choices dispatched, in memory order
-  // (docs/semantics.md §7, simultaneity).
-  [[gnu::always_inline]] inline void choose_dispatches(Cycle t);
+  // Each memory free at t with units ready for it chooses one (Port::chosen), all from the state
+  // at the start of t; only then are the choices dispatched, in memory order (docs/semantics.md
+  // §7, simultaneity).
+  struct Choices {
+    Cycle next;         // when the first busy memory with units ready for it frees up
+    std::size_t ports;  // the memories that chose: chosen_ports_[0 .. ports), in memory order
+  };
+  [[gnu::always_inline]] inline Choices choose_dispatches(Cycle t);
   void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);
@@ -118,6 +122,7 @@ class Dispatcher : public sc_core::sc_module {
   // Ports whose policy holds ready units: a step looks at these only (a machine of many
   // memories, most of them idle at any time).
   DynamicBitset pending_ports_;
+  std::vector<MemoryId> chosen_ports_;  // one place per port (choose_dispatches)
   DynamicBitset present_;
   WakeQueue wakes_;
   bool finished_ = false;
