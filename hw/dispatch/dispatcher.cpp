@@ -68,12 +68,11 @@ Cycle Dispatcher::step(Cycle t) {
   const Choices choices = choose_dispatches(t);
   Cycle next = choices.next;  // a port that frees up with units ready for it
   for (std::size_t i = 0; i < choices.ports; ++i) {
-    const MemoryId p = chosen_ports_[i];
-    Port& port = ports_[p];
+    Port& port = *chosen_ports_[i];
     dispatch(port, port.chosen, t);
     port.chosen = kNoUnit;
     if (port.ready == 0)
-      pending_ports_.reset(p);
+      pending_ports_.reset(static_cast<std::size_t>(&port - ports_.data()));
     else
       next = std::min(next, port.free_at);
   }
@@ -90,7 +89,7 @@ Dispatcher::Choices Dispatcher::choose_dispatches(Cycle t) {
   // A policy's choice reads the units' states, which a dispatch changes: no unit is dispatched
   // until every memory has chosen.
   Cycle next = kNever;
-  MemoryId* const chosen = chosen_ports_.data();
+  Port** const chosen = chosen_ports_.data();
   std::size_t count = 0;
   const auto choose = [&](std::size_t p) {
     Port& port = ports_[p];
@@ -101,7 +100,7 @@ Dispatcher::Choices Dispatcher::choose_dispatches(Cycle t) {
     port.chosen = port.policy->choose(t);
     if (port.chosen == kNoUnit) return;  // its units wait for an event (round robin's turn)
     --port.ready;
-    chosen[count++] = static_cast<MemoryId>(p);
+    chosen[count++] = &port;
   };
   if (options_.visit_order == MemoryVisitOrder::ascending) {
     for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;

@@ -122,7 +122,9 @@ class Dispatcher : public sc_core::sc_module {
   // Ports whose policy holds ready units: a step looks at these only (a machine of many
   // memories, most of them idle at any time).
   DynamicBitset pending_ports_;
-  std::vector<MemoryId> chosen_ports_;  // one place per port (choose_dispatches)
+  // One place per port (choose_dispatches): the ports themselves, so that the dispatches of a
+  // step do not compute their places again.
+  std::vector<Port*> chosen_ports_;
   DynamicBitset present_;
   WakeQueue wakes_;
   bool finished_ = false;
