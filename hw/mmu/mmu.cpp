@@ -8,6 +8,7 @@
 #include "hw/pe/warp_unit.hpp"
 #include "hw/support/errors.hpp"
 #include "hw/support/four_lanes.hpp"
+#include "hw/support/lane_mask.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -99,7 +100,8 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   // last lane is. Otherwise one vectorised pass counts the lanes at or beyond
   // `words`: kInactive lies beyond every memory, so when no lane is beyond, every lane is active
   // and in range; else the inactive lanes are counted, and one more lane beyond `words` than them
-  // is an address outside the memory.
+  // is an address outside the memory. The active lanes are found once, here, for the splitter
+  // and for the reads and writes.
   const std::uint64_t words = config_.words;
   const bool consecutive = consecutive_run(addresses);
   const std::uint64_t beyond =
@@ -110,13 +112,18 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
                       for (const Address a : addresses) n += a >= words;
                       return n;
                     });
-  auto active = static_cast<unsigned>(addresses.size());
+  const auto lanes = static_cast<unsigned>(addresses.size());
+  ActiveLanes active{lanes, first_lanes(lanes)};
   if (beyond != 0) {
-    const std::uint64_t inactive = with_vector_isa([&] { return inactive_lanes(addresses); });
-    if (beyond != inactive)
+    if (lanes <= 64) {
+      active = active_lanes(addresses);
+    } else {
+      active.count -= static_cast<unsigned>(
+          with_vector_isa([&] { return inactive_lanes(addresses); }));
+    }
+    if (beyond != lanes - active.count)
       for (std::size_t i = 0; i < addresses.size(); ++i)
         if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
-    active -= static_cast<unsigned>(inactive);
   }
   std::span<const Address> cells = addresses;
   if (!identity_) {
@@ -126,14 +133,14 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   // A coalesced access in range: its stages and counts in closed form, its data moved as one
   // block (with an identity map, its cells are consecutive too).
   const bool coalesced = consecutive && beyond == 0 && identity_;
-  const LaneLayout layout = active != cells.size()         ? LaneLayout::some_inactive
+  const LaneLayout layout = active.count != lanes            ? LaneLayout::some_inactive
                             : coalesced && unit.one_warp() ? LaneLayout::consecutive
                                                            : LaneLayout::all_active;
-  unit.set_dispatch_cells(cells, layout);
+  unit.set_dispatch_cells(cells, layout, active.mask);
   const unsigned k = coalesced ? splitter_->count_consecutive_stages(
                                      cells.front(), static_cast<unsigned>(cells.size()))
                                : splitter_->count_stages(cells, active);
-  MmuPipeline::InFlight& record = accept(unit, t, k, active);
+  MmuPipeline::InFlight& record = accept(unit, t, k, active.count);
   const Cycle completion = pipeline_.completion(record);
   if (config_.keep_groups) {
     groups_.resize(cells.size());
@@ -147,7 +154,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
       if (!merged) record.slots.push_back(slot);
     }
   }
-  return {k, active, completion};
+  return {k, active.count, completion};
 }
 
 void Mmu::complete_until(Cycle t) {
@@ -170,31 +177,37 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   if (unit.one_warp()) {  // the dispatch is its instruction (most machines)
     const WarpUnit::PendingAccess& pending = unit.pending();
     if (pending.access == AccessKind::read)
-      read_lanes(warps.front(), pending.registers, pending.addresses, unit.lanes(), cells, layout,
+      read_lanes(warps.front(), pending.registers, unit.lanes(), cells, layout, unit.active_lanes(),
                  completion);
     else
-      write_lanes(warps.front(), pending.values, pending.addresses, unit.lanes(), cells, layout,
+      write_lanes(warps.front(), pending.values, unit.lanes(), cells, layout, unit.active_lanes(),
                   completion);
     return;
   }
   // Merged requests: every read returns the value from before the dispatch's writes; of
   // several writes to one address the one performed last wins.
   const unsigned width = warps.front().width();  // lanes per warp (not banks)
+  // A warp's active lanes: its part of the dispatch's mask where that holds every lane.
+  const auto on = [&](std::size_t slot) -> std::uint64_t {
+    if (layout != LaneLayout::some_inactive || width > 64) return 0;
+    if (unit.lanes() <= 64) return unit.active_lanes() >> (slot * width) & first_lanes(width);
+    return active_lane_mask({cells + slot * width, width});
+  };
   for (std::size_t slot = 0; slot < warps.size(); ++slot)
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::read)
-      read_lanes(warps[slot], warps[slot].registers().data(), warps[slot].addresses().data(), width,
-                 cells + slot * width, layout, completion);
+      read_lanes(warps[slot], warps[slot].registers().data(), width, cells + slot * width, layout,
+                 on(slot), completion);
   const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
   for (std::size_t n = 0; n < warps.size(); ++n) {
     const std::size_t slot = ascending ? n : warps.size() - 1 - n;
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::write)
-      write_lanes(warps[slot], warps[slot].instruction().values.data(),
-                  warps[slot].addresses().data(), width, cells + slot * width, layout, completion);
+      write_lanes(warps[slot], warps[slot].instruction().values.data(), width,
+                  cells + slot * width, layout, on(slot), completion);
   }
 }
 
-void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses, unsigned width,
-                     const Address* lane_cells, LaneLayout layout, Cycle completion) {
+void Mmu::read_lanes(const Warp& warp, Word* registers, unsigned width, const Address* lane_cells,
+                     LaneLayout layout, std::uint64_t on, Cycle completion) {
   const Word* cells = cells_.data();
   if (layout == LaneLayout::consecutive) {
     std::copy_n(cells + lane_cells[0], width, registers);
@@ -202,7 +215,6 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses
 #pragma GCC unroll 8
     for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
   } else if (width <= 64) {  // the active lanes alone; an inactive lane keeps its register
-    std::uint64_t on = with_vector_isa([=] { return active_lane_mask({addresses, width}); });
     for (; on != 0; on &= on - 1) {
       const auto lane = static_cast<unsigned>(std::countr_zero(on));
       registers[lane] = cells[lane_cells[lane]];
@@ -210,7 +222,7 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses
   } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
             // active follows no pattern a branch predictor learns: the scans of sorting)
     for (unsigned lane = 0; lane < width; ++lane) {
-      const Word active = -static_cast<Word>(addresses[lane] != kInactive);  // all ones, or 0
+      const Word active = -static_cast<Word>(lane_cells[lane] != kInactive);  // all ones, or 0
       const Word value = cells[lane_cells[lane] & static_cast<Address>(active)];  // m[0] unused
       registers[lane] = (value & active) | (registers[lane] & ~active);
     }
@@ -218,15 +230,14 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses
   if (observer_) notify(warp, AccessKind::read, completion);
 }
 
-void Mmu::write_lanes(const Warp& warp, const Word* values, const Address* addresses,
-                      unsigned width, const Address* lane_cells, LaneLayout layout,
+void Mmu::write_lanes(const Warp& warp, const Word* values, unsigned width,
+                      const Address* lane_cells, LaneLayout layout, std::uint64_t on,
                       Cycle completion) {
   Word* cells = cells_.data();
   if (layout == LaneLayout::consecutive) {  // distinct cells: the lanes' order does not matter
     std::copy_n(values, width, cells + lane_cells[0]);
   } else if (layout == LaneLayout::some_inactive && width <= 64) {
     // The active lanes alone, in the order that lets the winning lane write last.
-    std::uint64_t on = with_vector_isa([=] { return active_lane_mask({addresses, width}); });
     if (config_.write_conflict == WriteConflict::highest_lane) {
       for (; on != 0; on &= on - 1) {
         const auto lane = static_cast<unsigned>(std::countr_zero(on));
@@ -243,7 +254,7 @@ void Mmu::write_lanes(const Warp& warp, const Word* values, const Address* addre
     const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
     for (unsigned m = 0; m < width; ++m) {
       const unsigned lane = ascending ? m : width - 1 - m;
-      if (addresses[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
+      if (lane_cells[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
     }
   }
   if (observer_) notify(warp, AccessKind::write, completion);

@@ -117,13 +117,14 @@ class Mmu : public sc_core::sc_module {
   [[gnu::always_inline]] inline MmuPipeline::InFlight& accept(WarpUnit& unit, Cycle t, unsigned k,
                                                                unsigned active);
   void perform(const MmuPipeline::InFlight& dispatch);
-  // One warp's part of a dispatch taking effect, its `width` lanes: `addresses` per lane (read
-  // only where some lane is inactive), `lane_cells` their cell indices (LaneLayout::consecutive:
-  // the first alone); `warp` for the observer.
-  void read_lanes(const Warp& warp, Word* registers, const Address* addresses, unsigned width,
-                  const Address* lane_cells, LaneLayout layout, Cycle completion);
-  void write_lanes(const Warp& warp, const Word* values, const Address* addresses, unsigned width,
-                   const Address* lane_cells, LaneLayout layout, Cycle completion);
+  // One warp's part of a dispatch taking effect, its `width` lanes: `lane_cells` their cell
+  // indices (kInactive for an inactive lane; LaneLayout::consecutive: the first alone), `on` the
+  // active lanes (bit i: lane i; read with LaneLayout::some_inactive and at most 64 lanes);
+  // `warp` for the observer.
+  void read_lanes(const Warp& warp, Word* registers, unsigned width, const Address* lane_cells,
+                  LaneLayout layout, std::uint64_t on, Cycle completion);
+  void write_lanes(const Warp& warp, const Word* values, unsigned width, const Address* lane_cells,
+                   LaneLayout layout, std::uint64_t on, Cycle completion);
   void notify(const Warp& warp, AccessKind kind, Cycle completion);
   [[noreturn]] void reject(WarpUnit& unit, std::size_t lane, Address a) const;
 

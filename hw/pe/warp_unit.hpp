@@ -100,10 +100,13 @@ class WarpUnit : public sc_core::sc_module {
   // kInactive (no lane wraps around or reads as inactive); kInactive otherwise.
   Address dispatch_run() const { return pending_.run_first; }
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
-  // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
+  // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map; with the
+  // active lanes (bit i: lane i) where some lane is not and the dispatch has at most 64 lanes.
   std::span<Address> cell_buffer() { return cells_; }
-  void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout) {
+  void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout,
+                          std::uint64_t active_lanes) {
     dispatch_cells_ = cells;
+    active_lanes_ = active_lanes;
     layout_ = layout;
     run_dispatch_ = false;
   }
@@ -121,6 +124,7 @@ class WarpUnit : public sc_core::sc_module {
     return run_dispatch_ ? pending_.run_first : dispatch_cells_.front();
   }
   LaneLayout lane_layout() const { return layout_; }
+  std::uint64_t active_lanes() const { return active_lanes_; }
   // The MMU accepted the dispatch at time t; the request takes `memory_time` time units. Returns
   // the warps that take part.
   unsigned dispatched(Cycle t, Cycle memory_time) {
@@ -173,6 +177,7 @@ class WarpUnit : public sc_core::sc_module {
   Cycle ready_since_ = 0;
   PendingAccess pending_;
   std::span<const Address> dispatch_cells_;
+  std::uint64_t active_lanes_ = 0;  // set_dispatch_cells
   UnitId id_;
   std::vector<Warp> warps_;
   Memories memories_;

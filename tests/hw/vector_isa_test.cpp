@@ -17,7 +17,9 @@
 
 #include "hw/memory/address_maps.hpp"
 #include "hw/mmu/request_packing_unit.hpp"
+#include "hw/support/lane_mask.hpp"
 #include "hw/support/vector_isa.hpp"
+#include "support/active_lanes.hpp"
 #include "support/testbench_text.hpp"
 #include "support/vector_isas.hpp"
 #include "testbench/experiments/congestion_experiment.hpp"
@@ -92,7 +94,7 @@ TEST(VectorIsa, ThePackingUnitCountsTheSameInEveryVariant) {
           RequestPackingUnit plain(w, lanes, cells);
           stages.emplace_back();
           for (const std::vector<Address>& d : dispatches) {
-            stages.back().push_back(counting.count_stages(d, 0));
+            stages.back().push_back(counting.count_stages(d, active_lanes_of(d)));
             EXPECT_EQ(plain.stages(d), stages.back().back());
           }
           spreads.push_back(counting.spread());
@@ -102,6 +104,31 @@ TEST(VectorIsa, ThePackingUnitCountsTheSameInEveryVariant) {
           EXPECT_EQ(spreads[v].banks, spreads[0].banks);
         }
       }
+}
+
+// Every length up to 64 lanes (the vector steps and what is left after them), lanes inactive at
+// random, and active lanes whose addresses share bits with kInactive: the top bit alone, every
+// bit but the lowest, every bit but the top one.
+TEST(VectorIsa, TheActiveLaneMaskIsLaneByLaneInEveryVariant) {
+  std::mt19937_64 random(64);
+  const Address near_inactive[] = {0, Address{1} << 63, kInactive - 1, kInactive >> 1};
+  for (const VectorIsa isa : runnable_isas()) {
+    const UsingIsa using_isa(isa);
+    for (std::size_t lanes = 0; lanes <= 64; ++lanes)
+      for (int round = 0; round < 20; ++round) {
+        std::vector<Address> dispatch(lanes);
+        for (Address& a : dispatch)
+          a = random() % 3 == 0 ? kInactive : near_inactive[random() % 4];
+        const ActiveLanes expected = active_lanes_of(dispatch);
+        ASSERT_EQ(active_lane_mask(dispatch), expected.mask)
+            << vector_isa_name(isa) << " lanes " << lanes << " round " << round;
+        const ActiveLanes found = active_lanes(dispatch);
+        ASSERT_EQ(found.mask, expected.mask);
+        ASSERT_EQ(found.count, expected.count);
+      }
+    EXPECT_EQ(active_lane_mask(std::vector<Address>(64, 5)), ~std::uint64_t{0});
+    EXPECT_EQ(active_lane_mask(std::vector<Address>(64, kInactive)), 0u);
+  }
 }
 
 TEST(VectorIsa, TheAddressMapsPlaceTheSameInEveryVariant) {
