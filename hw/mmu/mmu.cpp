@@ -75,6 +75,42 @@ bool consecutive_run(std::span<const Address> addresses) {
 
 }  // namespace
 
+ActiveLanes Mmu::active_lanes_in_range(WarpUnit& unit, std::span<const Address> addresses,
+                                       bool consecutive) const {
+  // A coalesced access (one run of consecutive addresses, as most are) is in range when its
+  // last lane is. Otherwise one vectorised pass finds the lanes at or beyond `words`: kInactive
+  // lies beyond every memory, so when there are none, every lane is active and in range; else
+  // the inactive lanes are found, and a lane beyond `words` that is not one of them is an
+  // address outside the memory.
+  const std::uint64_t words = config_.words;
+  const auto lanes = static_cast<unsigned>(addresses.size());
+  ActiveLanes active{lanes, first_lanes(lanes)};
+  bool outside = false;
+  if (consecutive) {
+    outside = addresses.back() >= words;
+  } else if (lanes <= 64) {
+    const std::uint64_t beyond = lanes_at_or_beyond(addresses, words);
+    if (beyond == 0) return active;
+    active = active_lanes(addresses);
+    outside = (beyond & active.mask) != 0;
+  } else {
+    const std::uint64_t beyond = with_vector_isa([&] {
+      std::uint64_t n = 0;
+#pragma GCC unroll 2
+      for (const Address a : addresses) n += a >= words;
+      return n;
+    });
+    if (beyond == 0) return active;
+    active.count -=
+        static_cast<unsigned>(with_vector_isa([&] { return inactive_lanes(addresses); }));
+    outside = beyond != lanes - active.count;
+  }
+  if (outside)
+    for (std::size_t i = 0; i < addresses.size(); ++i)
+      if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
+  return active;
+}
+
 MmuPipeline::InFlight& Mmu::accept(WarpUnit& unit, Cycle t, unsigned k, unsigned active) {
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
   const Cycle completion = pipeline_.completion(record);
@@ -96,44 +132,18 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
     return {k, unit.lanes(), pipeline_.completion(record)};
   }
   const std::span<const Address> addresses = unit.dispatch_addresses();
-  // A coalesced access (one run of consecutive addresses, as most are) is in range when its
-  // last lane is. Otherwise one vectorised pass counts the lanes at or beyond
-  // `words`: kInactive lies beyond every memory, so when no lane is beyond, every lane is active
-  // and in range; else the inactive lanes are counted, and one more lane beyond `words` than them
-  // is an address outside the memory. The active lanes are found once, here, for the splitter
-  // and for the reads and writes.
-  const std::uint64_t words = config_.words;
   const bool consecutive = consecutive_run(addresses);
-  const std::uint64_t beyond =
-      consecutive ? std::uint64_t{addresses.back() >= words}
-                  : with_vector_isa([&] {
-                      std::uint64_t n = 0;
-#pragma GCC unroll 2
-                      for (const Address a : addresses) n += a >= words;
-                      return n;
-                    });
+  const ActiveLanes active = active_lanes_in_range(unit, addresses, consecutive);
   const auto lanes = static_cast<unsigned>(addresses.size());
-  ActiveLanes active{lanes, first_lanes(lanes)};
-  if (beyond != 0) {
-    if (lanes <= 64) {
-      active = active_lanes(addresses);
-    } else {
-      active.count -= static_cast<unsigned>(
-          with_vector_isa([&] { return inactive_lanes(addresses); }));
-    }
-    if (beyond != lanes - active.count)
-      for (std::size_t i = 0; i < addresses.size(); ++i)
-        if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
-  }
   std::span<const Address> cells = addresses;
   if (!identity_) {
     map_->locate(addresses, unit.cell_buffer());
     cells = unit.cell_buffer();
   }
-  // A coalesced access in range: its stages and counts in closed form, its data moved as one
-  // block (with an identity map, its cells are consecutive too).
-  const bool coalesced = consecutive && beyond == 0 && identity_;
-  const LaneLayout layout = active.count != lanes            ? LaneLayout::some_inactive
+  // A coalesced access (in range: it was not rejected): its stages and counts in closed form, its
+  // data moved as one block (with an identity map, its cells are consecutive too).
+  const bool coalesced = consecutive && identity_;
+  const LaneLayout layout = active.count != lanes          ? LaneLayout::some_inactive
                             : coalesced && unit.one_warp() ? LaneLayout::consecutive
                                                            : LaneLayout::all_active;
   unit.set_dispatch_cells(cells, layout, active.mask);
@@ -201,8 +211,8 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
   for (std::size_t n = 0; n < warps.size(); ++n) {
     const std::size_t slot = ascending ? n : warps.size() - 1 - n;
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::write)
-      write_lanes(warps[slot], warps[slot].instruction().values.data(), width,
-                  cells + slot * width, layout, on(slot), completion);
+      write_lanes(warps[slot], warps[slot].instruction().values.data(), width, cells + slot * width,
+                  layout, on(slot), completion);
   }
 }
 
@@ -222,7 +232,7 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, unsigned width, const Ad
   } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
             // active follows no pattern a branch predictor learns: the scans of sorting)
     for (unsigned lane = 0; lane < width; ++lane) {
-      const Word active = -static_cast<Word>(lane_cells[lane] != kInactive);  // all ones, or 0
+      const Word active = -static_cast<Word>(lane_cells[lane] != kInactive);      // all ones, or 0
       const Word value = cells[lane_cells[lane] & static_cast<Address>(active)];  // m[0] unused
       registers[lane] = (value & active) | (registers[lane] & ~active);
     }

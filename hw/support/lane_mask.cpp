@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstddef>
+#include <limits>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -15,17 +16,21 @@ namespace {
 // The lanes from `from` on, one at a time.
 std::uint64_t active_lanes_from(std::span<const Address> lanes, std::size_t from) {
   std::uint64_t on = 0;
-  for (std::size_t i = from; i < lanes.size(); ++i)
-    on |= std::uint64_t{lanes[i] != kInactive} << i;
+  for (std::size_t i = from; i < lanes.size(); ++i) on |= std::uint64_t{lanes[i] != kInactive} << i;
   return on;
+}
+std::uint64_t beyond_from(std::span<const Address> lanes, Address words, std::size_t from) {
+  std::uint64_t beyond = 0;
+  for (std::size_t i = from; i < lanes.size(); ++i) beyond |= std::uint64_t{lanes[i] >= words} << i;
+  return beyond;
 }
 
 #if defined(__x86_64__)
 // The inactive lanes among two, with the baseline's SSE2, which has no 64-bit compare: a lane
 // whose two 32-bit halves are all ones.
 inline std::uint64_t inactive_pair(const Address* lanes) {
-  const __m128i halves = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lanes)),
-                                         _mm_set1_epi32(-1));
+  const __m128i halves =
+      _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(lanes)), _mm_set1_epi32(-1));
   const __m128i both = _mm_and_si128(halves, _mm_shuffle_epi32(halves, 0xB1));  // halves swapped
   return static_cast<std::uint64_t>(_mm_movemask_pd(_mm_castsi128_pd(both)));
 }
@@ -65,6 +70,33 @@ std::uint64_t active_lanes_baseline(std::span<const Address> lanes) {
   return (~off & first_lanes(i)) | active_lanes_from(lanes, i);
 }
 
+// The lanes among four at or beyond `words`: an unsigned compare is a signed one with both top
+// bits flipped (`last_flipped`: words - 1 so).
+[[gnu::target("arch=x86-64-v3")]] inline std::uint64_t beyond_four(const Address* lanes,
+                                                                   __m256i last_flipped) {
+  const __m256i top = _mm256_set1_epi64x(std::numeric_limits<std::int64_t>::min());
+  const __m256i flipped =
+      _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes)), top);
+  const __m256i beyond = _mm256_cmpgt_epi64(flipped, last_flipped);
+  return static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_castsi256_pd(beyond)));
+}
+
+// Sixteen lanes a step, as active_lanes_x86_64_v3.
+[[gnu::target("arch=x86-64-v3")]] std::uint64_t beyond_x86_64_v3(std::span<const Address> lanes,
+                                                                 Address words) {
+  const __m256i last =
+      _mm256_set1_epi64x(static_cast<std::int64_t>((words - 1) ^ (Address{1} << 63)));
+  const Address* a = lanes.data();
+  std::uint64_t beyond = 0;
+  std::size_t i = 0;
+  for (; i + 16 <= lanes.size(); i += 16)
+    beyond |= (beyond_four(a + i, last) | beyond_four(a + i + 4, last) << 4 |
+               beyond_four(a + i + 8, last) << 8 | beyond_four(a + i + 12, last) << 12)
+              << i;
+  for (; i + 4 <= lanes.size(); i += 4) beyond |= beyond_four(a + i, last) << i;
+  return beyond | beyond_from(lanes, words, i);
+}
+
 [[gnu::target("arch=x86-64-v3")]] ActiveLanes counted_x86_64_v3(std::span<const Address> lanes) {
   const std::uint64_t mask = active_lanes_x86_64_v3(lanes);
   return {static_cast<unsigned>(std::popcount(mask)), mask};
@@ -90,6 +122,13 @@ ActiveLanes active_lanes(std::span<const Address> lanes) {
 #endif
   const std::uint64_t mask = active_lane_mask(lanes);
   return {static_cast<unsigned>(std::popcount(mask)), mask};
+}
+
+std::uint64_t lanes_at_or_beyond(std::span<const Address> lanes, Address words) {
+#if defined(__x86_64__) && !defined(__clang__)
+  if (vector_isa_detail::active == VectorIsa::x86_64_v3) return beyond_x86_64_v3(lanes, words);
+#endif
+  return beyond_from(lanes, words, 0);  // the baseline has no 64-bit compare
 }
 
 }  // namespace mmsim

@@ -25,6 +25,9 @@ struct ActiveLanes {
 std::uint64_t active_lane_mask(std::span<const Address> lanes);
 // The same with their count (counted by the variant's popcnt where it has one).
 ActiveLanes active_lanes(std::span<const Address> lanes);
+// The lanes, of at most 64, whose address is at or beyond `words` (at least 1; the inactive lanes
+// among them, kInactive lying beyond every memory): a memory's range check.
+std::uint64_t lanes_at_or_beyond(std::span<const Address> lanes, Address words);
 
 // The mask of lanes 0 .. n - 1 (n at most 64).
 constexpr std::uint64_t first_lanes(std::size_t n) {

@@ -173,6 +173,12 @@ TEST(Timing, AnAddressOutsideMemoryIsAnError) {
   // consecutive addresses, but the first is outside the memory.
   const RefProgram edge{{{read({kInactive - 1, kInactive})}}};
   EXPECT_THROW(replay(machine("dmm", 2, 3, 2, 8), edge), SimulationError);
+  // Beside an inactive lane (which lies beyond every memory too), the first word beyond the 8 is
+  // found; the last word is in range.
+  const RefProgram beside{{{read({kInactive, 8})}}};
+  EXPECT_THROW(replay(machine("dmm", 2, 3, 2, 8), beside), SimulationError);
+  const RefProgram last{{{read({kInactive, 7})}}};
+  EXPECT_EQ(replay(machine("dmm", 2, 3, 2, 8), last).result.counters.requests, 1u);
 }
 
 }  // namespace

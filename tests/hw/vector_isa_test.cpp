@@ -117,8 +117,7 @@ TEST(VectorIsa, TheActiveLaneMaskIsLaneByLaneInEveryVariant) {
     for (std::size_t lanes = 0; lanes <= 64; ++lanes)
       for (int round = 0; round < 20; ++round) {
         std::vector<Address> dispatch(lanes);
-        for (Address& a : dispatch)
-          a = random() % 3 == 0 ? kInactive : near_inactive[random() % 4];
+        for (Address& a : dispatch) a = random() % 3 == 0 ? kInactive : near_inactive[random() % 4];
         const ActiveLanes expected = active_lanes_of(dispatch);
         ASSERT_EQ(active_lane_mask(dispatch), expected.mask)
             << vector_isa_name(isa) << " lanes " << lanes << " round " << round;
@@ -128,6 +127,28 @@ TEST(VectorIsa, TheActiveLaneMaskIsLaneByLaneInEveryVariant) {
       }
     EXPECT_EQ(active_lane_mask(std::vector<Address>(64, 5)), ~std::uint64_t{0});
     EXPECT_EQ(active_lane_mask(std::vector<Address>(64, kInactive)), 0u);
+  }
+}
+
+// The range check of every length up to 64 lanes, at addresses on both sides of the memory's end
+// and of the top bit (where a signed compare would go wrong).
+TEST(VectorIsa, TheLanesBeyondAMemoryAreLaneByLaneInEveryVariant) {
+  std::mt19937_64 random(65);
+  for (const VectorIsa isa : runnable_isas()) {
+    const UsingIsa using_isa(isa);
+    for (const Address words : {Address{1}, Address{1000}, kMaxMemoryWords, Address{1} << 63})
+      for (std::size_t lanes = 0; lanes <= 64; ++lanes) {
+        const Address near[] = {
+            0,        words - 1, words, words + 1, kInactive >> 1, Address{1} << 63, kInactive - 1,
+            kInactive};
+        std::vector<Address> dispatch(lanes);
+        for (Address& a : dispatch) a = near[random() % 8];
+        std::uint64_t expected = 0;
+        for (std::size_t i = 0; i < lanes; ++i)
+          expected |= std::uint64_t{dispatch[i] >= words} << i;
+        ASSERT_EQ(lanes_at_or_beyond(dispatch, words), expected)
+            << vector_isa_name(isa) << " words " << words << " lanes " << lanes;
+      }
   }
 }
 
