@@ -186,12 +186,12 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
       layout == LaneLayout::consecutive ? &first_cell : unit.dispatch_cells().data();
   if (unit.one_warp()) {  // the dispatch is its instruction (most machines)
     const WarpUnit::PendingAccess& pending = unit.pending();
+    // The mask is read only where it is used: a coalesced dispatch touches no more of the unit.
+    const std::uint64_t on = layout == LaneLayout::some_inactive ? unit.active_lanes() : 0;
     if (pending.access == AccessKind::read)
-      read_lanes(warps.front(), pending.registers, unit.lanes(), cells, layout, unit.active_lanes(),
-                 completion);
+      read_lanes(warps.front(), pending.registers, unit.lanes(), cells, layout, on, completion);
     else
-      write_lanes(warps.front(), pending.values, unit.lanes(), cells, layout, unit.active_lanes(),
-                  completion);
+      write_lanes(warps.front(), pending.values, unit.lanes(), cells, layout, on, completion);
     return;
   }
   // Merged requests: every read returns the value from before the dispatch's writes; of

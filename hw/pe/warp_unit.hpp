@@ -105,7 +105,7 @@ class WarpUnit : public sc_core::sc_module {
   std::span<Address> cell_buffer() { return cells_; }
   void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout,
                           std::uint64_t active_lanes) {
-    dispatch_cells_ = cells;
+    dispatch_cells_ = cells.data();  // lanes() of them
     active_lanes_ = active_lanes;
     layout_ = layout;
     run_dispatch_ = false;
@@ -117,11 +117,12 @@ class WarpUnit : public sc_core::sc_module {
     run_dispatch_ = true;
   }
   std::span<const Address> dispatch_cells() const {
-    return run_dispatch_ ? warps_.front().addresses() : dispatch_cells_;
+    return run_dispatch_ ? warps_.front().addresses()
+                         : std::span<const Address>(dispatch_cells_, lanes_);
   }
   // The cell of lane 0 (with LaneLayout::consecutive, lane i's is this + i).
   Address first_dispatch_cell() const {
-    return run_dispatch_ ? pending_.run_first : dispatch_cells_.front();
+    return run_dispatch_ ? pending_.run_first : dispatch_cells_[0];
   }
   LaneLayout lane_layout() const { return layout_; }
   std::uint64_t active_lanes() const { return active_lanes_; }
@@ -176,8 +177,10 @@ class WarpUnit : public sc_core::sc_module {
   unsigned lanes_;
   Cycle ready_since_ = 0;
   PendingAccess pending_;
-  std::span<const Address> dispatch_cells_;
-  std::uint64_t active_lanes_ = 0;  // set_dispatch_cells
+  // set_dispatch_cells: the cells' first (their count is lanes_: the place of a span's size, so
+  // that the fields after these keep their cache lines), and the active lanes.
+  const Address* dispatch_cells_ = nullptr;
+  std::uint64_t active_lanes_ = 0;
   UnitId id_;
   std::vector<Warp> warps_;
   Memories memories_;
