@@ -2,12 +2,13 @@
 
 #include <bit>
 #include <cstddef>
-#include <limits>
+#include <cstring>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
+#include "hw/support/four_lanes.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -49,11 +50,17 @@ std::uint64_t active_lanes_baseline(std::span<const Address> lanes) {
 #endif
 
 #if defined(__x86_64__) && !defined(__clang__)
-// The inactive lanes among four.
+// The x86-64-v3 kernels use GCC's vector types and movmskpd's builtin, not <immintrin.h>: a
+// native build defines those intrinsics for its own, wider target, which a function of the
+// narrower x86-64-v3 may not inline.
+using FourDoubles = double __attribute__((vector_size(4 * sizeof(double))));
+
+// The inactive lanes among four: a vector compare, and movmskpd gathers its lanes' top bits.
 [[gnu::target("arch=x86-64-v3")]] inline std::uint64_t inactive_four(const Address* lanes) {
-  const __m256i inactive = _mm256_cmpeq_epi64(
-      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes)), _mm256_set1_epi64x(-1));
-  return static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_castsi256_pd(inactive)));
+  FourAddresses four;
+  std::memcpy(&four, lanes, sizeof four);
+  return static_cast<std::uint64_t>(
+      __builtin_ia32_movmskpd256(reinterpret_cast<FourDoubles>(four == kInactive)));
 }
 
 // Sixteen lanes a step, their bits gathered at fixed places before the one variable shift.
@@ -70,23 +77,21 @@ std::uint64_t active_lanes_baseline(std::span<const Address> lanes) {
   return (~off & first_lanes(i)) | active_lanes_from(lanes, i);
 }
 
-// The lanes among four at or beyond `words`: an unsigned compare is a signed one with both top
-// bits flipped (`last_flipped`: words - 1 so).
+// The lanes among four beyond `last` (= words - 1: one compare where >= words takes a second;
+// unsigned, so GCC flips the top bits).
 [[gnu::target("arch=x86-64-v3")]] inline std::uint64_t beyond_four(const Address* lanes,
-                                                                   __m256i last_flipped) {
-  const __m256i top = _mm256_set1_epi64x(std::numeric_limits<std::int64_t>::min());
-  const __m256i flipped =
-      _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes)), top);
-  const __m256i beyond = _mm256_cmpgt_epi64(flipped, last_flipped);
-  return static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_castsi256_pd(beyond)));
+                                                                   Address last) {
+  FourAddresses four;
+  std::memcpy(&four, lanes, sizeof four);
+  return static_cast<std::uint64_t>(
+      __builtin_ia32_movmskpd256(reinterpret_cast<FourDoubles>(four > last)));
 }
 
 // Sixteen lanes a step, as active_lanes_x86_64_v3.
 [[gnu::target("arch=x86-64-v3")]] std::uint64_t beyond_x86_64_v3(std::span<const Address> lanes,
                                                                  Address words) {
-  const __m256i last =
-      _mm256_set1_epi64x(static_cast<std::int64_t>((words - 1) ^ (Address{1} << 63)));
   const Address* a = lanes.data();
+  const Address last = words - 1;
   std::uint64_t beyond = 0;
   std::size_t i = 0;
   for (; i + 16 <= lanes.size(); i += 16)
