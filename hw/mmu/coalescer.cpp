@@ -31,9 +31,9 @@ unsigned Coalescer::stages(std::span<const Address> cells) {
   return k;
 }
 
-unsigned Coalescer::count_stages(std::span<const Address> cells, ActiveLanes active) {
+unsigned Coalescer::count_stages(std::span<const Address> cells, unsigned active) {
   if (one_row(cells)) {
-    ++groups_[active.count];
+    ++groups_[active];
     return 1;
   }
   // Number the rows in order of appearance, noting each active lane's.
@@ -47,7 +47,7 @@ unsigned Coalescer::count_stages(std::span<const Address> cells, ActiveLanes act
     row_of[n++] = index;
     k += index == k;
   }
-  if (k == active.count) {  // every request in a group of its own (a stride access)
+  if (k == active) {  // every request in a group of its own (a stride access)
     groups_[1] += k;
     return k;
   }

@@ -15,7 +15,7 @@ class Coalescer final : public StageSplitter {
 
   unsigned stages(std::span<const Address> cells) override;
   // Counts the address groups touched by the thread requests they carry besides.
-  unsigned count_stages(std::span<const Address> cells, ActiveLanes active) override;
+  unsigned count_stages(std::span<const Address> cells, unsigned active) override;
   // Consecutive cells fill the rows between the first lane's and the last lane's.
   unsigned count_consecutive_stages(Address first_cell, unsigned lanes) override;
   RequestSpread spread() const override { return {.groups = groups_}; }

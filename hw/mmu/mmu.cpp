@@ -8,7 +8,6 @@
 #include "hw/pe/warp_unit.hpp"
 #include "hw/support/errors.hpp"
 #include "hw/support/four_lanes.hpp"
-#include "hw/support/lane_mask.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -75,42 +74,6 @@ bool consecutive_run(std::span<const Address> addresses) {
 
 }  // namespace
 
-ActiveLanes Mmu::active_lanes_in_range(WarpUnit& unit, std::span<const Address> addresses,
-                                       bool consecutive) const {
-  // A coalesced access (one run of consecutive addresses, as most are) is in range when its
-  // last lane is. Otherwise one vectorised pass finds the lanes at or beyond `words`: kInactive
-  // lies beyond every memory, so when there are none, every lane is active and in range; else
-  // the inactive lanes are found, and a lane beyond `words` that is not one of them is an
-  // address outside the memory.
-  const std::uint64_t words = config_.words;
-  const auto lanes = static_cast<unsigned>(addresses.size());
-  ActiveLanes active{lanes, first_lanes(lanes)};
-  bool outside = false;
-  if (consecutive) {
-    outside = addresses.back() >= words;
-  } else if (lanes <= 64) {
-    const std::uint64_t beyond = lanes_at_or_beyond(addresses, words);
-    if (beyond == 0) return active;
-    active = active_lanes(addresses);
-    outside = (beyond & active.mask) != 0;
-  } else {
-    const std::uint64_t beyond = with_vector_isa([&] {
-      std::uint64_t n = 0;
-#pragma GCC unroll 2
-      for (const Address a : addresses) n += a >= words;
-      return n;
-    });
-    if (beyond == 0) return active;
-    active.count -=
-        static_cast<unsigned>(with_vector_isa([&] { return inactive_lanes(addresses); }));
-    outside = beyond != lanes - active.count;
-  }
-  if (outside)
-    for (std::size_t i = 0; i < addresses.size(); ++i)
-      if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
-  return active;
-}
-
 MmuPipeline::InFlight& Mmu::accept(WarpUnit& unit, Cycle t, unsigned k, unsigned active) {
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
   const Cycle completion = pipeline_.completion(record);
@@ -132,25 +95,45 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
     return {k, unit.lanes(), pipeline_.completion(record)};
   }
   const std::span<const Address> addresses = unit.dispatch_addresses();
+  // A coalesced access (one run of consecutive addresses, as most are) is in range when its
+  // last lane is. Otherwise one vectorised pass counts the lanes at or beyond
+  // `words`: kInactive lies beyond every memory, so when no lane is beyond, every lane is active
+  // and in range; else the inactive lanes are counted, and one more lane beyond `words` than them
+  // is an address outside the memory.
+  const std::uint64_t words = config_.words;
   const bool consecutive = consecutive_run(addresses);
-  const ActiveLanes active = active_lanes_in_range(unit, addresses, consecutive);
-  const auto lanes = static_cast<unsigned>(addresses.size());
+  const std::uint64_t beyond =
+      consecutive ? std::uint64_t{addresses.back() >= words}
+                  : with_vector_isa([&] {
+                      std::uint64_t n = 0;
+#pragma GCC unroll 2
+                      for (const Address a : addresses) n += a >= words;
+                      return n;
+                    });
+  auto active = static_cast<unsigned>(addresses.size());
+  if (beyond != 0) {
+    const std::uint64_t inactive = with_vector_isa([&] { return inactive_lanes(addresses); });
+    if (beyond != inactive)
+      for (std::size_t i = 0; i < addresses.size(); ++i)
+        if (addresses[i] != kInactive && addresses[i] >= words) reject(unit, i, addresses[i]);
+    active -= static_cast<unsigned>(inactive);
+  }
   std::span<const Address> cells = addresses;
   if (!identity_) {
     map_->locate(addresses, unit.cell_buffer());
     cells = unit.cell_buffer();
   }
-  // A coalesced access (in range: it was not rejected): its stages and counts in closed form, its
-  // data moved as one block (with an identity map, its cells are consecutive too).
-  const bool coalesced = consecutive && identity_;
-  const LaneLayout layout = active.count != lanes          ? LaneLayout::some_inactive
+  // A coalesced access in range: its stages and counts in closed form, its data moved as one
+  // block (with an identity map, its cells are consecutive too).
+  const bool coalesced = consecutive && beyond == 0 && identity_;
+  const LaneLayout layout = active != cells.size()         ? LaneLayout::some_inactive
                             : coalesced && unit.one_warp() ? LaneLayout::consecutive
                                                            : LaneLayout::all_active;
-  unit.set_dispatch_cells(cells, layout, active.mask);
+  unit.set_dispatch_cells(cells, layout);
   const unsigned k = coalesced ? splitter_->count_consecutive_stages(
                                      cells.front(), static_cast<unsigned>(cells.size()))
                                : splitter_->count_stages(cells, active);
-  MmuPipeline::InFlight& record = accept(unit, t, k, active.count);
+  MmuPipeline::InFlight& record = accept(unit, t, k, active);
   const Cycle completion = pipeline_.completion(record);
   if (config_.keep_groups) {
     groups_.resize(cells.size());
@@ -164,7 +147,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
       if (!merged) record.slots.push_back(slot);
     }
   }
-  return {k, active.count, completion};
+  return {k, active, completion};
 }
 
 void Mmu::complete_until(Cycle t) {
@@ -186,38 +169,32 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
       layout == LaneLayout::consecutive ? &first_cell : unit.dispatch_cells().data();
   if (unit.one_warp()) {  // the dispatch is its instruction (most machines)
     const WarpUnit::PendingAccess& pending = unit.pending();
-    // The mask is read only where it is used: a coalesced dispatch touches no more of the unit.
-    const std::uint64_t on = layout == LaneLayout::some_inactive ? unit.active_lanes() : 0;
     if (pending.access == AccessKind::read)
-      read_lanes(warps.front(), pending.registers, unit.lanes(), cells, layout, on, completion);
+      read_lanes(warps.front(), pending.registers, pending.addresses, unit.lanes(), cells, layout,
+                 completion);
     else
-      write_lanes(warps.front(), pending.values, unit.lanes(), cells, layout, on, completion);
+      write_lanes(warps.front(), pending.values, pending.addresses, unit.lanes(), cells, layout,
+                  completion);
     return;
   }
   // Merged requests: every read returns the value from before the dispatch's writes; of
   // several writes to one address the one performed last wins.
   const unsigned width = warps.front().width();  // lanes per warp (not banks)
-  // A warp's active lanes: its part of the dispatch's mask where that holds every lane.
-  const auto on = [&](std::size_t slot) -> std::uint64_t {
-    if (layout != LaneLayout::some_inactive || width > 64) return 0;
-    if (unit.lanes() <= 64) return unit.active_lanes() >> (slot * width) & first_lanes(width);
-    return active_lane_mask({cells + slot * width, width});
-  };
   for (std::size_t slot = 0; slot < warps.size(); ++slot)
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::read)
-      read_lanes(warps[slot], warps[slot].registers().data(), width, cells + slot * width, layout,
-                 on(slot), completion);
+      read_lanes(warps[slot], warps[slot].registers().data(), warps[slot].addresses().data(), width,
+                 cells + slot * width, layout, completion);
   const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
   for (std::size_t n = 0; n < warps.size(); ++n) {
     const std::size_t slot = ascending ? n : warps.size() - 1 - n;
     if (unit.in_flight(slot) && warps[slot].instruction().access == AccessKind::write)
-      write_lanes(warps[slot], warps[slot].instruction().values.data(), width, cells + slot * width,
-                  layout, on(slot), completion);
+      write_lanes(warps[slot], warps[slot].instruction().values.data(),
+                  warps[slot].addresses().data(), width, cells + slot * width, layout, completion);
   }
 }
 
-void Mmu::read_lanes(const Warp& warp, Word* registers, unsigned width, const Address* lane_cells,
-                     LaneLayout layout, std::uint64_t on, Cycle completion) {
+void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses, unsigned width,
+                     const Address* lane_cells, LaneLayout layout, Cycle completion) {
   const Word* cells = cells_.data();
   if (layout == LaneLayout::consecutive) {
     std::copy_n(cells + lane_cells[0], width, registers);
@@ -225,6 +202,7 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, unsigned width, const Ad
 #pragma GCC unroll 8
     for (unsigned lane = 0; lane < width; ++lane) registers[lane] = cells[lane_cells[lane]];
   } else if (width <= 64) {  // the active lanes alone; an inactive lane keeps its register
+    std::uint64_t on = with_vector_isa([=] { return active_lane_mask({addresses, width}); });
     for (; on != 0; on &= on - 1) {
       const auto lane = static_cast<unsigned>(std::countr_zero(on));
       registers[lane] = cells[lane_cells[lane]];
@@ -232,7 +210,7 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, unsigned width, const Ad
   } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
             // active follows no pattern a branch predictor learns: the scans of sorting)
     for (unsigned lane = 0; lane < width; ++lane) {
-      const Word active = -static_cast<Word>(lane_cells[lane] != kInactive);      // all ones, or 0
+      const Word active = -static_cast<Word>(addresses[lane] != kInactive);  // all ones, or 0
       const Word value = cells[lane_cells[lane] & static_cast<Address>(active)];  // m[0] unused
       registers[lane] = (value & active) | (registers[lane] & ~active);
     }
@@ -240,14 +218,15 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, unsigned width, const Ad
   if (observer_) notify(warp, AccessKind::read, completion);
 }
 
-void Mmu::write_lanes(const Warp& warp, const Word* values, unsigned width,
-                      const Address* lane_cells, LaneLayout layout, std::uint64_t on,
+void Mmu::write_lanes(const Warp& warp, const Word* values, const Address* addresses,
+                      unsigned width, const Address* lane_cells, LaneLayout layout,
                       Cycle completion) {
   Word* cells = cells_.data();
   if (layout == LaneLayout::consecutive) {  // distinct cells: the lanes' order does not matter
     std::copy_n(values, width, cells + lane_cells[0]);
   } else if (layout == LaneLayout::some_inactive && width <= 64) {
     // The active lanes alone, in the order that lets the winning lane write last.
+    std::uint64_t on = with_vector_isa([=] { return active_lane_mask({addresses, width}); });
     if (config_.write_conflict == WriteConflict::highest_lane) {
       for (; on != 0; on &= on - 1) {
         const auto lane = static_cast<unsigned>(std::countr_zero(on));
@@ -264,7 +243,7 @@ void Mmu::write_lanes(const Warp& warp, const Word* values, unsigned width,
     const bool ascending = config_.write_conflict == WriteConflict::highest_lane;
     for (unsigned m = 0; m < width; ++m) {
       const unsigned lane = ascending ? m : width - 1 - m;
-      if (lane_cells[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
+      if (addresses[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
     }
   }
   if (observer_) notify(warp, AccessKind::write, completion);

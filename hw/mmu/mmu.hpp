@@ -115,22 +115,17 @@ class Mmu : public sc_core::sc_module {
   // Puts a dispatch of k stage groups and `active` lanes, taken at t, into the pipeline, and
   // counts it.
   [[gnu::always_inline]] inline MmuPipeline::InFlight& accept(WarpUnit& unit, Cycle t, unsigned k,
-                                                              unsigned active);
+                                                               unsigned active);
   void perform(const MmuPipeline::InFlight& dispatch);
-  // One warp's part of a dispatch taking effect, its `width` lanes: `lane_cells` their cell
-  // indices (kInactive for an inactive lane; LaneLayout::consecutive: the first alone), `on` the
-  // active lanes (bit i: lane i; read with LaneLayout::some_inactive and at most 64 lanes);
-  // `warp` for the observer.
-  void read_lanes(const Warp& warp, Word* registers, unsigned width, const Address* lane_cells,
-                  LaneLayout layout, std::uint64_t on, Cycle completion);
-  void write_lanes(const Warp& warp, const Word* values, unsigned width, const Address* lane_cells,
-                   LaneLayout layout, std::uint64_t on, Cycle completion);
+  // One warp's part of a dispatch taking effect, its `width` lanes: `addresses` per lane (read
+  // only where some lane is inactive), `lane_cells` their cell indices (LaneLayout::consecutive:
+  // the first alone); `warp` for the observer.
+  void read_lanes(const Warp& warp, Word* registers, const Address* addresses, unsigned width,
+                  const Address* lane_cells, LaneLayout layout, Cycle completion);
+  void write_lanes(const Warp& warp, const Word* values, const Address* addresses, unsigned width,
+                   const Address* lane_cells, LaneLayout layout, Cycle completion);
   void notify(const Warp& warp, AccessKind kind, Cycle completion);
   [[noreturn]] void reject(WarpUnit& unit, std::size_t lane, Address a) const;
-  // The active lanes of the unit's dispatch, whose addresses must all lie in the memory (else
-  // reject()); `consecutive`: whether they are one run.
-  [[gnu::always_inline]] inline ActiveLanes active_lanes_in_range(
-      WarpUnit& unit, std::span<const Address> addresses, bool consecutive) const;
 
   Config config_;
   std::unique_ptr<AddressMap> map_;
@@ -140,7 +135,7 @@ class Mmu : public sc_core::sc_module {
   StageSplitter* splitter_;  // the splitter unit's logic
   std::vector<std::unique_ptr<MemoryBank>> banks_;
   HugePageArray<Word> cells_;  // row-major: row j, bank b at j*w + b
-  bool identity_;              // the address map is the identity: cell index = address
+  bool identity_;               // the address map is the identity: cell index = address
   std::vector<std::uint32_t> groups_;
   MemoryCounters counters_;
   AccessObserver* observer_ = nullptr;

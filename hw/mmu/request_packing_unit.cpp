@@ -4,7 +4,6 @@
 #include <bit>
 #include <cstring>
 
-#include "hw/support/lane_mask.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -98,7 +97,7 @@ void RequestPackingUnit::add_run(std::vector<std::uint64_t>& to, std::uint64_t b
 }
 
 template <bool Count>
-unsigned RequestPackingUnit::split(std::span<const Address> cells, const ActiveLanes* active) {
+unsigned RequestPackingUnit::split(std::span<const Address> cells, std::optional<bool> active) {
   const Divider& d = divider();
   const auto count = [&](auto bank) {
     // More lanes than banks are rarely conflict-free (super warps): go straight to counting.
@@ -119,16 +118,12 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells, const ActiveL
       }
     }
     // Scanned here, in the vectorised variant, when the caller does not know.
-    const bool all = active != nullptr ? active->count == cells.size() : all_active(cells);
+    const bool all = active.has_value() ? *active : all_active(cells);
     switch (counting_) {
       case Counting::columns:
         return count_columns<Count>(cells, bank, all);
-      case Counting::stamped: {
-        const bool masked = !all && cells.size() <= 64;
-        const std::uint64_t on =
-            !masked ? 0 : active != nullptr ? active->mask : active_lane_mask(cells);
-        return count_stamped<Count>(cells, bank, all, on);
-      }
+      case Counting::stamped:
+        return count_stamped<Count>(cells, bank, all);
       case Counting::busiest:
         break;
     }
@@ -141,25 +136,23 @@ unsigned RequestPackingUnit::split(std::span<const Address> cells, const ActiveL
 }
 
 unsigned RequestPackingUnit::stages(std::span<const Address> cells) {
-  return split<false>(cells, nullptr);
+  return split<false>(cells, std::nullopt);
 }
 
-unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, ActiveLanes active) {
-  if (active.count == cells.size() && one_address(cells)) {  // a broadcast: one request, one bank
+unsigned RequestPackingUnit::count_stages(std::span<const Address> cells, unsigned active) {
+  const bool all = active == cells.size();
+  if (all && one_address(cells)) {  // a broadcast: one request, in one bank
     banks_[bank(cells.front())] += cells.size();
     return 1;
   }
-  return split<true>(cells, &active);
+  return split<true>(cells, all);
 }
 
 unsigned RequestPackingUnit::count_consecutive_stages(Address first_cell, unsigned n) {
   const unsigned w = width();
-  if (n > w || w > 64) {
-    const ActiveLanes all{n, first_lanes(n)};
-    return split<true>(consecutive_cells(first_cell, n), &all);
-  }
+  if (n > w || w > 64) return split<true>(consecutive_cells(first_cell, n), true);
   // Banks bank(c), bank(c) + 1, ... (mod w): n bits from bit bank(c), wrapped around at w.
-  const std::uint64_t lanes = first_lanes(n);
+  const std::uint64_t lanes = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
   const unsigned first = bank(first_cell);
   const std::uint64_t banks =
       w == 64 ? std::rotl(lanes, static_cast<int>(first))
@@ -232,7 +225,7 @@ unsigned RequestPackingUnit::count_columns(std::span<const Address> cells, Bank 
 
 template <bool Count, class Bank>
 unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank bank,
-                                           bool active, std::uint64_t on) {
+                                           bool active) {
   if (++cell_generation_ == 0) {  // wrapped: forget every old stamp for real
     std::fill(stamps_.begin(), stamps_.end(), 0);
     cell_generation_ = 1;
@@ -267,9 +260,10 @@ unsigned RequestPackingUnit::count_stamped(std::span<const Address> cells, Bank 
 #pragma GCC unroll 4
     for (std::size_t i = 0; i < n; ++i) lane(c[i]);
   } else if (n <= 64) {
-    // The active lanes alone, from their mask: no branch per lane, which a predictor cannot
-    // learn (as the scans of sorting stop, lanes drop out).
-    for (; on != 0; on &= on - 1) lane(c[std::countr_zero(on)]);
+    // The active lanes as a mask (one vectorised pass), then those lanes alone: no branch per
+    // lane, which a predictor cannot learn (as the scans of sorting stop, lanes drop out).
+    for (std::uint64_t on = active_lane_mask(cells); on != 0; on &= on - 1)
+      lane(c[std::countr_zero(on)]);
   } else {
     for (std::size_t i = 0; i < n; ++i)
       if (c[i] != kInactive) lane(c[i]);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "hw/mmu/stage_splitter.hpp"
@@ -28,7 +29,7 @@ class alignas(64) RequestPackingUnit final : public StageSplitter {
 
   unsigned stages(std::span<const Address> cells) override;
   // Counts the thread requests per bank besides.
-  unsigned count_stages(std::span<const Address> cells, ActiveLanes active) override;
+  unsigned count_stages(std::span<const Address> cells, unsigned active) override;
   // Consecutive cells of at most w lanes lie in as many banks: one stage.
   unsigned count_consecutive_stages(Address first_cell, unsigned lanes) override;
   RequestSpread spread() const override;
@@ -39,11 +40,10 @@ class alignas(64) RequestPackingUnit final : public StageSplitter {
   // How split() counts the distinct addresses per bank, chosen by the memory size.
   enum class Counting : std::uint8_t { columns, stamped, busiest };
 
-  // stages(), and with Count the thread requests per bank into banks_. `active`: the active
-  // lanes, where the caller knows them (else null; not a std::optional, whose copy GCC makes
-  // with narrow stores and a wide load that waits for them).
+  // stages(), and with Count the thread requests per bank into banks_. `active`: whether every
+  // lane is, where the caller knows.
   template <bool Count>
-  unsigned split(std::span<const Address> cells, const ActiveLanes* active);
+  unsigned split(std::span<const Address> cells, std::optional<bool> active);
   // The definition, with a hash set to merge requests; optionally records each lane's rank in
   // its bank (its stage group).
   unsigned pack(std::span<const Address> cells, std::span<std::uint32_t> groups);
@@ -54,9 +54,8 @@ class alignas(64) RequestPackingUnit final : public StageSplitter {
   // Memories of up to kStampCells cells (the shared memories): a stamp per cell marks the
   // addresses already sent in this dispatch, so each lane adds to its bank's count of distinct
   // addresses at once, duplicates (broadcasts, the searches of sorting) costing nothing more.
-  // `on`: the active lanes where some lane is not and there are at most 64.
   template <bool Count, class Bank>
-  unsigned count_stamped(std::span<const Address> cells, Bank bank, bool active, std::uint64_t on);
+  unsigned count_stamped(std::span<const Address> cells, Bank bank, bool active);
   // Larger memories: count requests per bank, then the distinct addresses of the busiest banks
   // only (duplicates among a bank's few requests are rare).
   template <bool Count, class Bank>

@@ -11,7 +11,6 @@
 
 #include "hw/mmu/memory_counters.hpp"
 #include "hw/support/divider.hpp"
-#include "hw/support/lane_mask.hpp"
 #include "hw/support/types.hpp"
 
 namespace mmsim {
@@ -26,13 +25,13 @@ class StageSplitter {
   virtual unsigned stages(std::span<const Address> cells) = 0;
   // stages(), counting where the requests went besides (the MMU's statistics; the congestion
   // experiment calls stages() and counts nothing). `active`: the active lanes.
-  virtual unsigned count_stages(std::span<const Address> cells, ActiveLanes /*active*/) {
+  virtual unsigned count_stages(std::span<const Address> cells, unsigned /*active*/) {
     return stages(cells);
   }
   // count_stages() of a coalesced access of `lanes` lanes, every lane active, lane i at cell
   // first_cell + i. Splitters with a closed form for it override this.
   virtual unsigned count_consecutive_stages(Address first_cell, unsigned lanes) {
-    return count_stages(consecutive_cells(first_cell, lanes), {lanes, first_lanes(lanes)});
+    return count_stages(consecutive_cells(first_cell, lanes), lanes);
   }
   // What count_stages() counted: per bank, or per address group touched (see RequestSpread).
   virtual RequestSpread spread() const { return {}; }

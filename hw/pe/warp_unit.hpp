@@ -100,13 +100,10 @@ class WarpUnit : public sc_core::sc_module {
   // kInactive (no lane wraps around or reads as inactive); kInactive otherwise.
   Address dispatch_run() const { return pending_.run_first; }
   // The cell index of each lane's address (see AddressMap), set by the MMU that accepts the
-  // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map; with the
-  // active lanes (bit i: lane i) where some lane is not and the dispatch has at most 64 lanes.
+  // dispatch: the addresses themselves, or `cell_buffer()` filled by its address map.
   std::span<Address> cell_buffer() { return cells_; }
-  void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout,
-                          std::uint64_t active_lanes) {
-    dispatch_cells_ = cells.data();  // lanes() of them
-    active_lanes_ = active_lanes;
+  void set_dispatch_cells(std::span<const Address> cells, LaneLayout layout) {
+    dispatch_cells_ = cells;
     layout_ = layout;
     run_dispatch_ = false;
   }
@@ -117,15 +114,13 @@ class WarpUnit : public sc_core::sc_module {
     run_dispatch_ = true;
   }
   std::span<const Address> dispatch_cells() const {
-    return run_dispatch_ ? warps_.front().addresses()
-                         : std::span<const Address>(dispatch_cells_, lanes_);
+    return run_dispatch_ ? warps_.front().addresses() : dispatch_cells_;
   }
   // The cell of lane 0 (with LaneLayout::consecutive, lane i's is this + i).
   Address first_dispatch_cell() const {
-    return run_dispatch_ ? pending_.run_first : dispatch_cells_[0];
+    return run_dispatch_ ? pending_.run_first : dispatch_cells_.front();
   }
   LaneLayout lane_layout() const { return layout_; }
-  std::uint64_t active_lanes() const { return active_lanes_; }
   // The MMU accepted the dispatch at time t; the request takes `memory_time` time units. Returns
   // the warps that take part.
   unsigned dispatched(Cycle t, Cycle memory_time) {
@@ -177,10 +172,7 @@ class WarpUnit : public sc_core::sc_module {
   unsigned lanes_;
   Cycle ready_since_ = 0;
   PendingAccess pending_;
-  // set_dispatch_cells: the cells' first (their count is lanes_: the place of a span's size, so
-  // that the fields after these keep their cache lines), and the active lanes.
-  const Address* dispatch_cells_ = nullptr;
-  std::uint64_t active_lanes_ = 0;
+  std::span<const Address> dispatch_cells_;
   UnitId id_;
   std::vector<Warp> warps_;
   Memories memories_;

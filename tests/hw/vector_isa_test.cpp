@@ -17,9 +17,7 @@
 
 #include "hw/memory/address_maps.hpp"
 #include "hw/mmu/request_packing_unit.hpp"
-#include "hw/support/lane_mask.hpp"
 #include "hw/support/vector_isa.hpp"
-#include "support/active_lanes.hpp"
 #include "support/testbench_text.hpp"
 #include "support/vector_isas.hpp"
 #include "testbench/experiments/congestion_experiment.hpp"
@@ -94,7 +92,7 @@ TEST(VectorIsa, ThePackingUnitCountsTheSameInEveryVariant) {
           RequestPackingUnit plain(w, lanes, cells);
           stages.emplace_back();
           for (const std::vector<Address>& d : dispatches) {
-            stages.back().push_back(counting.count_stages(d, active_lanes_of(d)));
+            stages.back().push_back(counting.count_stages(d, 0));
             EXPECT_EQ(plain.stages(d), stages.back().back());
           }
           spreads.push_back(counting.spread());
@@ -104,52 +102,6 @@ TEST(VectorIsa, ThePackingUnitCountsTheSameInEveryVariant) {
           EXPECT_EQ(spreads[v].banks, spreads[0].banks);
         }
       }
-}
-
-// Every length up to 64 lanes (the vector steps and what is left after them), lanes inactive at
-// random, and active lanes whose addresses share bits with kInactive: the top bit alone, every
-// bit but the lowest, every bit but the top one.
-TEST(VectorIsa, TheActiveLaneMaskIsLaneByLaneInEveryVariant) {
-  std::mt19937_64 random(64);
-  const Address near_inactive[] = {0, Address{1} << 63, kInactive - 1, kInactive >> 1};
-  for (const VectorIsa isa : runnable_isas()) {
-    const UsingIsa using_isa(isa);
-    for (std::size_t lanes = 0; lanes <= 64; ++lanes)
-      for (int round = 0; round < 20; ++round) {
-        std::vector<Address> dispatch(lanes);
-        for (Address& a : dispatch) a = random() % 3 == 0 ? kInactive : near_inactive[random() % 4];
-        const ActiveLanes expected = active_lanes_of(dispatch);
-        ASSERT_EQ(active_lane_mask(dispatch), expected.mask)
-            << vector_isa_name(isa) << " lanes " << lanes << " round " << round;
-        const ActiveLanes found = active_lanes(dispatch);
-        ASSERT_EQ(found.mask, expected.mask);
-        ASSERT_EQ(found.count, expected.count);
-      }
-    EXPECT_EQ(active_lane_mask(std::vector<Address>(64, 5)), ~std::uint64_t{0});
-    EXPECT_EQ(active_lane_mask(std::vector<Address>(64, kInactive)), 0u);
-  }
-}
-
-// The range check of every length up to 64 lanes, at addresses on both sides of the memory's end
-// and of the top bit (where a signed compare would go wrong).
-TEST(VectorIsa, TheLanesBeyondAMemoryAreLaneByLaneInEveryVariant) {
-  std::mt19937_64 random(65);
-  for (const VectorIsa isa : runnable_isas()) {
-    const UsingIsa using_isa(isa);
-    for (const Address words : {Address{1}, Address{1000}, kMaxMemoryWords, Address{1} << 63})
-      for (std::size_t lanes = 0; lanes <= 64; ++lanes) {
-        const Address near[] = {
-            0,        words - 1, words, words + 1, kInactive >> 1, Address{1} << 63, kInactive - 1,
-            kInactive};
-        std::vector<Address> dispatch(lanes);
-        for (Address& a : dispatch) a = near[random() % 8];
-        std::uint64_t expected = 0;
-        for (std::size_t i = 0; i < lanes; ++i)
-          expected |= std::uint64_t{dispatch[i] >= words} << i;
-        ASSERT_EQ(lanes_at_or_beyond(dispatch, words), expected)
-            << vector_isa_name(isa) << " words " << words << " lanes " << lanes;
-      }
-  }
 }
 
 TEST(VectorIsa, TheAddressMapsPlaceTheSameInEveryVariant) {
