@@ -11,9 +11,9 @@ namespace mmsim {
 namespace {
 
 VectorIsa widest_supported() {
-  return built_for(VectorIsa::x86_64_v3) && cpu_supports(VectorIsa::x86_64_v3)
-             ? VectorIsa::x86_64_v3
-             : VectorIsa::baseline;
+  for (const VectorIsa isa : {VectorIsa::x86_64_v4, VectorIsa::x86_64_v3})
+    if (built_for(isa) && cpu_supports(isa)) return isa;
+  return VectorIsa::baseline;
 }
 
 }  // namespace
@@ -23,14 +23,23 @@ VectorIsa active = widest_supported();
 }  // namespace vector_isa_detail
 
 std::string_view vector_isa_name(VectorIsa isa) {
-  return isa == VectorIsa::x86_64_v3 ? "x86-64-v3" : "baseline";
+  switch (isa) {
+    case VectorIsa::x86_64_v3:
+      return "x86-64-v3";
+    case VectorIsa::x86_64_v4:
+      return "x86-64-v4";
+    case VectorIsa::baseline:
+      break;
+  }
+  return "baseline";
 }
 
 bool cpu_supports(VectorIsa isa) {
   if (isa == VectorIsa::baseline) return true;
 #if defined(__x86_64__)
-  // x86-64-v3 read from CPUID, the same way under both compilers (clang's
-  // __builtin_cpu_supports names no "x86-64-v3" and, in clang 14, no "f16c").
+  // The levels read from CPUID, the same way under both compilers (clang's
+  // __builtin_cpu_supports names no "x86-64-v3" and, in clang 14, no "f16c"); x86-64-v4 holds
+  // all of x86-64-v3.
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
   const auto has = [](unsigned reg, int bit) { return ((reg >> bit) & 1u) != 0; };
@@ -44,8 +53,14 @@ bool cpu_supports(VectorIsa isa) {
   if ((xcr0_low & 0x6u) != 0x6u) return false;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
   const bool leaf7 = has(b, 3) /* BMI1 */ && has(b, 5) /* AVX2 */ && has(b, 8) /* BMI2 */;
+  const bool leaf7_v4 = has(b, 16) /* AVX512F */ && has(b, 17) /* AVX512DQ */ &&
+                        has(b, 28) /* AVX512CD */ && has(b, 30) /* AVX512BW */ &&
+                        has(b, 31) /* AVX512VL */;
   if (!leaf7 || !__get_cpuid(0x80000001u, &a, &b, &c, &d)) return false;
-  return has(c, 5) /* LZCNT */;
+  if (!has(c, 5) /* LZCNT */) return false;
+  if (isa == VectorIsa::x86_64_v3) return true;
+  // x86-64-v4: AVX-512 too, and the operating system saves its mask and upper registers.
+  return leaf7_v4 && (xcr0_low & 0xE0u) == 0xE0u;
 #else
   return false;
 #endif

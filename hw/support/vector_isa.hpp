@@ -2,8 +2,9 @@
 // default) runs on any x86-64 CPU, whose baseline has 128-bit vectors without 64-bit compares or
 // per-lane shifts; the hot per-lane loops (the MMU's lane count, the request packing unit, the
 // address maps, the coalescer, the congestion experiment's draws, the check of values read) are
-// compiled once more for x86-64-v3 (AVX2, BMI2, POPCNT: Haswell, Zen and later), and the
-// variant the CPU supports is chosen at start-up. Both compute the same results.
+// compiled twice more, for x86-64-v3 (AVX2, BMI2, POPCNT: Haswell, Zen and later) and x86-64-v4
+// (AVX-512 F, BW, CD, DQ, VL: Skylake-X, Ice Lake, Zen 4 and later), and the widest variant the
+// CPU supports is chosen at start-up. Every variant computes the same results.
 #pragma once
 
 #include <cstddef>
@@ -12,12 +13,12 @@
 
 namespace mmsim {
 
-enum class VectorIsa : std::uint8_t { baseline, x86_64_v3 };
+enum class VectorIsa : std::uint8_t { baseline, x86_64_v3, x86_64_v4 };
 
 std::string_view vector_isa_name(VectorIsa isa);
 // Whether this CPU (and its operating system) runs code compiled for `isa`.
 bool cpu_supports(VectorIsa isa);
-// Whether this build holds code for `isa`. GCC builds hold both; clang builds (the sanitized
+// Whether this build holds code for `isa`. GCC builds hold all three; clang builds (the sanitized
 // and fuzzing build) the baseline only: clang 14's x86-64-v3 variant of the congestion
 // experiment's draws gave other tables than its baseline (VectorIsa.RunsAndTheCongestionTable...).
 constexpr bool built_for([[maybe_unused]] VectorIsa isa) {
@@ -52,6 +53,11 @@ template <class F>
     F f) {
   return f();
 }
+template <class F>
+[[gnu::flatten, gnu::noinline, gnu::target("arch=x86-64-v4")]] inline decltype(auto) on_x86_64_v4(
+    F f) {
+  return f();
+}
 #endif
 
 }  // namespace vector_isa_detail
@@ -63,6 +69,7 @@ template <class F>
 inline decltype(auto) with_vector_isa(F&& f) {
 #if defined(__x86_64__) && !defined(__clang__)
   if (vector_isa_detail::active == VectorIsa::x86_64_v3) return vector_isa_detail::on_x86_64_v3(f);
+  if (vector_isa_detail::active == VectorIsa::x86_64_v4) return vector_isa_detail::on_x86_64_v4(f);
 #endif
   return vector_isa_detail::on_baseline(f);
 }

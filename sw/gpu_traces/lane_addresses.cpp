@@ -175,7 +175,7 @@ bool parse_lane_addresses(std::string_view text, std::array<std::uint64_t, kTrac
                           std::uint32_t& mask) {
   if (text.size() != kLineBytes && text.size() != kLineBytes - 1) return false;
 #if defined(__x86_64__) && !defined(__clang__)
-  if (vector_isa() == VectorIsa::x86_64_v3)
+  if (vector_isa() >= VectorIsa::x86_64_v3)  // x86-64-v4 holds x86-64-v3
     return digits_avx2(text.data(), text.size(), address, mask);
 #endif
   if (!frames_are_printed_form(text.data(), text.size())) return false;

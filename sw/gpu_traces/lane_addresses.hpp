@@ -2,10 +2,10 @@
 // and a blank, 19 bytes a lane (608 a line, the last blank optional). They are most of a
 // trace's text, so they are parsed all at once with vector instructions: 16 digits in one
 // 128-bit register (SSE2, any x86-64 CPU), or two lanes in one 256-bit register where the CPU
-// and the build hold x86-64-v3 (hw/support/vector_isa.hpp); other CPUs convert eight digits at
-// a time. Every variant gives the same addresses. Text in any other form (fewer digits, other
-// blanks, a character that is not a digit) is left to the field-by-field parse, which locates
-// the error.
+// and the build hold x86-64-v3 or wider (hw/support/vector_isa.hpp); other CPUs convert eight
+// digits at a time. Every variant gives the same addresses. Text in any other form (fewer
+// digits, other blanks, a character that is not a digit) is left to the field-by-field parse,
+// which locates the error.
 #pragma once
 
 #include <array>

@@ -11,8 +11,8 @@ namespace mmsim::test {
 // The variants this CPU runs, the baseline first.
 inline std::vector<VectorIsa> runnable_isas() {
   std::vector<VectorIsa> isas = {VectorIsa::baseline};
-  if (built_for(VectorIsa::x86_64_v3) && cpu_supports(VectorIsa::x86_64_v3))
-    isas.push_back(VectorIsa::x86_64_v3);
+  for (const VectorIsa isa : {VectorIsa::x86_64_v3, VectorIsa::x86_64_v4})
+    if (built_for(isa) && cpu_supports(isa)) isas.push_back(isa);
   return isas;
 }
 
