@@ -62,8 +62,12 @@ TEST(VectorIsa, TheVariantInUseIsTheWidestTheCpuRuns) {
     const bool v3_but_lzcnt =
         lists({"avx", "avx2", "bmi1", "bmi2", "fma", "f16c", "movbe", "popcnt", "sse4_2", "xsave"});
     const bool avx512 = lists({"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"});
-    if (!v3_but_lzcnt) EXPECT_FALSE(v3);
-    if (v3_but_lzcnt && lists({"abm"})) EXPECT_TRUE(v3);
+    if (!v3_but_lzcnt) {
+      EXPECT_FALSE(v3);
+    }
+    if (v3_but_lzcnt && lists({"abm"})) {
+      EXPECT_TRUE(v3);
+    }
     EXPECT_EQ(v4, v3 && avx512);
   }
 #endif
