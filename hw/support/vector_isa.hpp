@@ -13,6 +13,7 @@
 
 namespace mmsim {
 
+// From the narrowest to the widest: each holds every instruction of those before it.
 enum class VectorIsa : std::uint8_t { baseline, x86_64_v3, x86_64_v4 };
 
 std::string_view vector_isa_name(VectorIsa isa);

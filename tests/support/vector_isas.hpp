@@ -8,7 +8,7 @@
 
 namespace mmsim::test {
 
-// The variants this CPU runs, the baseline first.
+// The variants this CPU runs and this build holds, from the baseline to the widest.
 inline std::vector<VectorIsa> runnable_isas() {
   std::vector<VectorIsa> isas = {VectorIsa::baseline};
   for (const VectorIsa isa : {VectorIsa::x86_64_v3, VectorIsa::x86_64_v4})
