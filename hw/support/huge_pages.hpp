@@ -20,11 +20,17 @@ namespace mmsim {
 
 inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
+// a rounded up to a multiple of the huge page: the first boundary at or above an address, the
+// whole huge pages that hold a size.
+constexpr std::uintptr_t round_up_to_huge_page(std::uintptr_t a) {
+  return (a + kHugePage - 1) & ~(kHugePage - 1);
+}
+
 // Asks for transparent huge pages on the 2 MiB-aligned part of [p, p + bytes), before it is
 // first touched.
 inline void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) {
 #ifdef MADV_HUGEPAGE
-  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHugePage - 1) & ~(kHugePage - 1);
+  const auto begin = round_up_to_huge_page(reinterpret_cast<std::uintptr_t>(p));
   const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHugePage - 1);
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 #endif
@@ -56,12 +62,12 @@ class HugePageArray {
       return;
     }
     // Map a huge page more than asked, then unmap the ends outside the aligned middle.
-    mapped_ = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    mapped_ = round_up_to_huge_page(bytes);
     void* p = mmap(nullptr, mapped_ + kHugePage, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     const auto start = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
+    const std::uintptr_t aligned = round_up_to_huge_page(start);
     if (aligned > start) munmap(p, aligned - start);
     if (const std::uintptr_t end = start + mapped_ + kHugePage; end > aligned + mapped_)
       munmap(reinterpret_cast<void*>(aligned + mapped_), end - (aligned + mapped_));

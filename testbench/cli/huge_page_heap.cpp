@@ -41,7 +41,7 @@ void put_heap_on_huge_pages(int, char**, char**) {
   // The part before the first 2 MiB boundary cannot be a huge page: one call makes it resident
   // instead of a fault per 4 KiB page.
   const std::uintptr_t page = begin & ~(static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE)) - 1);
-  const std::uintptr_t boundary = (begin + mmsim::kHugePage - 1) & ~(mmsim::kHugePage - 1);
+  const std::uintptr_t boundary = mmsim::round_up_to_huge_page(begin);
   madvise(reinterpret_cast<void*>(page), std::min(boundary, end) - page, MADV_POPULATE_WRITE);
 #endif
   std::free(first);
