@@ -1,0 +1,37 @@
+// mmsim_process_floor: what any process of mmsim's kind pays around its simulation on this
+// machine, for scripts/bench_issue_table's row "the contiguous run as a process". It is linked as
+// the mmsim command is (libmmsim.so and with it SystemC and the other libraries, the heap set up
+// on huge pages before them), fills n words of a memory on huge pages with the data pattern as
+// the simulated memory is filled, then spins for the given seconds in place of the simulation,
+// and exits. No command line parsing beyond two numbers, no machine, no statistics.
+//
+// Its whole-process time against the seconds it spun is the best ratio a simulator linked and
+// filled like mmsim could reach here; mmsim's own ratio less this one is what mmsim adds.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "hw/support/huge_pages.hpp"
+#include "hw/support/types.hpp"
+#include "hw/support/vector_isa.hpp"
+#include "sw/program/data_pattern.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: mmsim_process_floor WORDS SECONDS\n");
+    return 2;
+  }
+  const auto n = static_cast<std::size_t>(std::strtoull(argv[1], nullptr, 10));
+  const double seconds = std::strtod(argv[2], nullptr);
+
+  mmsim::HugePageArray<mmsim::Word> cells(n);
+  mmsim::with_vector_isa([cells = cells.data(), n] {
+    for (std::size_t a = 0; a < n; ++a) cells[a] = mmsim::data_pattern(a);
+  });
+
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+  }
+  // A value of the memory, so that the fill is not optimised away.
+  std::printf("%llu\n", static_cast<unsigned long long>(cells[n / 3]));
+}
