@@ -29,8 +29,9 @@ int main(int argc, char** argv) {
     for (std::size_t a = 0; a < n; ++a) cells[a] = mmsim::data_pattern(a);
   });
 
-  const auto start = std::chrono::steady_clock::now();
-  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
   }
   // A value of the memory, so that the fill is not optimised away.
   std::printf("%llu\n", static_cast<unsigned long long>(cells[n / 3]));
