@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
   const double seconds = std::strtod(argv[2], nullptr);
 
   mmsim::HugePageArray<mmsim::Word> cells(n);
-  mmsim::with_vector_isa([cells = cells.data(), n] {
-    for (std::size_t a = 0; a < n; ++a) cells[a] = mmsim::data_pattern(a);
+  mmsim::for_each_lane(n, [cells = cells.data()](std::size_t a) {
+    cells[a] = mmsim::data_pattern(a);
   });
 
   using Clock = std::chrono::steady_clock;
