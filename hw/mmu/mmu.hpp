@@ -100,9 +100,8 @@ class Mmu : public sc_core::sc_module {
       for (Address a = 0; a < count; ++a) poke(a, value_of(a));
       return;
     }
-    with_vector_isa([cells = cells_.data(), count, value_of] {
-      for (Address a = 0; a < count; ++a) cells[a] = value_of(a);
-    });
+    for_each_lane(count,
+                  [cells = cells_.data(), &value_of](Address a) { cells[a] = value_of(a); });
   }
 
   void set_observer(AccessObserver* observer) { observer_ = observer; }
