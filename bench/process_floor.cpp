@@ -3,13 +3,14 @@
 // the mmsim command is (libmmsim.so and with it SystemC and the other libraries, the heap set up
 // on huge pages before them), fills n words of a memory on huge pages with the data pattern as
 // the simulated memory is filled, then spins for the given seconds in place of the simulation,
-// and exits. No command line parsing beyond two numbers, no machine, no statistics.
+// and exits. No YAML, no machine, no statistics.
 //
 // Its whole-process time against the seconds it spun is the best ratio a simulator linked and
 // filled like mmsim could reach here; mmsim's own ratio less this one is what mmsim adds.
+#include <CLI/CLI.hpp>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 
 #include "hw/support/huge_pages.hpp"
 #include "hw/support/types.hpp"
@@ -17,12 +18,14 @@
 #include "sw/program/data_pattern.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: mmsim_process_floor WORDS SECONDS\n");
-    return 2;
-  }
-  const auto n = static_cast<std::size_t>(std::strtoull(argv[1], nullptr, 10));
-  const double seconds = std::strtod(argv[2], nullptr);
+  CLI::App app("The floor under a whole mmsim process (scripts/bench_issue_table)");
+  std::uint64_t n = 0;
+  double seconds = 0;
+  app.add_option("words", n, "words of memory filled")->required()->check(CLI::PositiveNumber);
+  app.add_option("seconds", seconds, "seconds spun in place of a simulation")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  CLI11_PARSE(app, argc, argv);
 
   mmsim::HugePageArray<mmsim::Word> cells(n);
   mmsim::for_each_lane(n, [cells = cells.data()](std::size_t a) {
