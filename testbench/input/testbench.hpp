@@ -70,6 +70,13 @@ struct Testbench {
   std::vector<std::string> notes;
 };
 
+// The file's description as a run shows it (the report's first line, the testbench as it ran):
+// after --set changed the machine or the program, followed by those overrides, since it may no
+// longer fit what ran. A run made again from the testbench as it ran (testbench.yaml of
+// --out-dir, where the overrides are values of the file) says so too.
+std::string description_as_run(const std::string& description,
+                               const std::vector<std::string>& changed_by);
+
 // What overrides that name another program than the file's do with the file's program.params,
 // program.warps and expect, which were written for the file's own program.
 enum class ProgramSwitch {

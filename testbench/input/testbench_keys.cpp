@@ -422,7 +422,7 @@ std::vector<TestbenchKey> make_keys() {
        .load = [](const KeyValue& at, Testbench& tb) { tb.description = at.string(); },
        .resolved = [](const ResolvedView& r) -> Resolved {
          if (r.testbench.description.empty()) return std::nullopt;
-         return json(r.testbench.description);
+         return json(description_as_run(r.testbench.description, r.testbench.changed_by));
        }},
       {.path = "machine",
        .type = kMapping,

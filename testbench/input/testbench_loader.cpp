@@ -73,6 +73,14 @@ std::string leave_out_old_program(YamlInput& input, const std::vector<std::strin
 
 }  // namespace
 
+std::string description_as_run(const std::string& description,
+                               const std::vector<std::string>& changed_by) {
+  if (description.empty() || changed_by.empty()) return description;
+  std::string text = description + "  (as the file describes it; run with";
+  for (const std::string& assignment : changed_by) text += " --set " + assignment;
+  return text + ")";
+}
+
 SourceLocation Testbench::locate(const std::string& key) const {
   for (std::string k = key;; k = k.substr(0, k.rfind('.'))) {
     if (const auto it = where.find(k); it != where.end()) return it->second;

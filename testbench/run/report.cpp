@@ -9,6 +9,7 @@
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/counted.hpp"
+#include "testbench/input/testbench.hpp"
 #include "testbench/run/profile_report.hpp"
 
 namespace mmsim {
@@ -199,11 +200,8 @@ std::string format_report(const RunOutcome& o) {
   auto line = [&out](const std::string& text) { out += text + "\n"; };
 
   // The file's description, which --set of the machine or the program may have made wrong.
-  std::string title = o.description.empty() ? o.name : o.name + " - " + o.description;
-  if (!o.description.empty() && !o.changed_by.empty())
-    title += fmt::format("  (as the file describes it; run with --set {})",
-                         fmt::join(o.changed_by, " --set "));
-  line(title);
+  line(o.description.empty() ? o.name
+                             : o.name + " - " + description_as_run(o.description, o.changed_by));
   line(fmt::format("  testbench    {}", o.file));
   const bool hierarchical = machine_model(m).hierarchical;
   std::string machine = fmt::format("{}  w={}  l={}  p={}", m.model, m.width, m.latency, m.threads);

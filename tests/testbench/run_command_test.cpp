@@ -113,6 +113,33 @@ TEST(RunCommand, TheReportSaysTheDescriptionIsTheFilesWhenSetChangedTheRun) {
             "dmm-fig4 - Nakano 2012, Fig. 4 on the DMM (5 time units)");
 }
 
+// The testbench as it ran (testbench.yaml of --out-dir) holds the overrides as its own values:
+// its description still says what --set changed, so that a run made again from it, with no
+// --set, begins with the same line.
+TEST(RunCommand, ARunMadeAgainFromItsFolderSaysSetChangedTheDescription) {
+  TempDir dir;
+  const CommandResult first =
+      mmsim("run " + kConfigs + "dmm_fig4.yaml --set machine.latency=5 --set expect.cycles=7" +
+            " --out-dir " + shell_word(dir / "first"));
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::string title =
+      "dmm-fig4 - Nakano 2012, Fig. 4 on the DMM (5 time units)  (as the file describes it; run "
+      "with --set machine.latency=5)";
+  EXPECT_EQ(first.out.substr(0, first.out.find('\n')), title);
+  const std::string resolved = read_file(dir / "first/testbench.yaml");
+  EXPECT_NE(resolved.find("description: \"Nakano 2012, Fig. 4 on the DMM (5 time units)  (as the "
+                          "file describes it; run with --set machine.latency=5)\"\n"),
+            std::string::npos)
+      << resolved;
+  EXPECT_NE(resolved.find("  latency: 5\n"), std::string::npos) << resolved;
+  const CommandResult again = mmsim("run " + shell_word(dir / "first/testbench.yaml") +
+                                    " --out-dir " + shell_word(dir / "again"));
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.out.substr(0, again.out.find('\n')), title);
+  EXPECT_NE(again.out.find("\n  cycles       7\n"), std::string::npos) << again.out;
+  EXPECT_EQ(read_file(dir / "again/testbench.yaml"), resolved);
+}
+
 // One of a thing is singular, in messages and reports.
 TEST(RunCommand, OneOfAThingIsSingular) {
   TempDir dir;
