@@ -1,6 +1,8 @@
-"""A C++ plugin built outside the tree: mmsim installed into a temporary prefix (cmake
---install), examples/cpp configured and built against it with find_package(mmsim), its
-program run from YAML by the installed command, beside its built-in twin."""
+"""The C++ plugins built outside the tree: mmsim installed into a temporary prefix (cmake
+--install), examples/cpp configured and built against it with find_package(mmsim) as
+docs/own_programs.md does it (into examples/cpp/build, which .gitignore ignores), its programs
+run from YAML by the installed command: the contiguous reads beside their built-in twin, the
+block reduction beside its Python form."""
 
 import json
 import os
@@ -9,7 +11,7 @@ import subprocess
 import unittest
 
 import mmsim
-from support import SOURCE, machine_statistics, scratch
+from support import EXAMPLES, SOURCE, machine_statistics, scratch
 
 BUILD = os.environ["MMSIM_BUILD_DIR"]
 
@@ -21,30 +23,81 @@ def check(*command, cwd=None):
     return done.stdout
 
 
+def files_below(folder):
+    return [os.path.relpath(os.path.join(at, name), folder)
+            for at, _, names in os.walk(folder) for name in names]
+
+
 class Plugin(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        """mmsim installed, and examples/cpp built against it in a copy of the tree."""
+        cls.scratch = scratch()
+        folder = cls.scratch.name
+        cls.prefix = os.path.join(folder, "prefix")
+        check("cmake", "--install", BUILD, "--prefix", cls.prefix)
+        cls.clone = os.path.join(folder, "clone")
+        cls.project = os.path.join(cls.clone, "examples", "cpp")
+        shutil.copytree(os.path.join(SOURCE, "examples"), os.path.join(cls.clone, "examples"))
+        check("cmake", "-S", cls.project, "-B", os.path.join(cls.project, "build"),
+              f"-DCMAKE_PREFIX_PATH={cls.prefix}", "-DCMAKE_BUILD_TYPE=Release")
+        check("cmake", "--build", os.path.join(cls.project, "build"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def run_installed(self, testbench):
+        """The installed command's run of the testbench: its report and its statistics."""
+        stats = os.path.join(self.scratch.name, "plugin.json")
+        out = check(os.path.join(self.prefix, "bin", "mmsim"), "run", testbench, "--stats", stats)
+        with open(stats) as f:
+            return out, json.load(f)
+
     def test_out_of_tree_plugin(self):
-        with scratch() as folder:
-            prefix = os.path.join(folder, "prefix")
-            check("cmake", "--install", BUILD, "--prefix", prefix)
-            project = os.path.join(folder, "plugin")
-            shutil.copytree(os.path.join(SOURCE, "examples", "cpp"), project)
-            check("cmake", "-S", project, "-B", os.path.join(project, "build"),
-                  f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_BUILD_TYPE=Release")
-            check("cmake", "--build", os.path.join(project, "build"))
-            stats = os.path.join(folder, "plugin.json")
-            testbench = os.path.join(project, "contiguous_plugin.yaml")
-            out = check(os.path.join(prefix, "bin", "mmsim"), "run", testbench, "--stats", stats)
-            self.assertIn("contiguous_read", out)
-            with open(stats) as f:
-                plugin = json.load(f)
-            # The plugin in this process too (the package's libmmsim is the build's).
-            self.assertEqual(mmsim.run(testbench).cycles, plugin["cycles"])
+        testbench = os.path.join(self.project, "contiguous_plugin.yaml")
+        out, plugin = self.run_installed(testbench)
+        self.assertIn("contiguous_read", out)
+        # The plugin in this process too (the package's libmmsim is the build's).
+        self.assertEqual(mmsim.run(testbench).cycles, plugin["cycles"])
         twin = mmsim.run({"machine": {"model": "dmm", "width": 32, "latency": 16,
                                       "threads": 1024},
                           "program": {"name": "contiguous_access", "params": {"n": 65536}}})
         self.assertTrue(plugin["verified"])
         self.assertEqual(plugin["verification"]["elements_checked"], 65536)
         self.assertEqual(machine_statistics(plugin), machine_statistics(twin.stats))
+
+    def test_the_block_reduction_in_cpp_and_in_python(self):
+        out, plugin = self.run_installed(os.path.join(self.project, "block_reduction.yaml"))
+        self.assertIn("block_reduction", out)
+        self.assertTrue(plugin["verified"])
+        self.assertEqual(plugin["verification"]["elements_checked"], 4)  # a sum per SM
+        python = mmsim.run(os.path.join(self.clone, "examples", "python", "block_reduction.yaml"))
+        self.assertEqual(machine_statistics(plugin), machine_statistics(python.stats))
+        # Under every dispatch policy, the same run (the machine of the examples' testbenches).
+        machine = {"model": "hmm", "multiprocessors": 4, "width": 8, "latency": 20,
+                   "threads": 256, "shared": {"latency": 2}, "race_check": True}
+        library = os.path.join(self.project, "build", "libblock_reduction.so")
+        for policy in mmsim.policies():
+            config = dict(machine, dispatch=policy["name"])
+            with self.subTest(policy=policy["name"]):
+                cpp = mmsim.run({"machine": config, "program": {
+                    "library": library, "name": "block_reduction", "params": {"n": 1024}}})
+                python = mmsim.run({"machine": config, "program": {
+                    "file": os.path.join(EXAMPLES, "block_reduction.py"),
+                    "class": "BlockReduction", "params": {"n": 1024}}})
+                self.assertTrue(cpp.verified)
+                self.assertEqual(machine_statistics(cpp.stats), machine_statistics(python.stats))
+
+    def test_the_build_folder_is_ignored(self):
+        made = [os.path.join("examples", "cpp", "build", path)
+                for path in files_below(os.path.join(self.project, "build"))]
+        self.assertIn(os.path.join("examples", "cpp", "build", "libblock_reduction.so"), made)
+        if subprocess.run(["git", "-C", SOURCE, "rev-parse"], capture_output=True).returncode:
+            self.skipTest("the source is not a git clone")
+        ignored = subprocess.run(["git", "-C", SOURCE, "check-ignore", "--no-index", "--stdin"],
+                                 input="\n".join(made) + "\n", capture_output=True, text=True)
+        self.assertEqual(sorted(ignored.stdout.split()), sorted(made))
 
     def test_a_library_that_is_not_a_plugin(self):
         with scratch() as folder:
