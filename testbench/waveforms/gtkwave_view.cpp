@@ -268,13 +268,13 @@ std::vector<GtkwaveViewFile> gtkwave_view(Machine& machine,
     for (const auto& sm : m.multiprocessors()) {
       const std::string scope = sm->name();
       if (file.below(scope).empty()) continue;
-      const bool closed = sm->index() > 0;
+      const bool closed = sm->index() > 0;  // SM 0 open, with its shared memory
       file.begin(sm->basename(), closed);
       file.group("dispatcher", scope + ".dispatcher", Colour::yellow);
       std::vector<WarpUnit*> units;
       for (const auto& unit : sm->units()) units.push_back(unit.get());
       unit_group(file, units, "warps");
-      memory_groups(file, sm->shared_memory(), "shared_memory", true);
+      memory_groups(file, sm->shared_memory(), "shared_memory", closed);
       file.group("barrier", scope + ".barrier", Colour::indigo);
       file.end();
     }

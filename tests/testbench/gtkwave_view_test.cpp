@@ -68,6 +68,22 @@ std::vector<std::string> save_file_traces(const std::filesystem::path& save) {
   return traces;
 }
 
+// The groups a save file begins, in order, separated by spaces, those the view shows closed in
+// brackets. A line "@FLAGS" gives the flags of the rows below it: 0x800000 begins a group,
+// 0x400000 closes it.
+std::string save_file_groups(const std::filesystem::path& save) {
+  std::string groups;
+  std::istringstream lines(read_file(save));
+  unsigned long flags = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("@")) flags = std::stoul(line.substr(1), nullptr, 16);
+    if (!line.starts_with("-") || (flags & 0x800000) == 0) continue;
+    const std::string name = line.substr(1);
+    groups += (groups.empty() ? "" : " ") + ((flags & 0x400000) != 0 ? "[" + name + "]" : name);
+  }
+  return groups;
+}
+
 // Runs `config` into `file` and opens it; checks what every view must show.
 View run_and_open(const TempDir& dir, const std::string& arguments, const std::string& file,
                   int marker) {
@@ -136,6 +152,19 @@ TEST(GtkwaveView, OpensTheHierarchicalMachineWithAGroupPerMultiprocessor) {
   EXPECT_EQ(view.value.at("dispatcher/dispatch_unit"), "XXX");  // idle: high impedance
   EXPECT_EQ(view.value.at("sm_0/warp_0/state"), "waiting");
   EXPECT_EQ(view.value.at("sm_0/warp_0/space"), "global");
+  // Traces of closed groups have their values too: SM 1 (closed) reads its shared memory at
+  // [0, 4, 8, 12], one stage group a time unit, the second (m[4]) entering and, with l_s = 1,
+  // completing at 1.
+  EXPECT_EQ(view.value.at("sm_1/shared_memory/pipeline/entry_group"), "1");
+  EXPECT_EQ(view.value.at("sm_1/shared_memory/pipeline/completion_group"), "1");
+  EXPECT_EQ(view.value.at("sm_1/shared_memory/bank_0/entry_address"), "4");
+  EXPECT_EQ(view.value.at("sm_1/warp_1/space"), "shared");
+  // SM 0 opens with its shared memory (its banks closed, as a flat machine's); SM 1 is closed.
+  EXPECT_TRUE(save_file_groups(dir / "hmm.gtkw")
+                  .starts_with("dispatcher global_memory coalescer pipeline [banks] barrier sm_0 "
+                               "dispatcher warps shared_memory request_packing_unit pipeline "
+                               "[banks] barrier [sm_1] "))
+      << save_file_groups(dir / "hmm.gtkw");
 }
 
 TEST(GtkwaveView, OpensFstAndLxt2) {
