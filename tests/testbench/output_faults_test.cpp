@@ -69,19 +69,51 @@ std::string expected_message(const Output& o, const TempDir& dir, const fs::path
   return "mmsim: " + where + ": cannot write " + target.string() + ": " + reason + "\n";
 }
 
+// A copy of the mmsim command that nobody (uid 65534) can run wherever the build lies (a clone
+// in a folder only root may enter): the command, the libraries beside it that it loads
+// (libmmsim*, found through its RUNPATH $ORIGIN) and the Fig. 4 testbench, in a temporary
+// folder open to everyone.
+class NobodysMmsim {
+ public:
+  NobodysMmsim() {
+    const fs::path binary = MMSIM_BINARY;
+    for (const auto& entry : fs::directory_iterator(binary.parent_path()))
+      if (entry.path().filename().string().starts_with("libmmsim"))
+        fs::copy(entry.path(), dir_ / entry.path().filename().string(),
+                 fs::copy_options::copy_symlinks);
+    fs::copy_file(binary, dir_ / "mmsim");
+    fs::copy_file(kFig4, fig4());
+    fs::permissions(dir_.path(), fs::perms::owner_all | fs::perms::group_read |
+                                     fs::perms::group_exec | fs::perms::others_read |
+                                     fs::perms::others_exec);
+  }
+  // The command line that runs the copy as nobody, and the testbench's copy.
+  std::string command() const {
+    return "setpriv --reuid=65534 --regid=65534 --clear-groups " + shell_word(dir_ / "mmsim");
+  }
+  fs::path fig4() const { return dir_ / "dmm_fig4.yaml"; }
+  const fs::path& folder() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+};
+
 class UnwritableOutput : public ::testing::TestWithParam<Output> {
  protected:
   // Runs the command against `target`; checks the status, the message, and that the folder
-  // holds what it held before.
+  // holds what it held before. `mmsim` runs the command (and reads Fig. 4 at `fig4`).
   // Nothing is printed either: a command whose output fails prints no report.
   void expect_refused(const fs::path& target, const std::string& reason,
-                      const std::string& prefix = "") {
+                      const std::string& mmsim = shell_word(MMSIM_BINARY),
+                      const std::string& fig4 = kFig4) {
     std::string command = command_for(GetParam(), dir_, target);
+    for (std::size_t at; fig4 != kFig4 && (at = command.find(kFig4)) != std::string::npos;)
+      command.replace(at, kFig4.size(), fig4);
     // A sweep's results (JSON Lines) go elsewhere: a sweep that ran keeps them.
     if (GetParam().name.rfind("Sweep", 0) == 0)
       command += " --results " + shell_word(results_ / "r.jsonl");
     const std::vector<std::string> before = dir_.names();
-    const CommandResult r = run_command(prefix + "'" + MMSIM_BINARY + "' " + command);
+    const CommandResult r = run_command(mmsim + " " + command);
     EXPECT_EQ(r.status, 2) << command;
     const std::string expected = expected_message(GetParam(), dir_, target, reason);
     if (GetParam().name.rfind("Sweep", 0) == 0 && r.err != expected) {
@@ -117,16 +149,19 @@ TEST_P(UnwritableOutput, AFullDisk) {
 }
 
 TEST_P(UnwritableOutput, AReadOnlyFolder) {
-  // Root writes anywhere: the command runs as nobody, for whom the folder is read-only.
   fs::create_directory(dir_ / "ro");
   fs::permissions(dir_ / "ro", fs::perms::owner_all, fs::perm_options::replace);
-  std::string prefix;
-  if (::geteuid() == 0) {
-    prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-    if (run_command(prefix + "'" + MMSIM_BINARY + "' --version").status != 0)
-      GTEST_SKIP() << "nobody cannot run mmsim here (no setpriv, or a private build folder)";
+  if (::geteuid() != 0) {
+    expect_refused(dir_ / "ro/x", "Permission denied");
+    return;
   }
-  expect_refused(dir_ / "ro/x", "Permission denied", prefix);
+  // Root writes anywhere: the command runs as nobody, for whom the folder is read-only.
+  const NobodysMmsim nobody;
+  const CommandResult version = run_command(nobody.command() + " --version");
+  if (version.status != 0)
+    GTEST_SKIP() << "nobody cannot run a copy of mmsim in " << nobody.folder() << " (setpriv "
+                 << "missing, or a temporary folder nobody may enter): " << version.err;
+  expect_refused(dir_ / "ro/x", "Permission denied", nobody.command(), nobody.fig4().string());
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryCommand, UnwritableOutput, ::testing::ValuesIn(kOutputs),
