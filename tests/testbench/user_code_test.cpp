@@ -1,0 +1,104 @@
+// A user's own code (C++ plugins, program.library) run by the mmsim command: what it throws is
+// the program's failure (exit status 1, "the program threw: ...", no output left behind), never
+// a crash; a library that is not a complete shared object is refused before dlopen maps it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "support/command.hpp"
+
+namespace mmsim::test {
+namespace {
+
+const std::string kPlugin = MMSIM_TEST_PLUGIN;
+const std::string kPluginName = std::filesystem::path(kPlugin).filename().string();
+
+// A testbench running `program` of `library` on a DMM of 2 warps.
+std::filesystem::path plugin_testbench(const TempDir& dir, const std::string& program,
+                                       const std::string& library = kPlugin) {
+  return dir.write("tb.yaml",
+                   "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                   "program: {library: " +
+                       library + ", name: " + program + "}\n");
+}
+
+// `mmsim run` of `program` with --stats and --timeline into `dir`.
+CommandResult run_plugin(const TempDir& dir, const std::string& program) {
+  const auto tb = plugin_testbench(dir, program);
+  return mmsim("run " + shell_word(tb) + " --stats " + shell_word(dir / "s.json") + " --timeline " +
+               shell_word(dir / "t.json"));
+}
+
+TEST(PluginCode, ARunWhoseCodeDoesNotFailIsVerified) {
+  TempDir dir;
+  const CommandResult r = run_plugin(dir, "fine");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Two dispatches of one stage each, at 0 and 1, complete at 1 and 2 (l = 2): 3 time units.
+  EXPECT_NE(r.out.find("  cycles       3\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  data         8 elements checked, all correct"), std::string::npos);
+  EXPECT_EQ(dir.names(), (std::vector<std::string>{"s.json", "t.json", "tb.yaml"}));
+}
+
+TEST(PluginCode, WhatItThrowsIsTheProgramsFailureWithNothingLeftBehind) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"throws_in_constructor",
+       "no constructor today (std::runtime_error, from make (its constructor)"},
+      {"throws_in_configure", "configure refused 4 (std::logic_error, from configure()"},
+      {"throws_in_run", "warp 0 (std::out_of_range, from run()"},
+      {"throws_42_in_run", "an exception that is not a std::exception (int, from run()"},
+      {"throws_in_verify", "nothing to verify (std::runtime_error, from verify()"},
+  };
+  for (const auto& [program, thrown] : cases) {
+    TempDir dir;
+    const CommandResult r = run_plugin(dir, program);
+    const std::string tb = (dir / "tb.yaml").string();
+    EXPECT_EQ(r.status, 1) << program << ": " << r.err;
+    EXPECT_EQ(r.err, "mmsim: " + tb + ": the program failed: the program threw: " + thrown +
+                         " of '" + program + "' in " + kPluginName + ")\n");
+    EXPECT_EQ(dir.names(), std::vector<std::string>{"tb.yaml"}) << program;
+  }
+}
+
+TEST(PluginCode, AMakeThatReturnsNothingIsALocatedError) {
+  TempDir dir;
+  const CommandResult r = run_plugin(dir, "makes_nothing");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "mmsim: " + (dir / "tb.yaml").string() + ":2:" +
+                       std::to_string(
+                           std::string("program: {library: " + kPlugin + ", name: ").size() + 1) +
+                       ": program.name: " + kPluginName +
+                       "'s program 'makes_nothing' made no program (its make returned nullptr)\n");
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"tb.yaml"});
+}
+
+TEST(PluginCode, ATruncatedLibraryIsRefusedBeforeItIsMapped) {
+  const std::string library = read_file(kPlugin);
+  ASSERT_GT(library.size(), std::size_t{30} << 10);
+  const std::vector<std::pair<std::size_t, std::string>> cases = {
+      {4, "it is 4 bytes long, shorter than an ELF header (64 bytes): a truncated file?"},
+      {std::size_t{30} << 10, "): a truncated file? (copy it again, or build it again)"},
+  };
+  for (const auto& [bytes, why] : cases) {
+    TempDir dir;
+    const auto cut = dir / "libcut.so";
+    std::ofstream(cut, std::ios::binary).write(library.data(), static_cast<std::streamsize>(bytes));
+    const CommandResult r = mmsim("run " + shell_word(plugin_testbench(dir, "fine", cut.string())) +
+                                  " --stats " + shell_word(dir / "s.json"));
+    EXPECT_EQ(r.status, 2) << bytes << ": " << r.err;  // not SIGBUS: an error, and its exit
+    EXPECT_EQ(r.err.rfind("mmsim: " + (dir / "tb.yaml").string() +
+                              ":2:20: program.library: " + cut.string() + ": ",
+                          0),
+              0u)
+        << r.err;
+    EXPECT_NE(r.err.find(why + "\n"), std::string::npos) << r.err;
+    if (bytes > 4) {
+      EXPECT_NE(r.err.find(": the file ends at byte 30720, before the end of "), std::string::npos)
+          << r.err;
+    }
+    EXPECT_EQ(dir.names(), (std::vector<std::string>{"libcut.so", "tb.yaml"}));
+  }
+}
+
+}  // namespace
+}  // namespace mmsim::test
