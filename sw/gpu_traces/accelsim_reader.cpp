@@ -1,7 +1,10 @@
 #include "sw/gpu_traces/accelsim_reader.hpp"
 
+#include <array>
 #include <bit>
+#include <climits>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,24 @@ constexpr std::uint32_t kMaxWarpsPerCta = 1024;
 constexpr unsigned kFirstVersionWithoutIds = 3;
 // From version 5 on an instruction line ends with its immediate.
 constexpr unsigned kFirstVersionWithImmediate = 5;
+
+// Whether base + count * step (step signed, as Accel-Sim writes strides and deltas) lies in
+// [0, 2^64).
+bool stays_in_range(std::uint64_t base, std::int64_t step, std::uint64_t count) {
+  std::int64_t offset = 0;
+  if (count > INT64_MAX || __builtin_mul_overflow(step, static_cast<std::int64_t>(count), &offset))
+    return false;
+  std::uint64_t end = 0;
+  return offset >= 0 ? !__builtin_add_overflow(base, static_cast<std::uint64_t>(offset), &end)
+                     : base >= std::uint64_t{0} - static_cast<std::uint64_t>(offset);
+}
+
+// The first k of 1 .. count at which base + k * step leaves [0, 2^64) (there is one).
+std::uint64_t first_step_outside(std::uint64_t base, std::int64_t step, std::uint64_t count) {
+  std::uint64_t k = 1;
+  while (k < count && stays_in_range(base, step, k)) ++k;
+  return k;
+}
 
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -76,6 +97,7 @@ class TraceGReader {
   std::vector<bool> seen_;
   std::optional<WarpBeingRead> warp_;
   RecordedInstruction in_;
+  std::array<std::size_t, kTraceLanes> lane_columns_;  // of the line read last, format 0
   std::string encoded_;
 };
 
@@ -304,19 +326,44 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
   const bool bulk = has_addresses && (opcode.starts_with("UTMA") || opcode.starts_with("UBLK"));
   in_.mask = static_cast<std::uint32_t>(mask);
   in_.strided = false;
+  // Where a lane's address is written, to locate an address past 2^64: its own field (format
+  // 0, lane_columns_), or the base address that it is made from (formats 1 and 2).
+  bool listed = false;
+  std::size_t base_column = 0;
+  const auto column_of = [&](unsigned lane) { return listed ? lane_columns_[lane] : base_column; };
+  // Formats 1 and 2: the first lane whose address the base and the stride or deltas take below 0
+  // or past 2^64 - 1.
+  std::optional<unsigned> wrapped;
   if (bulk) {
     has_addresses = false;  // its own address list, not one per lane: not read
     while (!f.at_end()) f.next();
   } else if (has_addresses) {
     const std::uint64_t format = f.decimal("the address format (0, 1 or 2)");
     if (format == 0) {
-      for (std::uint32_t m = in_.mask; m != 0; m &= m - 1)
-        in_.address[static_cast<unsigned>(std::countr_zero(m))] = f.hex("a lane's address");
+      listed = true;
+      for (std::uint32_t m = in_.mask; m != 0; m &= m - 1) {
+        const auto lane = static_cast<unsigned>(std::countr_zero(m));
+        in_.address[lane] = f.hex("a lane's address");
+        lane_columns_[lane] = f.column();
+      }
     } else if (format == 1) {
       std::uint64_t a = f.hex("the base address");
-      const auto stride = static_cast<std::uint64_t>(f.signed_decimal("the stride"));
+      base_column = f.column();
+      const std::int64_t signed_stride = f.signed_decimal("the stride");
+      const auto stride = static_cast<std::uint64_t>(signed_stride);
       in_.strided = true;
       in_.stride = stride;
+      // The k-th active lane is at base + k * stride: the last one's decides (first tried as
+      // if all 32 were active, which clears almost every line without counting them).
+      if (!stays_in_range(a, signed_stride, kTraceLanes - 1) && in_.mask != 0) {
+        const auto steps = static_cast<std::uint64_t>(std::popcount(in_.mask)) - 1;
+        if (!stays_in_range(a, signed_stride, steps)) {
+          std::uint32_t m = in_.mask;
+          for (std::uint64_t i = first_step_outside(a, signed_stride, steps); i > 0; --i)
+            m &= m - 1;
+          wrapped = static_cast<unsigned>(std::countr_zero(m));
+        }
+      }
       if (in_.mask == 0xffffffffu) {
         for (unsigned lane = 0; lane < kTraceLanes; ++lane) in_.address[lane] = a + lane * stride;
       } else {
@@ -327,11 +374,17 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
       }
     } else if (format == 2) {
       std::uint64_t a = f.hex("the base address");
+      base_column = f.column();
       bool first_lane = true;
       for (std::uint32_t m = in_.mask; m != 0; m &= m - 1) {
-        if (!first_lane) a += static_cast<std::uint64_t>(f.signed_decimal("a lane's delta"));
+        const auto lane = static_cast<unsigned>(std::countr_zero(m));
+        if (!first_lane) {
+          const std::int64_t delta = f.signed_decimal("a lane's delta");
+          if (!wrapped && !stays_in_range(a, delta, 1)) wrapped = lane;
+          a += static_cast<std::uint64_t>(delta);
+        }
         first_lane = false;
-        in_.address[static_cast<unsigned>(std::countr_zero(m))] = a;
+        in_.address[lane] = a;
       }
     } else {
       f.fail("the address format is " + std::to_string(format) +
@@ -346,6 +399,14 @@ void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line)
   }
   in_.site = recorder_.site(kernel, pc, source_line, opcode,
                             width > 0 ? static_cast<unsigned>(width) : 4, has_addresses);
+  if (wrapped)
+    throw InputError(lines_.where(column_of(*wrapped)),
+                     "lane " + std::to_string(*wrapped) +
+                         "'s address, made from the base address and the lanes' offsets, lies "
+                         "below 0 or past 0xffffffffffffffff: no memory has it");
+  if (has_addresses)
+    if (const unsigned lane = recorder_.lane_past_end(in_); lane < kTraceLanes)
+      throw InputError(lines_.where(column_of(lane)), recorder_.past_end(in_, lane));
   in_.has_addresses = has_addresses;
   in_.index = w.entry.instructions;
   in_.line = lines_.number();

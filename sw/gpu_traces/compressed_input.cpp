@@ -295,6 +295,7 @@ CompressedInput::CompressedInput(const std::filesystem::path& file, const std::s
 }
 
 CompressedInput::~CompressedInput() {
+  registered_.reset();
   if (window_ != nullptr) ::munmap(window_, window_bytes_);
   decoder_.reset();
   if (fd_ >= 0) ::close(fd_);
@@ -310,6 +311,7 @@ bool CompressedInput::mappable() {
 
 std::string_view CompressedInput::map(std::uint64_t offset, std::size_t length) {
   const auto start = std::chrono::steady_clock::now();
+  registered_.reset();
   if (window_ != nullptr) ::munmap(window_, window_bytes_);
   window_ = nullptr;
   if (offset >= size_) return {};
@@ -325,6 +327,7 @@ std::string_view CompressedInput::map(std::uint64_t offset, std::size_t length) 
     throw InputError({file_, 0, 0}, what_ + ": read error: " + std::strerror(errno));
   window_ = window;
   window_bytes_ = bytes;
+  registered_.emplace(window, bytes, file_.c_str());
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return {static_cast<const char*>(window) + (offset - from), bytes - (offset - from)};
 }

@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "sw/program/input_error.hpp"
+#include "sw/support/mapped_files.hpp"
 
 namespace mmsim {
 
@@ -36,7 +38,9 @@ class CompressedInput {
   // A plain file (a regular one) is also read in place, mapped a window at a time, which spares
   // copying its bytes into a buffer: whether it can be (its first window mapped), and the bytes
   // [offset, offset + length) clipped to its end (empty past it), valid until the next call.
-  // Use one way or the other.
+  // Use one way or the other. A file cut short while a window is mapped makes reading the window
+  // fault (SIGBUS): the window is registered (sw/support/mapped_files.hpp) for the handler to
+  // report that the trace changed while it was read.
   bool mappable();
   std::string_view map(std::uint64_t offset, std::size_t length);
   std::uint64_t size() const { return size_; }
@@ -59,6 +63,7 @@ class CompressedInput {
   std::uint64_t size_ = 0;  // of a regular file
   void* window_ = nullptr;  // mapped
   std::size_t window_bytes_ = 0;
+  std::optional<MappedFileWindow> registered_;  // window_, while it is mapped
 };
 
 // The lines of a trace file (compressed or not), each at most `line_limit` bytes.

@@ -231,7 +231,9 @@ class NvbitReader {
   // Any form mem_trace's fields may take (blanks, digits): throws at the first malformed one.
   void scanned_access_line(std::string_view line, AccessFields& out, RecordedInstruction& in);
   // The line whose fields are `fields`, its addresses and active lanes in in_.
-  void access_line(const AccessFields& fields);
+  void access_line(std::string_view text, const AccessFields& fields);
+  // Throws `message` at the address of `lane` in `line`.
+  [[noreturn]] void fail_at_lane(std::string_view line, unsigned lane, const std::string& message);
   void spill();
   void merge();
   // The merge's output, group after group.
@@ -464,7 +466,16 @@ void NvbitReader::scanned_access_line(std::string_view line, AccessFields& out,
                                          "read warps of 32 threads)");
 }
 
-void NvbitReader::access_line(const AccessFields& line) {
+void NvbitReader::fail_at_lane(std::string_view line, unsigned lane, const std::string& message) {
+  // The fields before the addresses: MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - warp
+  // W - OPCODE -, as both ways of reading the line require.
+  constexpr unsigned kFieldsBefore = 15;
+  LineFields f(line, lines_);
+  for (unsigned field = 0; field <= kFieldsBefore + lane; ++field) f.next();
+  f.fail(message);
+}
+
+void NvbitReader::access_line(std::string_view text, const AccessFields& line) {
   const std::uint64_t ctx = line.ctx, launch = line.launch, warp = line.warp;
   const std::array<std::uint32_t, 3>& id = line.cta;
   const std::string_view opcode = line.opcode;
@@ -480,6 +491,8 @@ void NvbitReader::access_line(const AccessFields& line) {
   const std::uint32_t k = kernel_of(ctx, launch);
   ++access_lines_;
   in_.site = site_of(k, opcode);
+  if (const unsigned lane = recorder_.lane_past_end(in_); lane < kTraceLanes)
+    fail_at_lane(text, lane, recorder_.past_end(in_, lane));
   in_.has_addresses = true;
   in_.index = 0;
   in_.line = lines_.number();
@@ -624,7 +637,7 @@ void NvbitReader::read() {
   std::string_view line;
   while (lines_.next(line)) {
     if (printed_.parse(line, fields_, in_)) {
-      access_line(fields_);
+      access_line(line, fields_);
       continue;
     }
     if (!line.starts_with(kPrefix)) {
@@ -638,7 +651,7 @@ void NvbitReader::read() {
         dash == std::string_view::npos ? std::string_view{} : line.substr(dash + 3);
     if (after.starts_with("grid_launch_id ")) {
       scanned_access_line(line, fields_, in_);
-      access_line(fields_);
+      access_line(line, fields_);
     } else if (after.starts_with("LAUNCH")) {
       launch_line(line);
     } else {

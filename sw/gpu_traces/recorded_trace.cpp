@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cstdio>
 
 #include "sw/gpu_traces/accelsim_reader.hpp"
 #include "sw/gpu_traces/nvbit_reader.hpp"
@@ -142,6 +143,29 @@ bool TraceRecorder::count(const RecordedInstruction& in) {
       lane(in.address[static_cast<unsigned>(std::countr_zero(m))]);
   }
   return true;
+}
+
+unsigned TraceRecorder::lane_past_end(const RecordedInstruction& in) const {
+  const std::uint64_t last_start = ~std::uint64_t{0} - (trace_.sites[in.site].bytes - 1);
+  // No address exceeds the or of them all: an or-reduction (it vectorises) clears almost every
+  // line, the lanes inactive ones included, before the lanes are looked at one by one.
+  std::uint64_t any = 0;
+  for (const std::uint64_t a : in.address) any |= a;
+  if (any <= last_start) return kTraceLanes;
+  for (std::uint32_t m = in.mask; m != 0; m &= m - 1) {
+    const auto lane = static_cast<unsigned>(std::countr_zero(m));
+    if (in.address[lane] > last_start) return lane;
+  }
+  return kTraceLanes;
+}
+
+std::string TraceRecorder::past_end(const RecordedInstruction& in, unsigned lane) const {
+  char address[24];
+  std::snprintf(address, sizeof address, "0x%016llx",
+                static_cast<unsigned long long>(in.address[lane]));
+  const unsigned bytes = trace_.sites[in.site].bytes;
+  return "lane " + std::to_string(lane) + " accesses " + std::to_string(bytes) + " bytes from " +
+         address + ", past the last byte address 0xffffffffffffffff: no memory has them";
 }
 
 RecordedTrace read_recorded_trace(const std::filesystem::path& file, TraceFormat format,

@@ -107,6 +107,11 @@ class TraceRecorder {
                      unsigned bytes, bool has_addresses);
   // `in.site`, `in.mask` and `in.address` set.
   bool count(const RecordedInstruction& in);
+  // The first active lane of `in` (its site set) whose access passes the last byte address,
+  // 2^64 - 1, or kTraceLanes when none does: words no memory has, which the reader refuses at
+  // that lane's place in the line (before count) with past_end's message.
+  unsigned lane_past_end(const RecordedInstruction& in) const;
+  std::string past_end(const RecordedInstruction& in, unsigned lane) const;
 
  private:
   RecordedTrace& trace_;

@@ -11,12 +11,14 @@
 #include <cstring>
 #include <mutex>
 
+#include "sw/support/mapped_files.hpp"
+
 namespace mmsim {
 namespace {
 
 // A signal handler may only touch lock-free atomics and call async-signal-safe functions
-// (kill, waitpid, open, getdents64, unlink, rmdir, signal, raise): the registry is fixed tables
-// of C strings and process ids.
+// (kill, waitpid, open, getdents64, unlink, rmdir, signal, raise, write, _exit): the registry is
+// fixed tables of C strings and process ids.
 constexpr std::size_t kSlots = 256;
 constexpr std::size_t kRemovals = 3;  // Removal's values
 std::array<std::array<std::atomic<const char*>, kSlots>, kRemovals> paths{};
@@ -60,7 +62,8 @@ void empty_folder(const char* path) {
   ::close(folder);
 }
 
-extern "C" void remove_and_end(int signal) {
+// Ends the registered processes, then removes the registered paths (this process's own).
+void remove_registered() {
   const pid_t self = ::getpid();
   for (std::size_t i = 0; i < kSlots; ++i)
     if (const pid_t child = children[i].load(); child > 0 && child_owners[i].load() == self) {
@@ -81,9 +84,49 @@ extern "C" void remove_and_end(int signal) {
       ::rmdir(path);
     }
   }
+}
+
+extern "C" void remove_and_end(int signal) {
+  remove_registered();
   ::signal(signal, SIG_DFL);
   ::raise(signal);
 }
+
+// Writes `text` to standard error, as much as it takes.
+void say(const char* text) {
+  for (std::size_t left = std::strlen(text); left > 0;) {
+    const ssize_t n = ::write(STDERR_FILENO, text, left);
+    if (n <= 0) return;
+    text += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+extern "C" void remove_on_bus_error(int signal, siginfo_t* info, void* /*context*/) {
+  const char* file = mapped_file_at(info->si_addr);
+  remove_registered();
+  if (file != nullptr) {
+    say("mmsim: ");
+    say(file);
+    say(": the trace changed while it was read (it was cut short while mmsim read it)\n");
+    ::_exit(2);
+  }
+  // Not a file mapped to be read: the access faults again once this returns, and ends mmsim.
+  ::signal(signal, SIG_DFL);
+}
+
+// SIGBUS, from the first file mapped to be read on.
+void install_bus_handler() {
+  struct sigaction action {};
+  action.sa_sigaction = remove_on_bus_error;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  for (const int other : kSignals) sigaddset(&action.sa_mask, other);
+  ::sigaction(SIGBUS, &action, nullptr);
+}
+
+[[maybe_unused]] const bool bus_handler_registered =
+    (on_first_mapped_file(install_bus_handler), true);
 
 void install_handlers() {
   static std::once_flag installed;

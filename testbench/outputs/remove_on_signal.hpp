@@ -2,7 +2,10 @@
 // folders made for them, and the helper processes (waveform converters) writing into them. On
 // SIGINT, SIGTERM, SIGHUP or SIGPIPE the registered processes are killed and waited for, then
 // the registered paths removed, then the signal ends mmsim as it would have (exit status 128 +
-// the signal's number in a shell).
+// the signal's number in a shell). SIGBUS is handled the same way once a file is mapped to be
+// read (sw/support/mapped_files.hpp): a fault inside a mapped file means it was cut short while
+// mmsim read it, which is bad input: "FILE: the trace changed while it was read", exit status 2;
+// any other SIGBUS still ends mmsim as it would have.
 #pragma once
 
 #include <signal.h>

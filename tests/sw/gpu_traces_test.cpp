@@ -6,6 +6,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <random>
 #include <tuple>
@@ -895,6 +896,67 @@ TEST(AccelsimReader, ReadsAKernelsListAndOnlyTheSelectedKernelsInstructions) {
   EXPECT_EQ(error_of([&] { read(broken, TraceFormat::accelsim); }),
             broken.string() + ":2: " + (dir / "kernel-9.traceg").string() +
                 ": cannot open Accel-Sim trace file: No such file or directory");
+}
+
+// ---- addresses past the last byte --------------------------------------------------------------
+
+TEST(NvbitReader, RefusesAnAccessPastTheLastByteAddressAtItsLanesColumn) {
+  TempDir dir;
+  const std::string launch = nvbit_launch(0, "k", "1,1,1", "32,1,1");
+  // LDG.E.128 reads 16 bytes a lane: from 0xfffffffffffffff8 its words pass 2^64.
+  const std::string wide = nvbit_line("0,0,0", 0, "LDG.E.128", 0xfffffffffffffff8, 0);
+  // A 4-byte read at 0xfffffffffffffffe in lane 7, the other lanes fine; read both as printed
+  // and field by field (a doubled blank takes a line off the printed form).
+  std::string one = nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4);
+  one.replace(one.find("0x000000000000101c"), 18, "0xfffffffffffffffe");
+  std::string scanned = one;
+  scanned.replace(scanned.find(" - CTA"), 1, "  ");
+  for (const auto& [line, address, lane, bytes] :
+       std::vector<std::tuple<std::string, std::string, unsigned, unsigned>>{
+           {wide, "0xfffffffffffffff8", 0, 16},
+           {one, "0xfffffffffffffffe", 7, 4},
+           {scanned, "0xfffffffffffffffe", 7, 4}}) {
+    const auto file = dir.write("t.txt", launch + line);
+    EXPECT_EQ(error_of([&] { read(file, TraceFormat::nvbit); }),
+              file.string() + ":2:" + std::to_string(line.find(address) + 1) + ": lane " +
+                  std::to_string(lane) + " accesses " + std::to_string(bytes) + " bytes from " +
+                  address + ", past the last byte address 0xffffffffffffffff: no memory has them");
+  }
+  // The last bytes themselves are addresses like any other.
+  const auto last =
+      dir.write("last.txt", launch + nvbit_line("0,0,0", 0, "LDG.E.128", 0xfffffffffffffff0, 0));
+  EXPECT_EQ(records(read(last, TraceFormat::nvbit), 0, 0).at(0).address[31], 0xfffffffffffffff0u);
+}
+
+TEST(AccelsimReader, RefusesAddressesPastTheLastByteAtTheirColumn) {
+  TempDir dir;
+  const auto file = [&](const std::string& instruction) {
+    return dir.write("k.traceg", traceg("-accelsim tracer version = 4\n",
+                                        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n" +
+                                            instruction + "\n#END_TB\n"));
+  };
+  const std::string wrapped =
+      "'s address, made from the base address and the lanes' offsets, lies below 0 or past "
+      "0xffffffffffffffff: no memory has it";
+  // The instruction is line 18; the field is where the error is: a list's (format 0) lane, or
+  // the base address that a stride or deltas (formats 1, 2) start from.
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"0010 00000003 1 R2 LDG.E.64 1 R2 8 0 0x10 0xfffffffffffffffc", "0xfffffffffffffffc",
+       "lane 1 accesses 8 bytes from 0xfffffffffffffffc, past the last byte address "
+       "0xffffffffffffffff: no memory has them"},
+      {"0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0xfffffffffffffff0 4", "0xfffffffffffffff0",
+       "lane 4" + wrapped},
+      {"0010 0000000f 1 R2 LDG.E 1 R2 4 2 0x10 4 -8 -16", "0x10", "lane 3" + wrapped},
+  };
+  for (const auto& [instruction, field, message] : cases) {
+    const auto trace = file(instruction);
+    EXPECT_EQ(
+        error_of([&] { read(trace, TraceFormat::accelsim); }),
+        trace.string() + ":18:" + std::to_string(instruction.find(field) + 1) + ": " + message);
+  }
+  // Downwards from a base is fine as long as it stays at or above 0.
+  const auto down = file("0010 0000000f 1 R2 LDG.E 1 R2 4 1 0xc -4");
+  EXPECT_EQ(records(read(down, TraceFormat::accelsim), 0, 0).at(0).address[3], 0u);
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "support/command.hpp"
+#include "sw/gpu_traces/compressed_input.hpp"
+#include "testbench/outputs/pending_file.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -118,6 +120,32 @@ TEST(Signals, AnInterruptedCompactWaveformLeavesNoConverterAndNoFolder) {
     EXPECT_TRUE(fs::is_empty(tmp.path())) << tmp.names().front();
     EXPECT_TRUE(fs::is_empty(dir.path())) << dir.names().front();
   }
+}
+
+// A plain trace is read in place, mapped a window at a time: cut short meanwhile, its pages past
+// the new end fault (SIGBUS). That is bad input: exit status 2 with what happened, and the
+// outputs not yet complete removed as on any other signal. (In place of the rest of a run: the
+// output is made, then the trace is read, as mmsim run does.)
+TEST(Signals, ATraceCutShortWhileItIsReadIsAnErrorThatLeavesNoPartialFile) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "line " + std::to_string(i) + "\n";
+  const auto trace = dir.write("trace.txt", text);
+  EXPECT_EXIT(
+      {
+        PendingFile output(dir / "stats.json", {"--stats", 0, 0});
+        TraceLines lines(trace, "mem_trace file");
+        std::string_view line;
+        if (!lines.next(line) || line != "line 0") std::exit(3);
+        fs::resize_file(trace, 0);
+        while (lines.next(line)) {
+        }
+        std::exit(4);
+      },
+      ::testing::ExitedWithCode(2),
+      "mmsim: " + trace.string() +
+          ": the trace changed while it was read \\(it was cut short while mmsim read it\\)\n");
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"trace.txt"});
 }
 
 }  // namespace
