@@ -63,7 +63,9 @@ struct WarpBeingRead {
 class TraceGReader {
  public:
   TraceGReader(const std::filesystem::path& file, RecordedTrace& trace, TraceRecorder& recorder)
-      : lines_(file, "Accel-Sim trace file"), trace_(trace), recorder_(recorder) {}
+      : lines_(file, "Accel-Sim trace file", kMaxTraceLineBytes, trace.skipped_limit),
+        trace_(trace),
+        recorder_(recorder) {}
 
   // Reads the header lines up to the first thread block; the kernel is added to the trace.
   std::uint32_t read_header(std::uint64_t number, const KernelSelection& selection);
@@ -114,10 +116,12 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
     if (text.empty()) continue;
     if (text[0] != '-') {
       if (text[0] == '#' && !text.starts_with("#BEGIN_TB")) continue;  // "#traces format = ..."
+      lines_.took();
       pending_ = std::string(line);
       has_pending_ = true;
       break;
     }
+    lines_.took();
     const auto header = [&](std::string_view key) { return text.starts_with(key); };
     const auto number_value = [&](std::string_view what) {
       const std::string_view v = value_of(text);
@@ -231,6 +235,9 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
     first = false;
     const std::string_view text = trimmed(line);
     if (text.empty()) continue;
+    if (text[0] == '#' && !text.starts_with("#BEGIN_TB") && !text.starts_with("#END_TB"))
+      continue;  // a comment
+    lines_.took();
     // Instruction lines start with a (hexadecimal or decimal) number; the others with a word.
     if (kHexDigits[static_cast<unsigned char>(text[0])] != 16 && !text.starts_with("cluster") &&
         in_block_ && warp_ && !warp_->insts_where.file.empty()) {
@@ -248,8 +255,6 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
     } else if (text.starts_with("#END_TB")) {
       if (!in_block_) fail("#END_TB without its #BEGIN_TB");
       end_block(kernel);
-    } else if (text[0] == '#') {
-      continue;  // a comment
     } else if (!in_block_) {
       fail("expected #BEGIN_TB, got '" + std::string(text.substr(0, 40)) +
            "' (a raw kernel-N.trace? Accel-Sim's post-traces-processing makes the .traceg)");
@@ -427,7 +432,7 @@ void read_accelsim_trace(const std::filesystem::path& file, const KernelSelectio
   // A kernels list names .traceg files; a .traceg starts with its header.
   std::vector<std::pair<std::filesystem::path, SourceLocation>> kernels;
   {
-    TraceLines list(file, "Accel-Sim trace file");
+    TraceLines list(file, "Accel-Sim trace file", kMaxTraceLineBytes, trace.skipped_limit);
     trace.compression = list.compression();
     std::string_view line;
     bool is_list = false;
@@ -435,6 +440,7 @@ void read_accelsim_trace(const std::filesystem::path& file, const KernelSelectio
       const std::string_view text = trimmed(line);
       if (text.empty()) continue;
       if (!is_list && (text[0] == '-' || text[0] == '#')) break;  // a .traceg
+      list.took();
       if (text.starts_with("kernel")) {
         is_list = true;
         kernels.emplace_back(file.parent_path() / std::string(text), list.where());

@@ -340,8 +340,8 @@ std::size_t CompressedInput::read(char* out, std::size_t capacity) {
 }
 
 TraceLines::TraceLines(const std::filesystem::path& file, const std::string& what,
-                       std::size_t line_limit)
-    : input_(file, what), line_limit_(line_limit) {
+                       std::size_t line_limit, std::uint64_t skipped_limit)
+    : input_(file, what), line_limit_(line_limit), skipped_limit_(skipped_limit) {
   // A window holds a line of the limit, from any place in its first page.
   mapped_ = input_.mappable();
   if (mapped_) {
@@ -355,7 +355,12 @@ TraceLines::TraceLines(const std::filesystem::path& file, const std::string& wha
 bool TraceLines::next(std::string_view& line) {
   while (true) {
     const char* begin = data_ + begin_;
-    const auto* newline = static_cast<const char*>(std::memchr(begin, '\n', end_ - begin_));
+    // A blank line without the call: a file of nothing else (a decompression bomb) is refused
+    // only after kMaxSkippedBytes of them (10^9 lines: 5.4 s of CPU rather than 7.9 s).
+    const auto* newline =
+        begin_ < end_ && *begin == '\n'
+            ? begin
+            : static_cast<const char*>(std::memchr(begin, '\n', end_ - begin_));
     std::size_t length = 0;
     if (newline != nullptr) {
       length = static_cast<std::size_t>(newline - begin);
@@ -385,7 +390,9 @@ bool TraceLines::next(std::string_view& line) {
       end_ += n;
       continue;
     }
+    if (read_bytes_ - taken_end_ > skipped_limit_) skipped_too_much();
     ++number_;
+    read_bytes_ += length + (newline != nullptr);
     if (length > line_limit_) break;
     if (length > 0 && begin[length - 1] == '\r') --length;
     line = std::string_view(begin, length);
@@ -393,6 +400,17 @@ bool TraceLines::next(std::string_view& line) {
   }
   throw InputError(where(), "the line is longer than " + std::to_string(line_limit_) +
                                 " bytes (the limit of a trace line)");
+}
+
+void TraceLines::skipped_too_much() const {
+  const auto clamp = [](std::uint64_t v) {
+    return static_cast<int>(std::min<std::uint64_t>(v, INT_MAX));
+  };
+  throw InputError({input_.file(), clamp(taken_number_ + 1), 0},
+                   "no line of the trace in the " + std::to_string(read_bytes_ - taken_end_) +
+                       " bytes from here to line " + std::to_string(number_) +
+                       ": mmsim skips at most " + std::to_string(skipped_limit_) +
+                       " bytes of other lines in a row (is it a trace in this format?)");
 }
 
 }  // namespace mmsim

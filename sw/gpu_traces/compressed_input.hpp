@@ -66,15 +66,32 @@ class CompressedInput {
   std::optional<MappedFileWindow> registered_;  // window_, while it is mapped
 };
 
-// The lines of a trace file (compressed or not), each at most `line_limit` bytes.
+// The longest line of a trace.
+inline constexpr std::size_t kMaxTraceLineBytes = std::size_t{1} << 20;
+
+// The text a trace may hold between two of its own lines (blank lines, comments, the traced
+// program's own output): beyond it the file is refused, so that a file of nothing else (a
+// decompression bomb: a few kB of zstd that make 20 GiB of newlines) ends in seconds.
+inline constexpr std::uint64_t kMaxSkippedBytes = std::uint64_t{1} << 30;
+
+// The lines of a trace file (compressed or not), each at most `line_limit` bytes, at most
+// `skipped_limit` bytes of them in a row that are not the trace's own (the reader says which are:
+// took()).
 class TraceLines {
  public:
   TraceLines(const std::filesystem::path& file, const std::string& what,
-             std::size_t line_limit = std::size_t{1} << 20);
+             std::size_t line_limit = kMaxTraceLineBytes,
+             std::uint64_t skipped_limit = kMaxSkippedBytes);
 
   // The next line without its end ('\n', and a '\r' before it); valid until the next call.
-  // False at the end of the file.
+  // False at the end of the file. Throws InputError, located at the first of them, when the
+  // lines since the last one taken pass the limit.
   bool next(std::string_view& line);
+  // The line last read is one of the trace's own: the count of skipped text starts again.
+  void took() {
+    taken_end_ = read_bytes_;
+    taken_number_ = number_;
+  }
   // The 1-based number of the line last read.
   std::uint64_t number() const { return number_; }
   // Where the line last read is (column 1-based, 0: the whole line).
@@ -89,8 +106,14 @@ class TraceLines {
   double decompress_seconds() const { return input_.seconds(); }
 
  private:
+  [[noreturn]] void skipped_too_much() const;
+
   CompressedInput input_;
   std::size_t line_limit_;
+  std::uint64_t skipped_limit_;
+  std::uint64_t read_bytes_ = 0;  // of the lines read, with their ends
+  std::uint64_t taken_end_ = 0;   // read_bytes_ after the line taken last
+  std::uint64_t taken_number_ = 0;
   // The bytes at hand: buffer_'s, or the window of a mapped file, which starts at `offset_`.
   bool mapped_ = false;
   std::size_t window_ = 0;

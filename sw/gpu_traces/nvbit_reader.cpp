@@ -215,7 +215,7 @@ class NvbitReader {
  public:
   NvbitReader(const std::filesystem::path& file, const KernelSelection& selection,
               RecordedTrace& trace, std::size_t run_bytes)
-      : lines_(file, "mem_trace file"),
+      : lines_(file, "mem_trace file", kMaxTraceLineBytes, trace.skipped_limit),
         selection_(selection),
         trace_(trace),
         recorder_(trace),
@@ -637,6 +637,7 @@ void NvbitReader::read() {
   std::string_view line;
   while (lines_.next(line)) {
     if (printed_.parse(line, fields_, in_)) {
+      lines_.took();
       access_line(line, fields_);
       continue;
     }
@@ -650,9 +651,11 @@ void NvbitReader::read() {
     const std::string_view after =
         dash == std::string_view::npos ? std::string_view{} : line.substr(dash + 3);
     if (after.starts_with("grid_launch_id ")) {
+      lines_.took();
       scanned_access_line(line, fields_, in_);
       access_line(line, fields_);
     } else if (after.starts_with("LAUNCH")) {
+      lines_.took();
       launch_line(line);
     } else {
       ++trace_.skipped_lines;

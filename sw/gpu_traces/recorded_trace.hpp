@@ -75,6 +75,8 @@ struct RecordedTrace {
   std::filesystem::path file;
   TraceFormat format = TraceFormat::nvbit;
   unsigned word_shift = 2;  // log2(word_bytes)
+  // The most text of other lines the readers skip in a row (compressed_input.hpp).
+  std::uint64_t skipped_limit = kMaxSkippedBytes;
   std::vector<TraceKernel> kernels;
   std::vector<TraceSite> sites;
   // Instructions of the selected kernels counted but not run, by opcode (without modifiers)

@@ -13,6 +13,7 @@
 
 #include "support/temp_dir.hpp"
 #include "support/vector_isas.hpp"
+#include "sw/gpu_traces/accelsim_reader.hpp"
 #include "sw/gpu_traces/address_relocation.hpp"
 #include "sw/gpu_traces/cta_scheduler.hpp"
 #include "sw/gpu_traces/lane_addresses.hpp"
@@ -957,6 +958,53 @@ TEST(AccelsimReader, RefusesAddressesPastTheLastByteAtTheirColumn) {
   // Downwards from a base is fine as long as it stays at or above 0.
   const auto down = file("0010 0000000f 1 R2 LDG.E 1 R2 4 1 0xc -4");
   EXPECT_EQ(records(read(down, TraceFormat::accelsim), 0, 0).at(0).address[3], 0u);
+}
+
+// ---- text that is not the trace's: at most kMaxSkippedBytes in a row ---------------------------
+
+// The nvbit reader over `file`, skipping at most `skipped_limit` bytes of other lines in a row.
+void read_nvbit(const std::filesystem::path& file, std::uint64_t skipped_limit) {
+  RecordedTrace trace;
+  trace.file = file;
+  trace.skipped_limit = skipped_limit;
+  trace.store = std::make_unique<WarpStore>(file.string());
+  read_nvbit_trace(file, KernelSelection("all"), trace);
+}
+
+TEST(TraceLines, RefusesMoreOtherLinesInARowThanItsLimitWhereTheyBegin) {
+  TempDir dir;
+  const std::string head =
+      nvbit_launch(0, "k", "1,1,1", "32,1,1") + nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4);
+  // 1000 bytes of the program's own output between two trace lines pass a limit of 1000; one
+  // byte more does not, located at the first of them (line 3), however it goes on.
+  const std::string output = std::string(999, 'x') + "\n";
+  const auto fits = dir.write("fits.txt", head + output + nvbit_line("0,0,0", 0, "LDG.E", 0, 4));
+  EXPECT_EQ(error_of([&] { read_nvbit(fits, 1000); }), "no error");
+  const auto over = dir.write("over.txt", head + output + "\n" + std::string(5000, '\n'));
+  const auto over_zst = dir.write("over.zst", zstd(head + output + "\n" + std::string(5000, '\n')));
+  for (const auto& file : {over, over_zst})
+    EXPECT_EQ(error_of([&] { read_nvbit(file, 1000); }),
+              file.string() +
+                  ":3: no line of the trace in the 1001 bytes from here to line 4: "
+                  "mmsim skips at most 1000 bytes of other lines in a row (is it a "
+                  "trace in this format?)");
+  // Accel-Sim: blank lines and comments count; header, block and instruction lines do not.
+  const std::string blocks =
+      "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+      "0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0x10 4 \n#END_TB\n";
+  const auto traceg_file =
+      dir.write("k.traceg", traceg("-accelsim tracer version = 4\n",
+                                   blocks + std::string(2000, '\n') + "# a comment\n" + blocks));
+  RecordedTrace accelsim;
+  accelsim.file = traceg_file;
+  accelsim.format = TraceFormat::accelsim;
+  accelsim.skipped_limit = 2000;
+  accelsim.store = std::make_unique<WarpStore>(traceg_file.string());
+  // The header takes lines 1-13, the first block 14-19; 2000 blank lines and the comment follow.
+  EXPECT_EQ(error_of([&] { read_accelsim_trace(traceg_file, KernelSelection("all"), accelsim); }),
+            traceg_file.string() +
+                ":20: no line of the trace in the 2012 bytes from here to line 2020: mmsim skips "
+                "at most 2000 bytes of other lines in a row (is it a trace in this format?)");
 }
 
 }  // namespace
