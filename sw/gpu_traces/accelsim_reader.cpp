@@ -1,5 +1,6 @@
 #include "sw/gpu_traces/accelsim_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <climits>
@@ -136,13 +137,18 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
       has_name = true;
     } else if (header("-kernel id")) {
       kernel.launch = number_value("-kernel id");
-    } else if (header("-grid dim")) {
-      if (!parse_triple(value_of(text), kernel.grid))
-        fail("expected '-grid dim = (x,y,z)', got '" + std::string(text) + "'");
-    } else if (header("-block dim")) {
-      if (!parse_triple(value_of(text), kernel.block))
-        fail("expected '-block dim = (x,y,z)', got '" + std::string(text) + "'");
-      has_block = true;
+    } else if (header("-grid dim") || header("-block dim")) {
+      const bool grid = header("-grid dim");
+      std::array<std::uint32_t, 3>& size = grid ? kernel.grid : kernel.block;
+      if (!parse_triple(value_of(text), size))
+        fail(std::string("expected '") + (grid ? "-grid" : "-block") + " dim = (x,y,z)', got '" +
+             std::string(text) + "'");
+      if (std::find(size.begin(), size.end(), 0u) != size.end())
+        fail(
+            "'" + std::string(text) + "': a " +
+            (grid ? "grid has at least one thread block" : "thread block has at least one thread") +
+            " in each dimension");
+      has_block = has_block || !grid;
     } else if (header("-accelsim tracer version")) {
       version_ = static_cast<unsigned>(number_value("-accelsim tracer version"));
     } else if (header("-enable lineinfo")) {
@@ -154,6 +160,10 @@ std::uint32_t TraceGReader::read_header(std::uint64_t number, const KernelSelect
         "expected the header of an Accel-Sim trace ('-kernel name = ...', '-grid dim = ...', "
         "...), got '" +
         pending_.substr(0, 40) + "'");
+  if (!has_pending_ && !has_name)
+    fail(
+        "the file ends without the header of an Accel-Sim trace ('-kernel name = ...', "
+        "'-grid dim = ...', ...): an empty trace?");
   if (has_pending_ && !has_block)
     fail(
         "no '-block dim = (x,y,z)' line before the first thread block: the warps of a block "
@@ -297,6 +307,9 @@ void TraceGReader::read_blocks(std::uint32_t kernel) {
   if (in_block_)
     throw InputError(block_where_,
                      "the file ends inside this thread block (no #END_TB): a truncated trace?");
+  if (k.ctas == 0)
+    fail(trace_.kernel_label(kernel) +
+         ": the file ends without a thread block (#BEGIN_TB ... #END_TB): an empty trace?");
 }
 
 void TraceGReader::read_instruction(std::uint32_t kernel, std::string_view line) {
@@ -436,9 +449,11 @@ void read_accelsim_trace(const std::filesystem::path& file, const KernelSelectio
     trace.compression = list.compression();
     std::string_view line;
     bool is_list = false;
+    bool blank = true;  // so far
     while (list.next(line)) {
       const std::string_view text = trimmed(line);
       if (text.empty()) continue;
+      blank = false;
       if (!is_list && (text[0] == '-' || text[0] == '#')) break;  // a .traceg
       list.took();
       if (text.starts_with("kernel")) {
@@ -455,6 +470,15 @@ void read_accelsim_trace(const std::filesystem::path& file, const KernelSelectio
                                    "...') nor a kernels list (kernelslist.g)");
       }
     }
+    if (blank)
+      throw InputError({file.string(), 0, 0},
+                       "the file is empty" +
+                           std::string(list.number() > 0 ? " (blank lines only)" : "") +
+                           ": expected an Accel-Sim trace (a kernel-N.traceg, starting with "
+                           "'-kernel name = ...') or a kernels list (kernelslist.g)");
+    if (is_list && kernels.empty())
+      throw InputError({file.string(), 0, 0},
+                       "the kernels list names no kernel (no kernel-N.traceg line)");
     if (!is_list) kernels.emplace_back(file, SourceLocation{});
   }
   std::uint64_t number = 0;

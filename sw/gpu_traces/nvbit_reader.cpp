@@ -348,9 +348,16 @@ void NvbitReader::launch_line(std::string_view line) {
                          "expected 'grid launch id N', got '" + std::string(segment) + "'");
       launch = v;
     } else if (key == "grid size" || key == "block size") {
-      if (!parse_triple(value, key == "grid size" ? grid : block))
+      std::array<std::uint32_t, 3>& size = key == "grid size" ? grid : block;
+      if (!parse_triple(value, size))
         throw InputError(lines_.where(column), "expected '" + std::string(key) + " x,y,z', got '" +
                                                    std::string(segment) + "'");
+      if (std::find(size.begin(), size.end(), 0u) != size.end())
+        throw InputError(lines_.where(column),
+                         "'" + std::string(segment) + "': a " +
+                             (key == "grid size" ? "grid has at least one CTA"
+                                                 : "block has at least one thread") +
+                             " in each dimension");
     }
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 3);
   }

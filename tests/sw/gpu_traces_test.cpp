@@ -1007,5 +1007,62 @@ TEST(TraceLines, RefusesMoreOtherLinesInARowThanItsLimitWhereTheyBegin) {
                 "at most 2000 bytes of other lines in a row (is it a trace in this format?)");
 }
 
+// ---- empty inputs
+// --------------------------------------------------------------------------------
+
+TEST(AccelsimReader, RefusesEmptyTracesAsTheNvbitReaderDoes) {
+  TempDir dir;
+  const auto error = [&](const std::string& name, const std::string& text) {
+    const auto file = dir.write(name, text);
+    return error_of([&] { read(file, TraceFormat::accelsim); }).substr(file.string().size());
+  };
+  const std::string expected =
+      ": expected an Accel-Sim trace (a kernel-N.traceg, starting with '-kernel name = ...') or a "
+      "kernels list (kernelslist.g)";
+  EXPECT_EQ(error("k.traceg", ""), ": the file is empty" + expected);
+  EXPECT_EQ(error("kernelslist.g", ""), ": the file is empty" + expected);
+  EXPECT_EQ(error("blank.traceg", "\n"), ": the file is empty (blank lines only)" + expected);
+  EXPECT_EQ(error("copies.g", "MemcpyHtoD,0x00007f0000000000,256\n"),
+            ": the kernels list names no kernel (no kernel-N.traceg line)");
+  EXPECT_EQ(error("comments.traceg", "#traces format = [line_num] PC mask ...\n"),
+            ":1: the file ends without the header of an Accel-Sim trace ('-kernel name = ...', "
+            "'-grid dim = ...', ...): an empty trace?");
+  // A header without a thread block: its 13 lines, then the end.
+  EXPECT_EQ(error("header.traceg", traceg("-accelsim tracer version = 4\n", "")),
+            ":13: kernel 1 (_Z1kPf): the file ends without a thread block (#BEGIN_TB ... #END_TB): "
+            "an empty trace?");
+  std::string grid = traceg("-accelsim tracer version = 4\n",
+                            "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 0\n#END_TB\n");
+  grid.replace(grid.find("(2,1,1)"), 7, "(0,0,0)");
+  EXPECT_EQ(error("grid.traceg", grid),
+            ":3: '-grid dim = (0,0,0)': a grid has at least one thread block in each dimension");
+  std::string block = grid;
+  block.replace(block.find("(0,0,0)"), 7, "(2,1,1)");
+  block.replace(block.find("(64,1,1)"), 8, "(64,0,1)");
+  EXPECT_EQ(error("block.traceg", block),
+            ":4: '-block dim = (64,0,1)': a thread block has at least one thread in each "
+            "dimension");
+}
+
+TEST(NvbitReader, RefusesALaunchOfNoThreadAtItsSize) {
+  TempDir dir;
+  for (const auto& [grid, block, field] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"1,1,1", "0,1,1", "block size 0,1,1"}, {"1,0,1", "32,1,1", "grid size 1,0,1"}}) {
+    const std::string launch = nvbit_launch(0, "k", grid, block);
+    const auto file = dir.write("t.txt", launch + nvbit_line("0,0,0", 0, "LDG.E", 0x1000, 4));
+    EXPECT_EQ(
+        error_of([&] { read(file, TraceFormat::nvbit); }),
+        file.string() + ":1:" + std::to_string(launch.find(field) + 1) + ": '" + field + "': a " +
+            (field[0] == 'b' ? "block has at least one thread" : "grid has at least one CTA") +
+            " in each dimension");
+  }
+  // As an empty file is.
+  const auto empty = dir.write("empty.txt", "");
+  EXPECT_EQ(
+      error_of([&] { read(empty, TraceFormat::nvbit); }).substr(0, empty.string().size() + 21),
+      empty.string() + ": no mem_trace line (");
+}
+
 }  // namespace
 }  // namespace mmsim::test
