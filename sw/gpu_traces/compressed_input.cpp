@@ -79,11 +79,20 @@ namespace {
 constexpr unsigned char kGzipMagic[] = {0x1f, 0x8b};
 constexpr unsigned char kXzMagic[] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
 constexpr unsigned char kZstdMagic[] = {0x28, 0xb5, 0x2f, 0xfd};
+// A zstd skippable frame (0x184D2A50 to 0x184D2A5F, little-endian): pzstd writes one first, with
+// the sizes of the frames it compressed in parallel; libzstd's stream skips it.
+constexpr unsigned char kZstdSkippableMagic[] = {0x2a, 0x4d, 0x18};
 constexpr unsigned char kBzip2Magic[] = {'B', 'Z', 'h'};
 
 template <std::size_t N>
 bool starts_with(const unsigned char* data, std::size_t size, const unsigned char (&magic)[N]) {
   return size >= N && std::memcmp(data, magic, N) == 0;
+}
+
+bool starts_with_zstd(const unsigned char* data, std::size_t size) {
+  return starts_with(data, size, kZstdMagic) ||
+         (size >= 4 && (data[0] & 0xf0) == 0x50 &&
+          starts_with(data + 1, size - 1, kZstdSkippableMagic));
 }
 
 class PlainDecoder final : public CompressedInput::Decoder {
@@ -285,7 +294,7 @@ CompressedInput::CompressedInput(const std::filesystem::path& file, const std::s
   } else if (starts_with(peek, peeked, kXzMagic)) {
     compression_ = Compression::xz;
     decoder_ = std::make_unique<XzDecoder>(*this, peek, peeked);
-  } else if (starts_with(peek, peeked, kZstdMagic)) {
+  } else if (starts_with_zstd(peek, peeked)) {
     compression_ = Compression::zstd;
     decoder_ = std::make_unique<ZstdDecoder>(*this, peek, peeked);
   } else {

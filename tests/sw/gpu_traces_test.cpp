@@ -11,6 +11,7 @@
 #include <random>
 #include <tuple>
 
+#include "support/command.hpp"
 #include "support/temp_dir.hpp"
 #include "support/vector_isas.hpp"
 #include "sw/gpu_traces/accelsim_reader.hpp"
@@ -1062,6 +1063,48 @@ TEST(NvbitReader, RefusesALaunchOfNoThreadAtItsSize) {
   EXPECT_EQ(
       error_of([&] { read(empty, TraceFormat::nvbit); }).substr(0, empty.string().size() + 21),
       empty.string() + ": no mem_trace line (");
+}
+
+// ---- zstd's skippable frames --------------------------------------------------------------------
+
+// A zstd skippable frame (magic 0x184D2A5n, little-endian) holding `content`.
+std::string skippable_frame(unsigned n, const std::string& content) {
+  std::string frame = {static_cast<char>(0x50 | n), 0x2a, 0x4d, 0x18};
+  for (unsigned i = 0; i < 4; ++i) frame += static_cast<char>(content.size() >> (8 * i) & 0xff);
+  return frame + content;
+}
+
+TEST(CompressedInput, SkipsZstdsSkippableFrames) {
+  TempDir dir;
+  const auto file =
+      dir.write("t.zst", skippable_frame(0, std::string("\x04\0\0\0\x13\0\0\0", 8)) +
+                             zstd("one\ntwo\n") + skippable_frame(15, "") + zstd("three\n"));
+  EXPECT_EQ(lines_of(file), (std::vector<std::string>{"one", "two", "three"}));
+  EXPECT_EQ(TraceLines(file, "trace file").compression(), Compression::zstd);
+}
+
+TEST(CompressedInput, ReadsWhatPzstdWrites) {
+  TempDir dir;
+  std::string text = nvbit_launch(0, "k", "4,1,1", "64,1,1");
+  for (unsigned i = 0; i < 2000; ++i)
+    text += nvbit_line(std::to_string(i % 4) + ",0,0", i / 4 % 2, "LDG.E", 0x10000 + 128 * i, 4);
+  const auto plain = dir.write("t.txt", text);
+  const auto packed = dir / "t.txt.zst";
+  if (run_command("pzstd -q -p 2 " + shell_word(plain) + " -o " + shell_word(packed)).status != 0)
+    GTEST_SKIP() << "no pzstd (Debian's package zstd)";
+  const std::string bytes = read_file(packed);
+  ASSERT_GE(bytes.size(), 4u);
+  EXPECT_EQ(bytes.substr(0, 4), std::string("\x50\x2a\x4d\x18", 4));  // a skippable frame first
+  const RecordedTrace t = read(packed, TraceFormat::nvbit);
+  EXPECT_EQ(t.compression, Compression::zstd);
+  EXPECT_EQ(t.kernels.at(0).instructions, 2000u);
+  const RecordedTrace p = read(plain, TraceFormat::nvbit);
+  for (std::uint64_t c = 0; c < 4; ++c)
+    for (unsigned q = 0; q < 2; ++q) {
+      const auto a = records(t, c, q), b = records(p, c, q);
+      ASSERT_EQ(a.size(), 250u);
+      for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].address, b[i].address);
+    }
 }
 
 }  // namespace
