@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const mmsim::Sweep sweep =
         mmsim::load_sweep(file, mmsim::fuzz::set_lines(mmsim::fuzz::as_text(data, size)));
     const mmsim::SweepPlan plan = mmsim::plan_sweep(sweep, kMaxRuns);
-    mmsim::check_sweep(sweep, plan);
+    mmsim::check_sweep(sweep, plan, mmsim::UserCode::left_alone);
   } catch (const mmsim::InputError&) {
   }
   return 0;

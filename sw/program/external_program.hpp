@@ -29,8 +29,14 @@ using ExternalProgramLoader =
 
 // Replaces the loader of `kind`.
 void register_program_loader(ExternalProgram::Kind kind, ExternalProgramLoader loader);
+// What can be checked without running any of the program's code: the file exists and can be
+// read; a Python file's name ends in .py and its class is named by an identifier; a plugin's
+// library is a complete shared object (sw/support/shared_library_file.hpp) and names a
+// program. Throws InputError located in the testbench.
+void check_external_program(const ExternalProgram& program);
 // The program, or InputError located in the testbench (a missing file, class or name, a kind
-// this process cannot load).
+// this process cannot load). This runs the program's code: a Python file is imported, a plugin's
+// library opened (its constructors run).
 std::shared_ptr<const ProgramInfo> load_external_program(const ExternalProgram& program);
 
 }  // namespace mmsim

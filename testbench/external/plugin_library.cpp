@@ -1,8 +1,8 @@
-// program.library: a C++ plugin's programs (sw/program/plugin.hpp), loaded with dlopen once its
-// file has been checked (sw/support/shared_library_file.hpp). The library stays loaded for the
-// life of the process: its programs' code runs until the end. What its code throws is the
-// program's own failure (ProgramError, exit status 1), reported as "the program threw: ...",
-// never an exception that ends mmsim (std::terminate).
+// program.library: a C++ plugin's programs (sw/program/plugin.hpp), loaded with dlopen once
+// load_external_program has checked its file (sw/support/shared_library_file.hpp). The library
+// stays loaded for the life of the process: its programs' code runs until the end. What its code
+// throws is the program's own failure (ProgramError, exit status 1), reported as "the program
+// threw: ...", never an exception that ends mmsim (std::terminate).
 #include <cxxabi.h>
 #include <dlfcn.h>
 
@@ -15,7 +15,6 @@
 #include "sw/program/external_program.hpp"
 #include "sw/program/plugin.hpp"
 #include "sw/program/program_error.hpp"
-#include "sw/support/shared_library_file.hpp"
 #include "sw/support/suggest.hpp"
 
 namespace mmsim {
@@ -28,8 +27,6 @@ const std::vector<ProgramInfo>& plugin_programs(const ExternalProgram& plugin) {
   static std::map<std::filesystem::path, const std::vector<ProgramInfo>*> loaded;
   if (const auto it = loaded.find(plugin.file); it != loaded.end()) return *it->second;
   const std::string file = plugin.file.string();
-  if (const std::string why = shared_library_problem(plugin.file); !why.empty())
-    throw InputError(plugin.file_where, "program.library: " + file + ": " + why);
   void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr)
     throw InputError(plugin.file_where, "program.library: cannot load " + file + ": " + dlerror());

@@ -35,6 +35,9 @@ struct WaveformOptions {
   std::string limit;
 };
 
+// program.params as the file and --set wrote them (testbench_keys.cpp).
+struct WrittenParams;
+
 struct Testbench {
   std::filesystem::path file;
   std::string name;
@@ -46,9 +49,14 @@ struct Testbench {
   std::string program;  // its name: a built-in's, a Python class's, a plugin's program's
   // program.file or program.library: a program from outside the tree (none: a built-in)
   std::optional<ExternalProgram> external;
-  std::shared_ptr<const ProgramInfo> program_info;  // what makes it (set by the loader)
+  // What makes it: a built-in's from the catalogue. A program from outside the tree is code that
+  // loading the testbench never runs: until load_program_code, its info names it and declares
+  // its written scalar parameters as strings (enough to know the files they name).
+  std::shared_ptr<const ProgramInfo> program_info;
   const ProgramInfo& info() const { return *program_info; }
   ProgramArgs args;
+  // program.params as written, while the code that declares them is not loaded.
+  std::shared_ptr<const WrittenParams> written_params;
 
   WaveformRequest vcd;   // outputs.vcd
   std::string stats;     // outputs.stats ("" = none)
@@ -85,9 +93,21 @@ enum class ProgramSwitch {
 };
 
 // Loads and checks a testbench; `overrides` are "key.path=value" assignments (--set). Throws
-// InputError for anything that is not a valid testbench.
+// InputError for anything that is not a valid testbench. A testbench that names a program file
+// or library is a program, but none of its code runs here: what can be checked without running
+// it is (check_external_program), the rest once it is about to run (load_program_code).
 Testbench load_testbench(const std::filesystem::path& file,
                          const std::vector<std::string>& overrides = {},
                          ProgramSwitch program_switch = ProgramSwitch::keeps);
+
+// Loads the code of a program from outside the tree (a Python file imported, a plugin's library
+// opened: load_external_program) and checks program.params against what it declares (InputError
+// at their places), once the run is about to start (testbench/run/runner.cpp): never to load,
+// check or plan runs (mmsim sweep --emit-slurm, --collect). Nothing to do for a built-in, or once
+// done.
+void load_program_code(Testbench& tb);
+// `tb` with its program's code loaded: `tb` itself when there is nothing to load, else the copy
+// made in `loaded`.
+const Testbench& with_program_code(const Testbench& tb, std::optional<Testbench>& loaded);
 
 }  // namespace mmsim

@@ -10,6 +10,12 @@
 #include "testbench/input/testbench_schema.hpp"
 
 namespace mmsim {
+
+struct WrittenParams {
+  std::optional<YamlInput> input;  // none: the testbench has no program.params
+  YAML::Node params;
+};
+
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -156,7 +162,7 @@ ParamValue param_value(const YAML::Node& node, const ParamSpec& spec, const Sour
 
 // The program the testbench names: program.name (a built-in), program.file with program.class (a
 // Python class), or program.library with program.name (a C++ plugin's program); made by the
-// catalogue or by the loader of its kind (sw/program/external_program.hpp).
+// catalogue, or checked without running its code (sw/program/external_program.hpp).
 void resolve_program(Testbench& tb) {
   const SourceLocation at = tb.where.at("program");
   if (!tb.external) {
@@ -184,8 +190,8 @@ void resolve_program(Testbench& tb) {
   if (python && tb.where.count("program.library"))
     throw InputError(tb.where.at("program.library"),
                      "program.library: expected either file (Python) or library (C++), not both");
-  tb.program_info = load_external_program(ext);
-  tb.program = tb.program_info->name;
+  check_external_program(ext);
+  tb.program = ext.name;
 }
 
 // A program from outside the tree: where its file is (relative to the testbench's folder).
@@ -211,10 +217,9 @@ const ExternalProgram* external_of(const ResolvedView& r, ExternalProgram::Kind 
   return ext && ext->kind == kind ? &*ext : nullptr;
 }
 
-// program.params: the program's own parameters (sw/programs/catalogue.hpp), each given or its
-// default; one without a default is required.
-void load_params(const std::optional<YamlSection>& params, Testbench& tb) {
-  resolve_program(tb);
+// The program's own parameters (sw/programs/catalogue.hpp) from program.params, each given or
+// its default; one without a default is required.
+void bind_params(const std::optional<YamlSection>& params, Testbench& tb) {
   const ProgramInfo& info = tb.info();
   if (params) params->allow(names_of(info.params, [](const ParamSpec& p) { return p.name; }));
   for (const ParamSpec& spec : info.params) {
@@ -231,6 +236,38 @@ void load_params(const std::optional<YamlSection>& params, Testbench& tb) {
           "program " + info.name + " needs parameter '" + spec.name + "' (" + spec.help + ")");
     }
   }
+}
+
+// A program from outside the tree declares its parameters in its code, which runs only when the
+// program is about to (load_program_code): until then program.params are kept as written, and the
+// scalar ones stand as strings, so that the files they name are known as the run's inputs.
+void keep_written_params(const std::optional<YamlSection>& params, Testbench& tb) {
+  auto declared = std::make_shared<ProgramInfo>();
+  declared->name = tb.program;
+  WrittenParams written;
+  if (params) {
+    written.input = params->input();
+    const YAML::Node root = params->input().root();  // const: looking up adds nothing
+    written.params = root["program"]["params"];
+    for (const std::string& name : params->keys()) {
+      const YAML::Node value = params->node(name);
+      if (!value.IsScalar()) continue;
+      declared->params.push_back(
+          {.name = name, .type = ParamType::string, .help = "as written", .default_value = {}});
+      tb.args.params.set(name, value.Scalar(), params->where(name));
+    }
+  }
+  tb.program_info = std::move(declared);
+  tb.written_params = std::make_shared<const WrittenParams>(std::move(written));
+}
+
+// program.params: a built-in's bound now, a program's from outside the tree kept as written.
+void load_params(const std::optional<YamlSection>& params, Testbench& tb) {
+  resolve_program(tb);
+  if (tb.external)
+    keep_written_params(params, tb);
+  else
+    bind_params(params, tb);
 }
 
 // A string parameter that names a file relative to the testbench's folder, made absolute. Bare
@@ -931,6 +968,23 @@ std::vector<TestbenchKey> make_keys() {
 const std::vector<TestbenchKey>& testbench_keys() {
   static const std::vector<TestbenchKey> keys = make_keys();
   return keys;
+}
+
+void load_program_code(Testbench& tb) {
+  if (!tb.written_params) return;
+  const std::shared_ptr<const WrittenParams> written = std::move(tb.written_params);
+  tb.written_params.reset();
+  tb.program_info = load_external_program(*tb.external);
+  tb.args.params = ParamValues{};
+  std::optional<YamlSection> params;
+  if (written->input) params.emplace(*written->input, written->params, "program.params");
+  bind_params(params, tb);
+}
+
+const Testbench& with_program_code(const Testbench& tb, std::optional<Testbench>& loaded) {
+  if (!tb.written_params) return tb;
+  load_program_code(loaded.emplace(tb));
+  return *loaded;
 }
 
 }  // namespace mmsim

@@ -348,7 +348,9 @@ void write_standard_output(const std::string& text, const SourceLocation& where)
 
 }  // namespace
 
-RunOutcome preview_testbench(const Testbench& tb) {
+RunOutcome preview_testbench(const Testbench& testbench) {
+  std::optional<Testbench> loaded;
+  const Testbench& tb = with_program_code(testbench, loaded);
   std::unique_ptr<WarpProgram> program = make_program(tb);
   RunOutcome o = named_outcome(tb, machine_for(tb, *program), "");
   check_run_memory(tb, o.machine, *program);
@@ -360,22 +362,23 @@ RunOutcome preview_testbench(const Testbench& tb) {
   return o;
 }
 
-RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
+RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) {
   const std::string& named_by = options.outputs_option;
-  const WaveformPlan wave =
-      plan_waveform(tb, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
+  const WaveformPlan wave = plan_waveform(
+      testbench, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
   const NamedFile& vcd = wave.file;
-  NamedFile stats = output_file(tb, tb.stats, "outputs.stats", options.stats,
+  NamedFile stats = output_file(testbench, testbench.stats, "outputs.stats", options.stats,
                                 named_by.empty() ? "--stats" : named_by);
   const bool stats_on_stdout = stats.path == kStandardOutput;
   const SourceLocation stdout_where = stats.where;
   if (stats_on_stdout) stats.path.clear();
   const NamedFile resolved = option_output(options.resolved, "--out-dir");
-  const NamedFile timeline = output_file(tb, tb.timeline, "outputs.timeline", options.timeline,
-                                         named_by.empty() ? "--timeline" : named_by);
+  const NamedFile timeline =
+      output_file(testbench, testbench.timeline, "outputs.timeline", options.timeline,
+                  named_by.empty() ? "--timeline" : named_by);
   std::vector<NamedFile> outputs = {vcd, stats, resolved, timeline};
   for (const NamedFile& view : wave.view_files()) outputs.push_back(view);
-  check_distinct_files(input_files(tb), outputs);
+  check_distinct_files(input_files(testbench), outputs);
   // Made before the run, so that an output that cannot be written is reported before the work.
   std::optional<PendingFile> vcd_file;
   std::optional<PendingFile> stats_file;
@@ -389,6 +392,9 @@ RunOutcome run_testbench(const Testbench& tb, const RunOptions& options) {
   for (const NamedFile& view : wave.view_files())
     view_files.push_back(std::make_unique<PendingFile>(view.path, view.where));
 
+  // The run is accepted: the program's own code (program.file, program.library) runs from here.
+  std::optional<Testbench> loaded;
+  const Testbench& tb = with_program_code(testbench, loaded);
   std::unique_ptr<WarpProgram> program = make_program(tb);
   const ResolvedMachine machine = machine_for(tb, *program);
   RunOutcome o = named_outcome(tb, machine, options.command);

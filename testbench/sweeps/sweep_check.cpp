@@ -46,7 +46,7 @@ void add_paths(const nlohmann::json& node, const std::string& prefix,
 
 }  // namespace
 
-void check_sweep(const Sweep& sweep, const SweepPlan& plan) {
+void check_sweep(const Sweep& sweep, const SweepPlan& plan, UserCode user_code) {
   std::vector<nlohmann::json> outlines;  // a previewed run's statistics, per case that has one
   for (std::size_t ci = 0; ci < sweep.cases.size(); ++ci) {
     int trials = 0;
@@ -54,8 +54,9 @@ void check_sweep(const Sweep& sweep, const SweepPlan& plan) {
       if (run.case_index != ci || !run.error.empty()) continue;
       if (++trials > kTrials) break;
       try {
-        outlines.push_back(
-            stats_json(preview_testbench(load_testbench(sweep.testbench, run.assignments))));
+        const Testbench tb = load_testbench(sweep.testbench, run.assignments);
+        if (tb.written_params && user_code == UserCode::left_alone) break;
+        outlines.push_back(stats_json(preview_testbench(tb)));
         break;
       } catch (const UnknownKeyError& e) {
         throw relocated(sweep, sweep.cases[ci], e);

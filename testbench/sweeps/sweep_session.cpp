@@ -151,11 +151,14 @@ class SweepSession {
         options_(options),
         sweep_(load_sweep(command.sweep, command.overrides)),
         plan_(plan_sweep(sweep_, options.max_runs)) {
-    check_sweep(sweep_, plan_);
     for (const SweepRun& run : plan_.runs)
       identities_.push_back(run_identity(run_head(sweep_, run)));
     for (const SweepColumn& column : sweep_.columns) column_paths_.push_back(column.path);
     open_outputs();
+    // After the outputs: a user's program previewed runs its code, only once nothing else stops
+    // the sweep, and only where its runs run.
+    const bool runs_here = !command_.collect && !command_.slurm && command_.emit_slurm.empty();
+    check_sweep(sweep_, plan_, runs_here ? UserCode::run : UserCode::left_alone);
   }
 
   int execute() {

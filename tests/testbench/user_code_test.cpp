@@ -100,5 +100,104 @@ TEST(PluginCode, ATruncatedLibraryIsRefusedBeforeItIsMapped) {
   }
 }
 
+// ---- user code runs only when its run does ----------------------------------------------------
+
+// A Python program whose import, and the plugin whose loading, append a line to the file
+// MMSIM_TEST_MARKER names.
+const std::string kMarkingPython =
+    "import os\n"
+    "import mmsim\n"
+    "with open(os.environ['MMSIM_TEST_MARKER'], 'a') as marker:\n"
+    "    marker.write('user.py imported\\n')\n"
+    "class Fine(mmsim.Program):\n"
+    "    def memory_words(self, machine=None): return 64\n"
+    "    def run(self, warp): yield warp.read([4 * warp.index + l for l in range(4)])\n";
+
+// Whether this build runs Python programs (the sanitized builds leave Python out).
+bool runs_python() {
+  return std::filesystem::exists(std::filesystem::path(MMSIM_BINARY).parent_path() /
+                                 "libmmsim_python.so");
+}
+
+// The programs that leave a mark, each as `program:` of a testbench in `dir`.
+std::vector<std::string> marking_programs(const TempDir& dir) {
+  dir.write("user.py", kMarkingPython);
+  std::vector<std::string> out = {"{library: " + kPlugin + ", name: fine}"};
+  if (runs_python()) out.push_back("{file: user.py, class: Fine}");
+  return out;
+}
+
+// mmsim with `arguments`, the marker at `marker`.
+CommandResult marked_mmsim(const std::filesystem::path& marker, const std::string& arguments) {
+  return run_command("MMSIM_TEST_MARKER=" + shell_word(marker) + " '" + MMSIM_BINARY + "' " +
+                     arguments);
+}
+
+TEST(UserCode, RunsWhenTheProgramRunsAndOnlyThen) {
+  TempDir dir;
+  for (const std::string& program : marking_programs(dir)) {
+    const auto tb = dir.write("tb.yaml",
+                              "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                              "program: " +
+                                  program + "\n");
+    const auto marker = dir / "marker";
+    const std::string run = "run " + shell_word(tb);
+    // Refused before it runs: an output over an input (the testbench), an output that cannot be
+    // written, an invalid machine, a window that ends before it starts.
+    for (const std::string& refused :
+         {run + " --stats " + shell_word(tb), run + " --stats " + shell_word(dir / "no/s.json"),
+          run + " --set machine.latency=0", run + " --timeline-from 5 --timeline-to 4"}) {
+      const CommandResult r = marked_mmsim(marker, refused);
+      EXPECT_EQ(r.status, 2) << refused << ": " << r.err;
+      EXPECT_FALSE(std::filesystem::exists(marker)) << program << ": " << refused;
+    }
+    // It runs: its code is loaded, once.
+    const CommandResult r = marked_mmsim(marker, run);
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::string marks = read_file(marker);
+    EXPECT_EQ(std::count(marks.begin(), marks.end(), '\n'), 1) << program << ": " << marks;
+    std::filesystem::remove(marker);
+  }
+}
+
+TEST(UserCode, ASweepThatRunsNothingRunsNoneOfIt) {
+  TempDir dir;
+  for (const std::string& program : marking_programs(dir)) {
+    dir.write("tb.yaml",
+              "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+              "program: " +
+                  program + "\n");
+    const auto sweep = dir.write("sweep.yaml",
+                                 "name: marks\ntestbench: tb.yaml\n"
+                                 "grid: {machine.latency: [1, 2]}\n"
+                                 "columns: [cycles]\n");
+    const auto marker = dir / "marker";
+    const std::string results = " --results " + shell_word(dir / "r.jsonl");
+    // A job script is written; no run.
+    const CommandResult emitted =
+        marked_mmsim(marker, "sweep " + shell_word(sweep) + results + " --emit-slurm " +
+                                 shell_word(dir / "job"));
+    EXPECT_EQ(emitted.status, 0) << emitted.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "job" / "job.sh"));
+    EXPECT_FALSE(std::filesystem::exists(marker)) << program << ": --emit-slurm";
+    // The runs, here: the check before them and each run load it.
+    const CommandResult ran =
+        marked_mmsim(marker, "sweep " + shell_word(sweep) + results + " --jobs 1 --markdown " +
+                                 shell_word(dir / "t.md"));
+    ASSERT_EQ(ran.status, 0) << ran.err;
+    EXPECT_TRUE(std::filesystem::exists(marker));
+    std::filesystem::remove(marker);
+    // Collected: a table from the results, no run.
+    const CommandResult collected =
+        marked_mmsim(marker, "sweep " + shell_word(sweep) + results + " --collect");
+    EXPECT_EQ(collected.status, 0) << collected.err;
+    EXPECT_NE(collected.out.find("| 2 | 3 |"), std::string::npos) << collected.out;
+    EXPECT_FALSE(std::filesystem::exists(marker)) << program << ": --collect";
+    std::filesystem::remove_all(dir / "job");
+    std::filesystem::remove(dir / "r.jsonl");
+    std::filesystem::remove(dir / "t.md");
+  }
+}
+
 }  // namespace
 }  // namespace mmsim::test

@@ -1,6 +1,10 @@
 // A plugin (sw/program/plugin.hpp) for tests/testbench/user_code_test.cpp: one program per way a
 // plugin's code may fail, each otherwise the same small contiguous read (p threads each read
-// their own word once), and `fine`, which does not fail.
+// their own word once), and `fine`, which does not fail. Loading the library leaves a mark: the
+// file MMSIM_TEST_MARKER names, when it is set, gets a line, so that a test sees whether mmsim
+// loaded it (it must only when the program is about to run).
+#include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +13,11 @@
 namespace {
 
 using namespace mmsim;
+
+[[gnu::constructor]] void leave_mark() {
+  if (const char* marker = std::getenv("MMSIM_TEST_MARKER"))
+    std::ofstream(marker, std::ios::app) << "failing_programs loaded\n";
+}
 
 enum class Failure { none, constructor, configure, run, verify, foreign };
 
