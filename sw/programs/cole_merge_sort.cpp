@@ -16,114 +16,52 @@
 namespace mmsim {
 namespace {
 
-// A warp's buffers for Cole's stages: per lane its key (an item), the node and side it belongs
-// to, its index k in its sample, the ranks it works out, where the sample it scans starts
-// (scan), and in phase B2 the plan of the ranks it hands on. All words, so that the per-lane
-// loops below work on one width.
-struct ColeLanes;
+// A warp's lane arrays for Cole's stages, one word per lane each (so that the per-lane loops work
+// on one width). A lane is active when it has a key (node not kInactive); an instruction's
+// inactive lanes have address kInactive.
+enum class ColeLane : std::size_t {
+  address,       // of the lane's next access
+  value,         // what it writes there (a Word)
+  next_address,  // a second write's, made in the same pass as the first's
+  next_value,    // (a Word)
+  item,          // its key, an item (a Word)
+  node,          // the node of the level its key belongs to
+  side,          // 0: x, 1: y; in phase B2, the bits of the equal keys found (bit 0: x's)
+  k,             // the key's index in its sample
+  rank,          // the ranks it works out
+  lo,
+  hi,
+  other,
+  scan,  // where the sample it scans starts
+  // Phase B2's plan of the ranks a lane hands on:
+  start_x,  // where its x and y entries of R_s start
+  start_y,
+  below_x,  // how many ranks below L_s(v)[0] it hands on (key 0 only), of x and of y
+  below_y,
+  end_x,  // where its x entries end
+  end,    // where all end
+  range,  // its longer range
+  count
+};
+using enum ColeLane;
+using ColeLanes = LaneTable<ColeLane>;
+using ColePointers = LanePointers<ColeLane>;
 
 // Phase B2 works out the writes of a lane's first kPlannedEntries entries (lanes hand on a few)
 // while its plan is in the cache. Between two of a warp's writes the other warps run, and its
-// arrays leave the first-level cache: a planned write brings back its addresses and values
-// only, not the plan's eight arrays. The planned writes take the arrays (by number, in pairs)
-// that the entries are not made from and that the phase does not read again before the next
-// round makes them anew: no array more to keep in the caches.
+// arrays leave the first-level cache: a planned write brings back its addresses and values only,
+// not the plan's eight arrays. The planned writes take arrays that the entries are not made from
+// and that the phase does not read again before the next round makes them anew: no array more to
+// keep in the caches.
+struct PlannedWrite {
+  ColeLane address;
+  ColeLane value;
+};
 constexpr std::size_t kPlannedEntries = 6;
-constexpr std::size_t kPlannedArrays[kPlannedEntries][2] = {{0, 1},  {2, 3},   {4, 5},
-                                                            {8, 9},  {10, 11}, {12, 19}};
+constexpr PlannedWrite kPlannedWrites[kPlannedEntries] = {
+    {address, value}, {next_address, next_value}, {item, node}, {rank, lo}, {hi, other},
+    {scan, range}};
 
-// Their data, for the per-lane loops, made once per warp. A loop's function takes it by
-// reference and copies it first: the copy's pointers that the loop uses stay in registers
-// (through the reference, a pointer read only under a condition stays in the loop, which then
-// does not vectorise).
-struct ColeArrays {
-  explicit ColeArrays(ColeLanes& l);
-  std::size_t n;
-  Address* address;
-  Word* value;
-  Address* next_address;
-  Word* next_value;
-  Word* item;
-  std::uint64_t *node, *side, *k, *rank, *lo, *hi, *other;
-  Address* scan;
-  Address *start_x, *start_y;
-  std::uint64_t *below_x, *below_y, *end_x, *end, *range;
-};
-
-struct ColeLanes {
-  explicit ColeLanes(unsigned w)
-      : arrays(20, w),
-        address(arrays.array<Address>(0)),
-        value(arrays.array<Word>(1)),
-        next_address(arrays.array<Address>(2)),
-        next_value(arrays.array<Word>(3)),
-        item(arrays.array<Word>(4)),
-        node(arrays.array(5)),
-        side(arrays.array(6)),
-        k(arrays.array(7)),
-        rank(arrays.array(8)),
-        lo(arrays.array(9)),
-        hi(arrays.array(10)),
-        other(arrays.array(11)),
-        scan(arrays.array<Address>(12)),
-        start_x(arrays.array<Address>(13)),
-        start_y(arrays.array<Address>(14)),
-        below_x(arrays.array(15)),
-        below_y(arrays.array(16)),
-        end_x(arrays.array(17)),
-        end(arrays.array(18)),
-        range(arrays.array(19)),
-        a(*this) {}
-  ColeLanes(const ColeLanes&) = delete;
-  ColeLanes& operator=(const ColeLanes&) = delete;
-  // Phase B2: the write of entry t < kPlannedEntries, its addresses and values.
-  std::span<Address> planned_address(std::size_t t) const {
-    return arrays.array<Address>(kPlannedArrays[t][0]);
-  }
-  std::span<Word> planned_value(std::size_t t) const {
-    return arrays.array<Word>(kPlannedArrays[t][1]);
-  }
-  LaneArrays arrays;  // first: the others are its arrays
-  std::span<Address> address;
-  std::span<Word> value;
-  // A second write's, made in the same pass as the first's.
-  std::span<Address> next_address;
-  std::span<Word> next_value;
-  std::span<Word> item;
-  std::span<std::uint64_t> node, side, k, rank, lo, hi, other;
-  std::span<Address> scan;
-  // Phase B2, per lane: where its x and y entries of R_s start, how many ranks below L_s(v)[0]
-  // it hands on (key 0 only), where its x entries end and where all end; its longer range.
-  std::span<Address> start_x, start_y;
-  std::span<std::uint64_t> below_x, below_y, end_x, end, range;
-  const ColeArrays a;  // last: made from the arrays above
-};
-
-ColeArrays::ColeArrays(ColeLanes& l)
-    : n(l.address.size()),
-      address(l.address.data()),
-      value(l.value.data()),
-      next_address(l.next_address.data()),
-      next_value(l.next_value.data()),
-      item(l.item.data()),
-      node(l.node.data()),
-      side(l.side.data()),
-      k(l.k.data()),
-      rank(l.rank.data()),
-      lo(l.lo.data()),
-      hi(l.hi.data()),
-      other(l.other.data()),
-      scan(l.scan.data()),
-      start_x(l.start_x.data()),
-      start_y(l.start_y.data()),
-      below_x(l.below_x.data()),
-      below_y(l.below_y.data()),
-      end_x(l.end_x.data()),
-      end(l.end.data()),
-      range(l.range.data()) {}
-
-// The keys of a sample SUP(x) = every d-th key of L(x): key j is L(x)[d*j + d - 1] (Reduce
-// keeps z4, z8, ...).
 // A size of the plan as a factor: a power of two (ColePlan checks), so a shift multiplies by it;
 // the vector units shift 64-bit lanes but have no 64-bit multiplication.
 struct Factor {
@@ -133,32 +71,38 @@ struct Factor {
 };
 inline std::uint64_t operator*(std::uint64_t x, Factor f) { return x << f.log; }
 
+// The keys of a sample SUP(x) = every d-th key of L(x): key j is L(x)[d*j + d - 1] (Reduce
+// keeps z4, z8, ...).
 inline std::uint64_t sampled(std::uint64_t j, Factor d) { return (j + 1) * d - 1; }
 
 inline std::uint64_t clamp(Word value, std::uint64_t most) {
   return std::min(static_cast<std::uint64_t>(value), most);
 }
 
-// The per-lane steps of the phases, in the order the phases take them. A lane is active when it
-// has a key (node not kInactive); an instruction's inactive lanes have address kInactive.
+// The per-lane steps of the phases, in the order the phases take them, each one pass between two
+// instructions of the warp, out of line (for_each_lane says why).
 
 // A lane's key of one round of a phase over the keys of SUP_s(x) and SUP_s(y) of every node of
-// level l (key id = first + lane of the level): its node, side (0: x, 1: y) and index k in the
-// sample, stored in the lane's arrays and given back; false when the lane has none. `all`
+// level l (key id = first + lane of the level): whether the lane has one, its node, side (0: x,
+// 1: y) and index k in the sample, stored in the lane's arrays and given back. `all`
 // (std::true_type) says that every lane of the round has one.
+struct SampleKey {
+  bool active;
+  std::uint64_t node, side, k;
+};
 template <class All>
-inline bool sample_lane(const ColeArrays& a, std::size_t lane, std::uint64_t id, std::uint64_t keys,
-                        unsigned log_size, std::uint64_t half, std::uint64_t& node,
-                        std::uint64_t& side, std::uint64_t& k, All all) {
+inline SampleKey sample_lane(const ColePointers& a, std::size_t lane, std::uint64_t id,
+                             std::uint64_t keys, unsigned log_size, std::uint64_t half, All all) {
   const std::uint64_t within = id & ((std::uint64_t{1} << log_size) - 1);
-  const bool active = all || less_count(id, keys);
-  node = active ? id >> log_size : kInactive;
-  side = active && !less_count(within, half);
-  k = active ? within - (half & lane_mask(side)) : 0;
-  a.node[lane] = node;
-  a.side[lane] = side;
-  a.k[lane] = k;
-  return active;
+  SampleKey key;
+  key.active = all || less_count(id, keys);
+  key.node = key.active ? id >> log_size : kInactive;
+  key.side = key.active && !less_count(within, half);
+  key.k = key.active ? within - (half & lane_mask(key.side)) : 0;
+  a[node][lane] = key.node;
+  a[side][lane] = key.side;
+  a[k][lane] = key.k;
+  return key;
 }
 
 // body(lane, all) for the lanes of a round from key `first` on, of `keys`: all is
@@ -176,57 +120,52 @@ template <class Body>
 // Phase A's first read: e = SUP_s(own child)[k], from L_{s-1}(own child). The ranks start at
 // r = 0 and the other sample's range at [0, half); scan is where that sample lies.
 [[gnu::noinline]] bool merge_start(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
-  return with_vector_isa([child_prev_list = l.child_prev_list,
-                          child_prev_size = Factor(l.child_prev_size), divisor = Factor(l.divisor),
-                          half = l.half, &arrays = lanes.a, first, keys = l.nodes * l.size,
-                          log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
-    const ColeArrays a = arrays;
-    for_round_lanes(a.n, first, keys, [&](std::size_t lane, auto all) {
-      std::uint64_t node, side, k;
-      const bool active =
-          sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k, all);
-      const Address child = child_prev_list + 2 * node * child_prev_size;
-      a.address[lane] = active ? child + side * child_prev_size + sampled(k, divisor) : kInactive;
-      a.scan[lane] = child + (1 - side) * child_prev_size + sampled(0, divisor);
-      a.other[lane] = 0;
-      a.hi[lane] = active ? half : 0;  // no scan without a key
-    });
-    return first < keys;
-  });
+  return with_lanes(
+      lanes, [child_prev_list = l.child_prev_list, child_prev_size = Factor(l.child_prev_size),
+              divisor = Factor(l.divisor), half = l.half, first, keys = l.nodes * l.size,
+              log_size = static_cast<unsigned>(std::countr_zero(l.size))](const ColePointers& a) {
+        for_round_lanes(a.n, first, keys, [&](std::size_t lane, auto all) {
+          const SampleKey key = sample_lane(a, lane, first + lane, keys, log_size, half, all);
+          const Address child = child_prev_list + 2 * key.node * child_prev_size;
+          a[address][lane] =
+              key.active ? child + key.side * child_prev_size + sampled(key.k, divisor) : kInactive;
+          a[scan][lane] = child + (1 - key.side) * child_prev_size + sampled(0, divisor);
+          a[other][lane] = 0;
+          a[hi][lane] = key.active ? half : 0;  // no scan without a key
+        });
+        return first < keys;
+      });
 }
 
 // e read; the next read: r, e's rank in L_{s-1}(v) (R_{s-1}).
 [[gnu::noinline]] void merge_item(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first,
                                   std::span<const Word> got) {
-  with_vector_isa([&arrays = lanes.a, got = got.data(), ranks = l.prev_ranks + first] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [got = got.data(), ranks = l.prev_ranks + first](const ColePointers& a) {
     for_lanes(a.n, [&](std::size_t lane) {
-      a.item[lane] = got[lane];
-      a.address[lane] = a.node[lane] != kInactive ? ranks + lane : kInactive;
+      a.words(item)[lane] = got[lane];
+      a[address][lane] = a[node][lane] != kInactive ? ranks + lane : kInactive;
     });
   });
 }
 
 // Where U_{s-1}(v) of the other sample lies for a lane's node and side.
-inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t node,
-                          std::uint64_t side) {
-  return prev_help + node * 2 * prev_size + (1 - side) * prev_size;
+inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t v,
+                          std::uint64_t own_side) {
+  return prev_help + v * 2 * prev_size + (1 - own_side) * prev_size;
 }
 
 // r read; the next read: U_{s-1}[r - 1] (lanes with r > 0).
 [[gnu::noinline]] void merge_rank(ColeLanes& lanes, const ColeLevelStage& l,
                                   std::span<const Word> got) {
-  with_vector_isa([prev_help = l.prev_help, prev_size = l.prev_size,
-                   prev_stride = Factor(l.prev_size), &arrays = lanes.a, got = got.data()] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [prev_help = l.prev_help, prev_size = l.prev_size,
+                     prev_stride = Factor(l.prev_size), got = got.data()](const ColePointers& a) {
     for_lanes(a.n, [&](std::size_t lane) {
-      const bool active = a.node[lane] != kInactive;
-      const std::uint64_t rank = active ? clamp(got[lane], prev_size) : 0;
-      a.rank[lane] = rank;
-      a.address[lane] =
-          active && rank > 0
-              ? other_help(prev_help, prev_stride, a.node[lane], a.side[lane]) + rank - 1
-              : kInactive;
+      const bool active = a[node][lane] != kInactive;
+      const std::uint64_t r = active ? clamp(got[lane], prev_size) : 0;
+      a[rank][lane] = r;
+      a[address][lane] =
+          active && r > 0 ? other_help(prev_help, prev_stride, a[node][lane], a[side][lane]) + r - 1
+                          : kInactive;
     });
   });
 }
@@ -235,18 +174,17 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
 // |L_{s-1}(v)|).
 [[gnu::noinline]] void merge_range_start(ColeLanes& lanes, const ColeLevelStage& l,
                                          std::span<const Word> got) {
-  with_vector_isa([half = l.half, prev_help = l.prev_help, prev_size = l.prev_size,
-                   prev_stride = Factor(l.prev_size), &arrays = lanes.a, got = got.data()] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [half = l.half, prev_help = l.prev_help, prev_size = l.prev_size,
+                     prev_stride = Factor(l.prev_size), got = got.data()](const ColePointers& a) {
     for_lanes(a.n, [&](std::size_t lane) {
-      const bool active = a.node[lane] != kInactive;
-      const std::uint64_t read = lane_mask(a.address[lane] != kInactive);
+      const bool active = a[node][lane] != kInactive;
+      const std::uint64_t read = lane_mask(a[address][lane] != kInactive);
       const std::uint64_t start = clamp(got[lane], half);
-      a.lo[lane] = pick(read, start, a.lo[lane]);
-      a.other[lane] = pick(read, start, a.other[lane]);
-      a.address[lane] =
-          active && less_count(a.rank[lane], prev_size)
-              ? other_help(prev_help, prev_stride, a.node[lane], a.side[lane]) + a.rank[lane]
+      a[lo][lane] = pick(read, start, a[lo][lane]);
+      a[other][lane] = pick(read, start, a[other][lane]);
+      a[address][lane] =
+          active && less_count(a[rank][lane], prev_size)
+              ? other_help(prev_help, prev_stride, a[node][lane], a[side][lane]) + a[rank][lane]
               : kInactive;
     });
   });
@@ -259,16 +197,15 @@ inline Address other_help(Address prev_help, Factor prev_size, std::uint64_t nod
 // would allocate its frame at every call.
 //
 // A lane with other < hi (hi is 0 for a lane without a key) reads key `other`. Whether it reads.
-inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned shift) {
-  const bool scan = less_count(a.other[lane], a.hi[lane]);
-  a.address[lane] = pick(lane_mask(scan), a.scan[lane] + (a.other[lane] << shift), kInactive);
-  return scan;
+inline std::uint64_t scan_lane(const ColePointers& a, std::size_t lane, unsigned shift) {
+  const bool reads = less_count(a[other][lane], a[hi][lane]);
+  a[address][lane] = pick(lane_mask(reads), a[scan][lane] + (a[other][lane] << shift), kInactive);
+  return reads;
 }
 
 // The first addresses of a scan; whether any lane reads.
 [[gnu::noinline]] bool scan_addresses(ColeLanes& lanes, unsigned shift) {
-  return with_vector_isa([&arrays = lanes.a, shift] {
-    const ColeArrays a = arrays;
+  return with_lanes(lanes, [shift](const ColePointers& a) {
     std::uint64_t any = 0;
     for_lanes(a.n, [&](std::size_t lane) { any |= scan_lane(a, lane, shift); });
     return any != 0;
@@ -278,17 +215,16 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
 // The keys read: a lane counts one below its item and goes on to the next key while other < hi
 // (its address one divisor further on); at one not below it stops (hi no longer matters).
 [[gnu::noinline]] bool count_step(ColeLanes& lanes, std::span<const Word> got, unsigned shift) {
-  return with_vector_isa(
-      [&arrays = lanes.a, got = got.data(), divisor = std::uint64_t{1} << shift] {
-        const ColeArrays a = arrays;
+  return with_lanes(
+      lanes, [got = got.data(), divisor = std::uint64_t{1} << shift](const ColePointers& a) {
         std::uint64_t any = 0;
         for_lanes(a.n, [&](std::size_t lane) {
           const std::uint64_t below =
-              lane_mask(a.address[lane] != kInactive) & lane_mask(got[lane] < a.item[lane]);
-          const std::uint64_t other = a.other[lane] + (below & 1);
-          const std::uint64_t next = below & lane_mask(less_count(other, a.hi[lane]));
-          a.other[lane] = other;
-          a.address[lane] = pick(next, a.address[lane] + divisor, kInactive);
+              lane_mask(a[address][lane] != kInactive) & lane_mask(got[lane] < a.words(item)[lane]);
+          const std::uint64_t counted = a[other][lane] + (below & 1);
+          const std::uint64_t next = below & lane_mask(less_count(counted, a[hi][lane]));
+          a[other][lane] = counted;
+          a[address][lane] = pick(next, a[address][lane] + divisor, kInactive);
           any |= next;
         });
         return any != 0;
@@ -298,12 +234,11 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
 // U_{s-1}[r] read: the range ends there; the scan's first addresses, as scan_addresses.
 [[gnu::noinline]] bool merge_range_end(ColeLanes& lanes, const ColeLevelStage& l,
                                        std::span<const Word> got, unsigned shift) {
-  return with_vector_isa([half = l.half, &arrays = lanes.a, got = got.data(), shift] {
-    const ColeArrays a = arrays;
+  return with_lanes(lanes, [half = l.half, got = got.data(), shift](const ColePointers& a) {
     std::uint64_t any = 0;
     for_lanes(a.n, [&](std::size_t lane) {
-      a.hi[lane] =
-          pick(lane_mask(a.address[lane] != kInactive), clamp(got[lane], half), a.hi[lane]);
+      a[hi][lane] =
+          pick(lane_mask(a[address][lane] != kInactive), clamp(got[lane], half), a[hi][lane]);
       any |= scan_lane(a, lane, shift);
     });
     return any != 0;
@@ -313,58 +248,54 @@ inline std::uint64_t scan_lane(const ColeArrays& a, std::size_t lane, unsigned s
 // Phase A's writes: e to L_s(v)[k + c], then c to C (both made in one pass).
 [[gnu::noinline]] void merge_writes(ColeLanes& lanes, const ColeLevelStage& l,
                                     std::uint64_t first) {
-  with_vector_isa([list = l.list, size = Factor(l.size), cross = l.cross + first,
-                   &arrays = lanes.a] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [list = l.list, size = Factor(l.size),
+                     cross = l.cross + first](const ColePointers& a) {
     for_lanes(a.n, [&](std::size_t lane) {
-      const bool active = a.node[lane] != kInactive;
-      a.address[lane] = active ? list + a.node[lane] * size + a.k[lane] + a.other[lane] : kInactive;
-      a.next_address[lane] = active ? cross + lane : kInactive;
-      a.next_value[lane] = static_cast<Word>(a.other[lane]);
+      const bool active = a[node][lane] != kInactive;
+      a[address][lane] =
+          active ? list + a[node][lane] * size + a[k][lane] + a[other][lane] : kInactive;
+      a[next_address][lane] = active ? cross + lane : kInactive;
+      a.words(next_value)[lane] = static_cast<Word>(a[other][lane]);
     });
   });
 }
 
 // Phase B1's first read: c, from C.
 [[gnu::noinline]] bool help_start(ColeLanes& lanes, const ColeLevelStage& l, std::uint64_t first) {
-  return with_vector_isa([cross = l.cross, half = l.half, &arrays = lanes.a, first,
-                          keys = l.nodes * l.size,
-                          log_size = static_cast<unsigned>(std::countr_zero(l.size))] {
-    const ColeArrays a = arrays;
-    for_round_lanes(a.n, first, keys, [&](std::size_t lane, auto all) {
-      std::uint64_t node, side, k;
-      const bool active =
-          sample_lane(a, lane, first + lane, keys, log_size, half, node, side, k, all);
-      a.address[lane] = active ? cross + first + lane : kInactive;
-    });
-    return first < keys;
-  });
+  return with_lanes(
+      lanes, [cross = l.cross, half = l.half, first, keys = l.nodes * l.size,
+              log_size = static_cast<unsigned>(std::countr_zero(l.size))](const ColePointers& a) {
+        for_round_lanes(a.n, first, keys, [&](std::size_t lane, auto all) {
+          const SampleKey key = sample_lane(a, lane, first + lane, keys, log_size, half, all);
+          a[address][lane] = key.active ? cross + first + lane : kInactive;
+        });
+        return first < keys;
+      });
 }
 
 // c read (rank); the next read: e, from L_{s-1}(own child).
 [[gnu::noinline]] void help_cross(ColeLanes& lanes, const ColeLevelStage& l,
                                   std::span<const Word> got) {
-  with_vector_isa([child_prev_list = l.child_prev_list, child_prev_size = Factor(l.child_prev_size),
-                   divisor = Factor(l.divisor), half = l.half, &arrays = lanes.a,
-                   got = got.data()] {
-    const ColeArrays a = arrays;
-    for_lanes(a.n, [&](std::size_t lane) {
-      a.rank[lane] = clamp(got[lane], half);
-      a.address[lane] = a.node[lane] != kInactive
-                            ? child_prev_list +
-                                  (2 * a.node[lane] + a.side[lane]) * child_prev_size +
-                                  sampled(a.k[lane], divisor)
-                            : kInactive;
-    });
-  });
+  with_lanes(
+      lanes, [child_prev_list = l.child_prev_list, child_prev_size = Factor(l.child_prev_size),
+              divisor = Factor(l.divisor), half = l.half, got = got.data()](const ColePointers& a) {
+        for_lanes(a.n, [&](std::size_t lane) {
+          a[rank][lane] = clamp(got[lane], half);
+          a[address][lane] = a[node][lane] != kInactive
+                                 ? child_prev_list +
+                                       (2 * a[node][lane] + a[side][lane]) * child_prev_size +
+                                       sampled(a[k][lane], divisor)
+                                 : kInactive;
+        });
+      });
 }
 
 // Indices in L_{s-1}(child) of e (own) and of SUP_s(y)[c - 1] (other).
-inline std::uint64_t own_index(const ColeArrays& a, std::size_t lane, Factor divisor) {
-  return sampled(a.k[lane], divisor);
+inline std::uint64_t own_index(const ColePointers& a, std::size_t lane, Factor divisor) {
+  return sampled(a[k][lane], divisor);
 }
-inline std::uint64_t other_index(const ColeArrays& a, std::size_t lane, Factor divisor) {
-  return a.rank[lane] > 0 ? sampled(a.rank[lane] - 1, divisor) : 0;
+inline std::uint64_t other_index(const ColePointers& a, std::size_t lane, Factor divisor) {
+  return a[rank][lane] > 0 ? sampled(a[rank][lane] - 1, divisor) : 0;
 }
 
 // Read `part` of the children's ranks: parts 0, 1: the own child's U_{s-1} in SUP_s(x), SUP_s(y)
@@ -376,12 +307,12 @@ struct ChildRanks {
   Factor size;
   Factor divisor;
 };
-inline void child_ranks_address(const ColeArrays& a, std::size_t lane, const ChildRanks& c,
+inline void child_ranks_address(const ColePointers& a, std::size_t lane, const ChildRanks& c,
                                 unsigned part) {
   const bool own = part < 2;
-  const std::uint64_t child = 2 * a.node[lane] + (own ? a.side[lane] : 1 - a.side[lane]);
-  const bool wanted = a.node[lane] != kInactive && (own || a.rank[lane] > 0);
-  a.address[lane] =
+  const std::uint64_t child = 2 * a[node][lane] + (own ? a[side][lane] : 1 - a[side][lane]);
+  const bool wanted = a[node][lane] != kInactive && (own || a[rank][lane] > 0);
+  a[address][lane] =
       wanted ? c.help + child * 2 * c.size + part % 2 * c.size +
                    (own ? own_index(a, lane, c.divisor) : other_index(a, lane, c.divisor))
              : kInactive;
@@ -392,34 +323,33 @@ inline void child_ranks_address(const ColeArrays& a, std::size_t lane, const Chi
 // child's U_{s-1}, read next (part 0 first).
 [[gnu::noinline]] void help_item(ColeLanes& lanes, const ColeLevelStage& l,
                                  std::span<const Word> got) {
-  with_vector_isa([&arrays = lanes.a, got = got.data(), divisor = Factor(l.divisor),
-                   complete = l.child_complete_before, child = ChildRanks(l)] {
-    const ColeArrays a = arrays;
-    if (complete) {
-      for_lanes(a.n, [&](std::size_t lane) {
-        a.item[lane] = got[lane];
-        a.lo[lane] = own_index(a, lane, divisor);
-        a.hi[lane] = other_index(a, lane, divisor);
-      });
-      return;
-    }
-    for_lanes(a.n, [&](std::size_t lane) {
-      a.item[lane] = got[lane];
-      a.lo[lane] = a.hi[lane] = 0;
-      child_ranks_address(a, lane, child, 0);
-    });
-  });
+  with_lanes(lanes,
+             [got = got.data(), divisor = Factor(l.divisor), complete = l.child_complete_before,
+              child = ChildRanks(l)](const ColePointers& a) {
+               if (complete) {
+                 for_lanes(a.n, [&](std::size_t lane) {
+                   a.words(item)[lane] = got[lane];
+                   a[lo][lane] = own_index(a, lane, divisor);
+                   a[hi][lane] = other_index(a, lane, divisor);
+                 });
+                 return;
+               }
+               for_lanes(a.n, [&](std::size_t lane) {
+                 a.words(item)[lane] = got[lane];
+                 a[lo][lane] = a[hi][lane] = 0;
+                 child_ranks_address(a, lane, child, 0);
+               });
+             });
 }
 
 // Part `part` read: added to the own rank (parts 0, 1: lo) or the other's (hi); then the next
 // part's read.
 [[gnu::noinline]] void help_add_ranks(ColeLanes& lanes, const ColeLevelStage& l,
                                       std::span<const Word> got, unsigned part) {
-  with_vector_isa([&arrays = lanes.a, got = got.data(), part, child = ChildRanks(l)] {
-    const ColeArrays a = arrays;
-    std::uint64_t* const sum = part < 2 ? a.lo : a.hi;
+  with_lanes(lanes, [got = got.data(), part, child = ChildRanks(l)](const ColePointers& a) {
+    std::uint64_t* const sum = part < 2 ? a[lo] : a[hi];
     const auto add = [&](std::size_t lane) {
-      sum[lane] += static_cast<std::uint64_t>(got[lane]) & lane_mask(a.address[lane] != kInactive);
+      sum[lane] += static_cast<std::uint64_t>(got[lane]) & lane_mask(a[address][lane] != kInactive);
     };
     if (part == 3) {
       for_lanes(a.n, add);
@@ -436,18 +366,17 @@ inline void child_ranks_address(const ColeArrays& a, std::size_t lane, const Chi
 // (its first addresses; whether any lane reads). The divisor is a power of two (4, 2 or 1): a
 // shift divides.
 [[gnu::noinline]] bool help_scan_start(ColeLanes& lanes, const ColeLevelStage& l) {
-  return with_vector_isa([child_list = l.child_list, child_size = l.child_size,
-                          child_stride = Factor(l.child_size), next_divisor = l.next_divisor,
-                          shift = static_cast<unsigned>(std::countr_zero(l.next_divisor)),
-                          next_half = l.next_half, &arrays = lanes.a] {
-    const ColeArrays a = arrays;
+  return with_lanes(lanes, [child_list = l.child_list, child_size = l.child_size,
+                            child_stride = Factor(l.child_size), next_divisor = l.next_divisor,
+                            shift = static_cast<unsigned>(std::countr_zero(l.next_divisor)),
+                            next_half = l.next_half](const ColePointers& a) {
     std::uint64_t any = 0;
     for_lanes(a.n, [&](std::size_t lane) {
-      a.lo[lane] = std::min(a.lo[lane], child_size) >> shift;
-      a.other[lane] = a.rank[lane] > 0 ? std::min(a.hi[lane], child_size) >> shift : 0;
-      a.hi[lane] = a.node[lane] != kInactive ? next_half : 0;  // no scan without a key
-      a.scan[lane] =
-          child_list + (2 * a.node[lane] + 1 - a.side[lane]) * child_stride + next_divisor - 1;
+      a[lo][lane] = std::min(a[lo][lane], child_size) >> shift;
+      a[other][lane] = a[rank][lane] > 0 ? std::min(a[hi][lane], child_size) >> shift : 0;
+      a[hi][lane] = a[node][lane] != kInactive ? next_half : 0;  // no scan without a key
+      a[scan][lane] =
+          child_list + (2 * a[node][lane] + 1 - a[side][lane]) * child_stride + next_divisor - 1;
       any |= scan_lane(a, lane, shift);
     });
     return any != 0;
@@ -457,16 +386,15 @@ inline void child_ranks_address(const ColeArrays& a, std::size_t lane, const Chi
 // U_s(v) at e's place k + c: [ranks in SUP_{s+1}(x) | in SUP_{s+1}(y)], stride 2 size; part 0
 // then part 1 (both made in one pass).
 [[gnu::noinline]] void help_writes(ColeLanes& lanes, const ColeLevelStage& l) {
-  with_vector_isa([help = l.help, size = Factor(l.size), &arrays = lanes.a] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [help = l.help, size = Factor(l.size)](const ColePointers& a) {
     for_lanes(a.n, [&](std::size_t lane) {
-      const std::uint64_t x = lane_mask(a.side[lane] == 0);  // the own rank is part 0's
-      const Address place = help + a.node[lane] * 2 * size + a.k[lane] + a.rank[lane];
-      const bool active = a.node[lane] != kInactive;
-      a.address[lane] = active ? place : kInactive;
-      a.value[lane] = static_cast<Word>(pick(x, a.lo[lane], a.other[lane]));
-      a.next_address[lane] = active ? place + 1 * size : kInactive;
-      a.next_value[lane] = static_cast<Word>(pick(x, a.other[lane], a.lo[lane]));
+      const std::uint64_t x = lane_mask(a[side][lane] == 0);  // the own rank is part 0's
+      const Address place = help + a[node][lane] * 2 * size + a[k][lane] + a[rank][lane];
+      const bool active = a[node][lane] != kInactive;
+      a[address][lane] = active ? place : kInactive;
+      a.words(value)[lane] = static_cast<Word>(pick(x, a[lo][lane], a[other][lane]));
+      a[next_address][lane] = active ? place + 1 * size : kInactive;
+      a.words(next_value)[lane] = static_cast<Word>(pick(x, a[other][lane], a[lo][lane]));
     });
   });
 }
@@ -476,38 +404,37 @@ inline void child_ranks_address(const ColeArrays& a, std::size_t lane, const Chi
 
 // U_s(v) of u (k) or of the next key (k + 1, within L_s(v)), in SUP_{s+1}(x) (part 0) or
 // SUP_{s+1}(y) (part 1): read `which` (0 .. 3) is part which % 2, the next key from 2 on.
-inline void help_address(const ColeArrays& a, std::size_t lane, Address help, std::uint64_t size,
+inline void help_address(const ColePointers& a, std::size_t lane, Address help, std::uint64_t size,
                          unsigned which) {
   const unsigned part = which % 2;
   const bool next = which >= 2;
-  const bool wanted = a.node[lane] != kInactive && (!next || less_count(a.k[lane] + 1, size));
+  const bool wanted = a[node][lane] != kInactive && (!next || less_count(a[k][lane] + 1, size));
   const Factor stride(size);
-  a.address[lane] =
-      wanted ? help + a.node[lane] * 2 * stride + part * stride + a.k[lane] + next : kInactive;
+  a[address][lane] =
+      wanted ? help + a[node][lane] * 2 * stride + part * stride + a[k][lane] + next : kInactive;
 }
 
 // The lanes' keys u = L_s(v)[k] of one round; no equal key found yet (side 0); the first read.
 [[gnu::noinline]] void hand_on_lanes(ColeLanes& lanes, const ColeLevelStage& l,
                                      std::uint64_t first) {
-  with_vector_isa([&arrays = lanes.a, &l, first] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [&l, first](const ColePointers& a) {
     const Address help = l.help;
     const std::uint64_t size = l.size, keys = l.nodes * size, mask = size - 1;
     const auto log_size = static_cast<unsigned>(std::countr_zero(size));
     for_lanes(a.n, [&](std::size_t lane) {
       const std::uint64_t id = first + lane;
-      a.node[lane] = less_count(id, keys) ? id >> log_size : kInactive;
-      a.k[lane] = id & mask;
-      a.side[lane] = 0;
+      a[node][lane] = less_count(id, keys) ? id >> log_size : kInactive;
+      a[k][lane] = id & mask;
+      a[side][lane] = 0;
       help_address(a, lane, help, size, 0);
     });
   });
 }
 
 // A read bound, clamped (|SUP_{s+1}| for the lanes that read none).
-inline std::uint64_t read_bound(const ColeArrays& a, std::size_t lane, const Word* got,
+inline std::uint64_t read_bound(const ColePointers& a, std::size_t lane, const Word* got,
                                 std::uint64_t most) {
-  return a.address[lane] != kInactive ? clamp(got[lane], most) : most;
+  return a[address][lane] != kInactive ? clamp(got[lane], most) : most;
 }
 
 // Read `which` (0 .. 2) into its bound `ends` (the x range [lo, hi), the y range [rank, other));
@@ -515,9 +442,8 @@ inline std::uint64_t read_bound(const ColeArrays& a, std::size_t lane, const Wor
 [[gnu::noinline]] void hand_on_bound(ColeLanes& lanes, const ColeLevelStage& l,
                                      std::span<const Word> got, std::uint64_t* ends,
                                      unsigned which) {
-  with_vector_isa([&arrays = lanes.a, most = l.next_half, size = l.size, help = l.help,
-                   got = got.data(), ends, which] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [most = l.next_half, size = l.size, help = l.help, got = got.data(), ends,
+                     which](const ColePointers& a) {
     for_lanes(a.n, [&](std::size_t lane) {
       ends[lane] = read_bound(a, lane, got, most);
       help_address(a, lane, help, size, which + 1);
@@ -529,62 +455,60 @@ inline std::uint64_t read_bound(const ColeArrays& a, std::size_t lane, const Wor
 // |SUP_{s+1}|: a signed comparison takes the larger); the next read: u.
 [[gnu::noinline]] void hand_on_key(ColeLanes& lanes, const ColeLevelStage& l,
                                    std::span<const Word> got) {
-  with_vector_isa([&arrays = lanes.a, most = l.next_half, list = l.list, size = Factor(l.size),
-                   got = got.data()] {
-    const ColeArrays a = arrays;
+  with_lanes(lanes, [most = l.next_half, list = l.list, size = Factor(l.size),
+                     got = got.data()](const ColePointers& a) {
     for_lanes(a.n, [&](std::size_t lane) {
-      const std::uint64_t other = read_bound(a, lane, got, most);
-      a.other[lane] = less_count(other, a.rank[lane]) ? a.rank[lane] : other;
-      a.hi[lane] = less_count(a.hi[lane], a.lo[lane]) ? a.lo[lane] : a.hi[lane];
-      a.address[lane] =
-          a.node[lane] != kInactive ? list + a.node[lane] * size + a.k[lane] : kInactive;
+      const std::uint64_t bound = read_bound(a, lane, got, most);
+      a[other][lane] = less_count(bound, a[rank][lane]) ? a[rank][lane] : bound;
+      a[hi][lane] = less_count(a[hi][lane], a[lo][lane]) ? a[lo][lane] : a[hi][lane];
+      a[address][lane] =
+          a[node][lane] != kInactive ? list + a[node][lane] * size + a[k][lane] : kInactive;
     });
   });
 }
 
-// Whether the first key of the range of `side` (x: [lo, hi), y: [rank, other)), read, equals u
-// (bit `side` of side).
-inline void find_equal(const ColeArrays& a, std::size_t lane, const Word* got, unsigned side) {
-  a.side[lane] |= (std::uint64_t{1} << side) &
-                  lane_mask(a.address[lane] != kInactive && got[lane] == a.item[lane]);
+// Whether the first key of the range of `which` (0: x's [lo, hi), 1: y's [rank, other)), read,
+// equals u (bit `which` of side).
+inline void find_equal(const ColePointers& a, std::size_t lane, const Word* got, unsigned which) {
+  a[side][lane] |= (std::uint64_t{1} << which) &
+                   lane_mask(a[address][lane] != kInactive && got[lane] == a.words(item)[lane]);
 }
 
-// u read (side 0) or the first key of x's range (side 1); the next read: the first key of the
-// range of `side`, to find the one equal to u.
+// u read (which 0) or the first key of x's range (which 1); the next read: the first key of the
+// range of `which` (0: x's, 1: y's), to find the one equal to u.
 [[gnu::noinline]] void hand_on_first(ColeLanes& lanes, const ColeLevelStage& l,
-                                     std::span<const Word> got, unsigned side) {
-  with_vector_isa([&arrays = lanes.a, &l, got = got.data(), side] {
-    const ColeArrays a = arrays;
+                                     std::span<const Word> got, unsigned which) {
+  with_lanes(lanes, [&l, got = got.data(), which](const ColePointers& a) {
     const Address child_list = l.child_list;
     const Factor child_size(l.child_size), next_divisor(l.next_divisor);
-    const std::uint64_t* const lo = side == 0 ? a.lo : a.rank;
-    const std::uint64_t* const hi = side == 0 ? a.hi : a.other;
+    const std::uint64_t* const first = which == 0 ? a[lo] : a[rank];
+    const std::uint64_t* const last = which == 0 ? a[hi] : a[other];
     for_lanes(a.n, [&](std::size_t lane) {
-      if (side == 0)
-        a.item[lane] = got[lane];
+      if (which == 0)
+        a.words(item)[lane] = got[lane];
       else
         find_equal(a, lane, got, 0);
-      a.address[lane] = a.node[lane] != kInactive && less_count(lo[lane], hi[lane])
-                            ? child_list + (2 * a.node[lane] + side) * child_size +
-                                  sampled(lo[lane], next_divisor)
-                            : kInactive;
+      a[address][lane] = a[node][lane] != kInactive && less_count(first[lane], last[lane])
+                             ? child_list + (2 * a[node][lane] + which) * child_size +
+                                   sampled(first[lane], next_divisor)
+                             : kInactive;
     });
   });
 }
 
 // Entry t of a lane: its rank (0 below L_s(v)[0]; i for the key equal to u = L_s(v)[i], else
 // i + 1) to its place in R_s.
-inline void entry_lane(const ColeArrays& a, std::size_t lane, std::uint64_t t, Address* address,
-                       Word* value) {
+inline void entry_lane(const ColePointers& a, std::size_t lane, std::uint64_t t, Address* to,
+                       Word* ranks) {
   // Masks, not branches (all ones where the entry is x's, where the lane hands one on).
-  const std::uint64_t x = lane_mask(less_count(t, a.end_x[lane]));
-  const std::uint64_t valid = lane_mask(less_count(t, a.end[lane]));
-  const std::uint64_t below = pick(x, a.below_x[lane], a.below_y[lane]);
-  const std::uint64_t start = pick(x, a.start_x[lane], a.start_y[lane]);
-  const std::uint64_t equal = pick(x, a.side[lane], a.side[lane] >> 1) & 1;  // bit 0: x's
-  const std::uint64_t rank = a.k[lane] + 1 - (static_cast<std::uint64_t>(t == below) & equal);
-  address[lane] = pick(valid, start + t, kInactive);
-  value[lane] = static_cast<Word>(rank & ~lane_mask(less_count(t, below)));
+  const std::uint64_t x = lane_mask(less_count(t, a[end_x][lane]));
+  const std::uint64_t valid = lane_mask(less_count(t, a[end][lane]));
+  const std::uint64_t below = pick(x, a[below_x][lane], a[below_y][lane]);
+  const std::uint64_t start = pick(x, a[start_x][lane], a[start_y][lane]);
+  const std::uint64_t equal = pick(x, a[side][lane], a[side][lane] >> 1) & 1;  // bit 0: x's
+  const std::uint64_t r = a[k][lane] + 1 - (static_cast<std::uint64_t>(t == below) & equal);
+  to[lane] = pick(valid, start + t, kInactive);
+  ranks[lane] = static_cast<Word>(r & ~lane_mask(less_count(t, below)));
 }
 
 // What the lanes hand on: entry t of a lane is, in order, x's keys below L_s(v)[0] (k = 0
@@ -596,43 +520,41 @@ inline void entry_lane(const ColeArrays& a, std::size_t lane, std::uint64_t t, A
 // writes of the first kPlannedEntries entries go to the planned arrays.
 [[gnu::noinline]] std::uint64_t hand_on_plan(ColeLanes& lanes, const ColeLevelStage& l,
                                              std::span<const Word> got, std::uint64_t& longest) {
-  return with_vector_isa([next_half = l.next_half, next_stride = Factor(l.next_half),
-                          ranks = l.ranks, &longest, &lanes, &arrays = lanes.a,
-                          got = got.data()] {
-    const ColeArrays a = arrays;
-    for_lanes(a.n, [&](std::size_t lane) {
-      find_equal(a, lane, got, 1);
-      const bool active = a.node[lane] != kInactive;
-      const std::uint64_t x = a.hi[lane] - a.lo[lane];
-      const std::uint64_t y = a.other[lane] - a.rank[lane];
-      const std::uint64_t below_x = a.k[lane] == 0 ? a.lo[lane] : 0;
-      const std::uint64_t below_y = a.k[lane] == 0 ? a.rank[lane] : 0;
-      const Address node_ranks = ranks + a.node[lane] * 2 * next_stride;
-      const std::uint64_t end_x = below_x + x;
-      a.below_x[lane] = below_x;
-      a.below_y[lane] = end_x + below_y;
-      a.start_x[lane] = node_ranks + a.lo[lane] - below_x;
-      a.start_y[lane] = node_ranks + next_half + a.rank[lane] - below_y - end_x;
-      a.end_x[lane] = end_x;
-      a.end[lane] = active ? end_x + below_y + y : 0;
-      a.range[lane] = active ? (less_count(x, y) ? y : x) : 0;
-    });
-    longest = std::max(longest, largest_count(a.range, a.n));
-    const std::uint64_t most = largest_count(a.end, a.n);
-    for (std::uint64_t t = 0; t < std::min<std::uint64_t>(most, kPlannedEntries); ++t) {
-      Address* const address = lanes.planned_address(t).data();
-      Word* const value = lanes.planned_value(t).data();
-      for_lanes(a.n, [&](std::size_t lane) { entry_lane(a, lane, t, address, value); });
-    }
-    return most;
-  });
+  return with_lanes(
+      lanes, [next_half = l.next_half, next_stride = Factor(l.next_half), ranks = l.ranks, &longest,
+              &lanes, got = got.data()](const ColePointers& a) {
+        for_lanes(a.n, [&](std::size_t lane) {
+          find_equal(a, lane, got, 1);
+          const bool active = a[node][lane] != kInactive;
+          const std::uint64_t x = a[hi][lane] - a[lo][lane];
+          const std::uint64_t y = a[other][lane] - a[rank][lane];
+          const std::uint64_t x_below = a[k][lane] == 0 ? a[lo][lane] : 0;
+          const std::uint64_t y_below = a[k][lane] == 0 ? a[rank][lane] : 0;
+          const Address node_ranks = ranks + a[node][lane] * 2 * next_stride;
+          const std::uint64_t x_end = x_below + x;
+          a[below_x][lane] = x_below;
+          a[below_y][lane] = x_end + y_below;
+          a[start_x][lane] = node_ranks + a[lo][lane] - x_below;
+          a[start_y][lane] = node_ranks + next_half + a[rank][lane] - y_below - x_end;
+          a[end_x][lane] = x_end;
+          a[end][lane] = active ? x_end + y_below + y : 0;
+          a[range][lane] = active ? (less_count(x, y) ? y : x) : 0;
+        });
+        longest = std::max(longest, largest_count(a[range], a.n));
+        const std::uint64_t most = largest_count(a[end], a.n);
+        for (std::uint64_t t = 0; t < std::min<std::uint64_t>(most, kPlannedEntries); ++t) {
+          Address* const to = lanes[kPlannedWrites[t].address].data();
+          Word* const ranks_handed = lanes.words(kPlannedWrites[t].value).data();
+          for_lanes(a.n, [&](std::size_t lane) { entry_lane(a, lane, t, to, ranks_handed); });
+        }
+        return most;
+      });
 }
 
 // Entry t of every lane (t >= kPlannedEntries), into address and value.
 [[gnu::noinline]] void hand_on_entry(ColeLanes& lanes, std::uint64_t t) {
-  with_vector_isa([&arrays = lanes.a, t] {
-    const ColeArrays a = arrays;
-    for_lanes(a.n, [&](std::size_t lane) { entry_lane(a, lane, t, a.address, a.value); });
+  with_lanes(lanes, [t](const ColePointers& a) {
+    for_lanes(a.n, [&](std::size_t lane) { entry_lane(a, lane, t, a[address], a.words(value)); });
   });
 }
 
@@ -712,14 +634,14 @@ Task ColeMergeSort::sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b,
   const std::uint64_t first_key = b * block();
   for (std::uint64_t e0 = warp.block_thread(0); e0 < block(); e0 += warp.block_threads()) {
     for_each_lane(warp.width(), [&](std::size_t lane) {
-      lanes.address[lane] = e0 + lane < block() ? first_key + e0 + lane : kInactive;
+      lanes[address][lane] = e0 + lane < block() ? first_key + e0 + lane : kInactive;
     });
-    const auto keys = co_await warp.read(lanes.address);
+    const auto keys = co_await warp.read(lanes[address]);
     for_each_lane(warp.width(), [&](std::size_t lane) {
-      lanes.value[lane] = item_of_key(keys[lane], first_key + e0 + lane);
-      if (lanes.address[lane] != kInactive) lanes.address[lane] = e0 + lane;  // leaf e0 + lane
+      lanes.words(value)[lane] = item_of_key(keys[lane], first_key + e0 + lane);
+      if (lanes[address][lane] != kInactive) lanes[address][lane] = e0 + lane;  // leaf e0 + lane
     });
-    co_await warp.write(lanes.address, lanes.value, Space::shared);
+    co_await warp.write(lanes[address], lanes.words(value), Space::shared);
   }
   if (barriers.keep()) co_await warp.sync();
   for (unsigned s = 1; s <= plan_->stages(); ++s) {
@@ -748,27 +670,23 @@ Task ColeMergeSort::sort_block(Warp& warp, ColeLanes& lanes, std::uint64_t b,
 Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
   for (std::uint64_t first = warp.block_thread(0); merge_start(lanes, l, first);
        first += warp.block_threads()) {
-    const auto item = co_await warp.read(lanes.address, Space::shared);
-    merge_item(lanes, l, first, item);
+    merge_item(lanes, l, first, co_await warp.read(lanes[address], Space::shared));
     const unsigned shift = static_cast<unsigned>(std::countr_zero(l.divisor));
     bool more = false;  // whether the scan reads
     if (l.prev_size > 0) {
-      const auto rank = co_await warp.read(lanes.address, Space::shared);
-      merge_rank(lanes, l, rank);
-      const auto range_start = co_await warp.read(lanes.address, Space::shared);
-      merge_range_start(lanes, l, range_start);
-      const auto range_end = co_await warp.read(lanes.address, Space::shared);
-      more = merge_range_end(lanes, l, range_end, shift);
+      merge_rank(lanes, l, co_await warp.read(lanes[address], Space::shared));
+      merge_range_start(lanes, l, co_await warp.read(lanes[address], Space::shared));
+      more = merge_range_end(lanes, l, co_await warp.read(lanes[address], Space::shared), shift);
     } else {
       more = scan_addresses(lanes, shift);
     }
     std::uint64_t steps = 0;
     for (; more; ++steps)
-      more = count_step(lanes, co_await warp.read(lanes.address, Space::shared), shift);
+      more = count_step(lanes, co_await warp.read(lanes[address], Space::shared), shift);
     longest_scan_ = std::max(longest_scan_, steps);
     merge_writes(lanes, l, first);
-    co_await warp.write(lanes.address, lanes.item, Space::shared);
-    co_await warp.write(lanes.next_address, lanes.next_value, Space::shared);
+    co_await warp.write(lanes[address], lanes.words(item), Space::shared);
+    co_await warp.write(lanes[next_address], lanes.words(next_value), Space::shared);
   }
 }
 
@@ -781,22 +699,20 @@ Task ColeMergeSort::merge_with_help(Warp& warp, ColeLanes& lanes, const ColeLeve
 Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
   for (std::uint64_t first = warp.block_thread(0); help_start(lanes, l, first);
        first += warp.block_threads()) {
-    const auto cross = co_await warp.read(lanes.address, Space::shared);
-    help_cross(lanes, l, cross);
-    const auto item = co_await warp.read(lanes.address, Space::shared);
-    help_item(lanes, l, item);
+    help_cross(lanes, l, co_await warp.read(lanes[address], Space::shared));
+    help_item(lanes, l, co_await warp.read(lanes[address], Space::shared));
     if (!l.child_complete_before) {
       for (unsigned part = 0; part < 4; ++part)
-        help_add_ranks(lanes, l, co_await warp.read(lanes.address, Space::shared), part);
+        help_add_ranks(lanes, l, co_await warp.read(lanes[address], Space::shared), part);
     }
     const unsigned shift = static_cast<unsigned>(std::countr_zero(l.next_divisor));
     std::uint64_t steps = 0;
     for (bool more = help_scan_start(lanes, l); more; ++steps)
-      more = count_step(lanes, co_await warp.read(lanes.address, Space::shared), shift);
+      more = count_step(lanes, co_await warp.read(lanes[address], Space::shared), shift);
     longest_scan_ = std::max(longest_scan_, steps);
     help_writes(lanes, l);
-    co_await warp.write(lanes.address, lanes.value, Space::shared);
-    co_await warp.write(lanes.next_address, lanes.next_value, Space::shared);
+    co_await warp.write(lanes[address], lanes.words(value), Space::shared);
+    co_await warp.write(lanes[next_address], lanes.words(next_value), Space::shared);
   }
 }
 
@@ -807,23 +723,24 @@ Task ColeMergeSort::rank_help(Warp& warp, ColeLanes& lanes, const ColeLevelStage
 Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelStage& l) const {
   const std::uint64_t keys = l.nodes * l.size;
   // Per lane: i (k), the x range [lo, hi), the y range [rank, other), equal flags (side bits).
-  std::uint64_t* const bounds[3] = {lanes.lo.data(), lanes.rank.data(), lanes.hi.data()};
+  constexpr ColeLane kBounds[3] = {lo, rank, hi};
   for (std::uint64_t first = warp.block_thread(0); first < keys; first += warp.block_threads()) {
     hand_on_lanes(lanes, l, first);
     for (unsigned which = 0; which < 3; ++which)
-      hand_on_bound(lanes, l, co_await warp.read(lanes.address, Space::shared), bounds[which],
-                    which);
-    hand_on_key(lanes, l, co_await warp.read(lanes.address, Space::shared));
-    for (unsigned side = 0; side < 2; ++side)
-      hand_on_first(lanes, l, co_await warp.read(lanes.address, Space::shared), side);
+      hand_on_bound(lanes, l, co_await warp.read(lanes[address], Space::shared),
+                    lanes[kBounds[which]].data(), which);
+    hand_on_key(lanes, l, co_await warp.read(lanes[address], Space::shared));
+    for (unsigned which = 0; which < 2; ++which)
+      hand_on_first(lanes, l, co_await warp.read(lanes[address], Space::shared), which);
     const std::uint64_t most =
-        hand_on_plan(lanes, l, co_await warp.read(lanes.address, Space::shared), longest_scatter_);
+        hand_on_plan(lanes, l, co_await warp.read(lanes[address], Space::shared), longest_scatter_);
     for (std::uint64_t t = 0; t < most; ++t) {
       if (t < kPlannedEntries) {
-        co_await warp.write(lanes.planned_address(t), lanes.planned_value(t), Space::shared);
+        co_await warp.write(lanes[kPlannedWrites[t].address], lanes.words(kPlannedWrites[t].value),
+                            Space::shared);
       } else {
         hand_on_entry(lanes, t);
-        co_await warp.write(lanes.address, lanes.value, Space::shared);
+        co_await warp.write(lanes[address], lanes.words(value), Space::shared);
       }
     }
   }
@@ -834,47 +751,48 @@ Task ColeMergeSort::hand_on_ranks(Warp& warp, ColeLanes& lanes, const ColeLevelS
 // q = a + rank/s of the pair (its place among both samples), and record q = (keys of A up to e,
 // keys of B up to e) says where tile q ends.
 Task ColeMergeSort::rank_samples(Warp& warp, MergeLanes& lanes, const TileRound& round) const {
+  using enum MergeLane;
   const std::uint64_t s = tile_spacing();
   const std::uint64_t per_run = round.run / s;
   const std::uint64_t samples = round.pairs * 2 * per_run;
   std::vector<std::uint64_t> own(warp.width()), record(warp.width());
   std::vector<Word> values(warp.width());
   for (std::uint64_t first = warp.thread(0); first < samples; first += warp.threads()) {
-    for_each_lane(lanes.address.size(), [&](std::size_t lane) {
+    for_each_lane(lanes.lanes(), [&](std::size_t lane) {
       const std::uint64_t t = first + lane;
-      lanes.lo[lane] = lanes.hi[lane] = 0;
+      lanes[lo][lane] = lanes[hi][lane] = 0;
       if (t >= samples) {
-        lanes.address[lane] = kInactive;
+        lanes[address][lane] = kInactive;
         return;
       }
       const std::uint64_t pair = t / (2 * per_run);
       const std::uint64_t side = t % (2 * per_run) / per_run;
       const std::uint64_t a = t % per_run;
       const Address run_a = round.src + 2 * pair * round.run;
-      lanes.address[lane] = run_a + side * round.run + (a + 1) * s - 1;
-      lanes.run[lane] = lanes.lo[lane] = run_a + (1 - side) * round.run;
-      lanes.hi[lane] = lanes.run[lane] + round.run;
-      lanes.equal[lane] = 0;
-      lanes.target[lane] = side;
+      lanes[address][lane] = run_a + side * round.run + (a + 1) * s - 1;
+      lanes[run][lane] = lanes[lo][lane] = run_a + (1 - side) * round.run;
+      lanes[hi][lane] = lanes[run][lane] + round.run;
+      lanes[equal][lane] = 0;
+      lanes[target][lane] = side;
       own[lane] = (a + 1) * s;
       record[lane] = pair * 2 * per_run + a;
     });
-    const auto got = co_await warp.read(lanes.address);
-    std::copy(got.begin(), got.end(), lanes.key.begin());
+    const auto got = co_await warp.read(lanes[address]);
+    std::copy(got.begin(), got.end(), lanes.words(key).begin());
     co_await search_ranks(warp, lanes, Space::global);
     for (unsigned word = 0; word < 2; ++word) {
-      for_each_lane(lanes.address.size(), [&](std::size_t lane) {
+      for_each_lane(lanes.lanes(), [&](std::size_t lane) {
         if (first + lane >= samples) {
-          lanes.address[lane] = kInactive;
+          lanes[address][lane] = kInactive;
           return;
         }
-        const std::uint64_t other = lanes.lo[lane] - lanes.run[lane];
+        const std::uint64_t other = lanes[lo][lane] - lanes[run][lane];
         const std::uint64_t q = record[lane] + other / s;
-        const bool in_a = lanes.target[lane] == 0;
-        lanes.address[lane] = round.records + 2 * q + word;
+        const bool in_a = lanes[target][lane] == 0;
+        lanes[address][lane] = round.records + 2 * q + word;
         values[lane] = static_cast<Word>((word == 0) == in_a ? own[lane] : other);
       });
-      co_await warp.write(lanes.address, values);
+      co_await warp.write(lanes[address], values);
     }
   }
 }

@@ -19,6 +19,8 @@
 #include <span>
 
 #include "hw/support/four_lanes.hpp"
+#include "hw/support/types.hpp"
+#include "hw/support/vector_isa.hpp"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define MMSIM_LANES_APART _Pragma("GCC ivdep")
@@ -28,27 +30,54 @@
 
 namespace mmsim {
 
-// A warp's per-lane arrays of words in one block, each on whole cache lines of its own: between
-// two instructions of a warp the other warps run, and its arrays leave the first-level cache; an
-// array of 32 words then comes back as 4 lines, not as 5 where it starts in the middle of one
-// (a std::vector's 16-byte alignment). Zero at first, as a std::vector's words.
-class LaneArrays {
+// The pointers of a LaneTable's arrays, for the per-lane loops: with_lanes hands a loop a copy,
+// whose pointers stay in registers (through a reference, a pointer read only under a condition
+// stays in the loop, which then does not vectorise).
+template <class Name>
+struct LanePointers {
+  static constexpr std::size_t kArrays = static_cast<std::size_t>(Name::count);
+  std::uint64_t* operator[](Name name) const { return arrays[static_cast<std::size_t>(name)]; }
+  // The same array as words (keys and values: signed, as memory's cells).
+  Word* words(Name name) const { return reinterpret_cast<Word*>((*this)[name]); }
+
+  std::size_t n = 0;  // lanes
+  std::uint64_t* arrays[kArrays] = {};
+};
+
+// A warp's per-lane arrays, named by the enumerators of Name (an enum class ending in `count`),
+// in one block in that order, each on whole cache lines of its own: between two instructions of
+// a warp the other warps run, and its arrays leave the first-level cache; an array of 32 words
+// then comes back as 4 lines, not as 5 where it starts in the middle of one (a std::vector's
+// 16-byte alignment). Zero at first, as a std::vector's words. Addresses, counts and masks are
+// unsigned 64-bit words (Address is one); words(name) gives an array as Words.
+template <class Name>
+class LaneTable {
  public:
-  LaneArrays(std::size_t arrays, std::size_t lanes)
-      : lanes_(lanes),
-        stride_((lanes + kLineWords - 1) / kLineWords * kLineWords),
+  explicit LaneTable(std::size_t lanes)
+      : stride_((lanes + kLineWords - 1) / kLineWords * kLineWords),
         words_(static_cast<std::uint64_t*>(
-            ::operator new (arrays* stride_ * sizeof(std::uint64_t), std::align_val_t{kLine}))) {
-    std::fill_n(words_.get(), arrays * stride_, std::uint64_t{0});
+            ::operator new (kArrays* stride_ * sizeof(std::uint64_t), std::align_val_t{kLine}))) {
+    std::fill_n(words_.get(), kArrays * stride_, std::uint64_t{0});
+    pointers_.n = lanes;
+    for (std::size_t i = 0; i < kArrays; ++i) {
+      pointers_.arrays[i] = words_.get() + i * stride_;
+      spans_[i] = {pointers_.arrays[i], lanes};
+      word_spans_[i] = {reinterpret_cast<Word*>(pointers_.arrays[i]), lanes};
+    }
   }
-  // Array i, of words or of another 64-bit type (Word, Address: the same storage).
-  template <class T = std::uint64_t>
-  std::span<T> array(std::size_t i) const {
-    static_assert(sizeof(T) == sizeof(std::uint64_t));
-    return {reinterpret_cast<T*>(words_.get() + i * stride_), lanes_};
-  }
+  LaneTable(const LaneTable&) = delete;
+  LaneTable& operator=(const LaneTable&) = delete;
+
+  // References to spans kept here: a warp program's co_await on an instruction that names an
+  // array then holds no copy of its span in the coroutine's frame (a temporary would live there
+  // until the warp resumes).
+  const std::span<std::uint64_t>& operator[](Name name) const { return spans_[index(name)]; }
+  const std::span<Word>& words(Name name) const { return word_spans_[index(name)]; }
+  std::size_t lanes() const { return pointers_.n; }
+  const LanePointers<Name>& pointers() const { return pointers_; }
 
  private:
+  static constexpr std::size_t kArrays = LanePointers<Name>::kArrays;
   static constexpr std::size_t kLine = 64;
   static constexpr std::size_t kLineWords = kLine / sizeof(std::uint64_t);
   struct Free {
@@ -56,9 +85,13 @@ class LaneArrays {
       ::operator delete (words, std::align_val_t{kLine});
     }
   };
-  std::size_t lanes_;
+  static std::size_t index(Name name) { return static_cast<std::size_t>(name); }
+
+  LanePointers<Name> pointers_;  // first: at the table's own address, which the steps hold
   std::size_t stride_;
   std::unique_ptr<std::uint64_t, Free> words_;
+  std::span<std::uint64_t> spans_[kArrays];
+  std::span<Word> word_spans_[kArrays];
 };
 
 // x < y for counts and indices (below 2^63) as a signed comparison: the vector units compare
@@ -84,6 +117,18 @@ template <class Body>
     MMSIM_LANES_APART
     for (std::size_t lane = 0; lane < n; ++lane) body(lane);
   }
+}
+
+// f(a) compiled for the vector instruction set in use (with_vector_isa), `a` a copy of the
+// table's pointers (LanePointers); f's loops use for_lanes. f comes by value, so that what it
+// captured, as the pointers, stays in registers. For the per-lane steps of a warp program, out of
+// line ([[gnu::noinline]]): see for_each_lane.
+template <class Name, class F>
+[[gnu::always_inline]] inline decltype(auto) with_lanes(const LaneTable<Name>& lanes, F f) {
+  return with_vector_isa([&pointers = lanes.pointers(), f] {
+    const LanePointers<Name> a = pointers;
+    return f(a);
+  });
 }
 
 // All ones where `on` holds, else zero.

@@ -10,6 +10,9 @@
 namespace mmsim {
 namespace {
 
+using enum MergeLane;
+using MergePointers = LanePointers<MergeLane>;
+
 // A lane's next probe: the middle of the addresses [lo, hi) it still searches (the middle of
 // the indices in its run: run + (i + j) / 2 = (2 run + i + j) / 2), or kInactive once they are
 // none (branch-free).
@@ -21,32 +24,29 @@ inline Address next_probe(Address lo, Address hi) {
 // lanes' arrays apart), for the instruction set in use; out of line, as their lambdas capture
 // values (see for_each_lane). Each takes the lanes' buffers by reference and their pointers
 // once (not in its call: a call that passed eight words cost as much as a third of the loop).
+
+// A lane's probe of its range; whether it has one.
+inline std::uint64_t probe_lane(const MergePointers& a, std::size_t lane) {
+  a[address][lane] = next_probe(a[lo][lane], a[hi][lane]);
+  return less_count(a[lo][lane], a[hi][lane]);
+}
+
+// The first probes; whether any lane has one.
 [[gnu::noinline]] bool set_search_addresses(MergeLanes& lanes) {
-  return with_vector_isa([&lanes] {
-    Address* const address = lanes.address.data();
-    const Address* const lo = lanes.lo.data();
-    const Address* const hi = lanes.hi.data();
+  return with_lanes(lanes, [](const MergePointers& a) {
     std::uint64_t any = 0;
-    for_lanes(lanes.address.size(), [&](std::size_t lane) {
-      address[lane] = next_probe(lo[lane], hi[lane]);
-      any |= less_count(lo[lane], hi[lane]);
-    });
+    for_lanes(a.n, [&](std::size_t lane) { any |= probe_lane(a, lane); });
     return any != 0;
   });
 }
 
 // The keys read (got) become the lanes' keys; then set_search_addresses (one loop for both).
 [[gnu::noinline]] bool take_keys(MergeLanes& lanes, std::span<const Word> got) {
-  return with_vector_isa([&lanes, value = got.data()] {
-    Address* const address = lanes.address.data();
-    const Address* const lo = lanes.lo.data();
-    const Address* const hi = lanes.hi.data();
-    Word* const key = lanes.key.data();
+  return with_lanes(lanes, [value = got.data()](const MergePointers& a) {
     std::uint64_t any = 0;
-    for_lanes(lanes.address.size(), [&](std::size_t lane) {
-      key[lane] = value[lane];
-      address[lane] = next_probe(lo[lane], hi[lane]);
-      any |= less_count(lo[lane], hi[lane]);
+    for_lanes(a.n, [&](std::size_t lane) {
+      a.words(key)[lane] = value[lane];
+      any |= probe_lane(a, lane);
     });
     return any != 0;
   });
@@ -56,24 +56,19 @@ inline Address next_probe(Address lo, Address hi) {
 // set_search_addresses (one loop for both). The lanes that read are those with lo < hi (their
 // probe is the middle).
 [[gnu::noinline]] bool halve_ranges(MergeLanes& lanes, std::span<const Word> got) {
-  return with_vector_isa([&lanes, value = got.data()] {
-    Address* const address = lanes.address.data();
-    Address* const lo = lanes.lo.data();
-    Address* const hi = lanes.hi.data();
-    const Word* const key = lanes.key.data();
-    const std::uint64_t* const equal = lanes.equal.data();
+  return with_lanes(lanes, [value = got.data()](const MergePointers& a) {
     std::uint64_t any = 0;
-    for_lanes(lanes.address.size(), [&](std::size_t lane) {
-      const Address mid = address[lane];
-      const std::uint64_t below =
-          lane_mask(value[lane] < key[lane]) | (equal[lane] & lane_mask(value[lane] == key[lane]));
-      const std::uint64_t active = lane_mask(less_count(lo[lane], hi[lane]));
+    for_lanes(a.n, [&](std::size_t lane) {
+      const Address mid = a[address][lane];
+      const std::uint64_t below = lane_mask(value[lane] < a.words(key)[lane]) |
+                                  (a[equal][lane] & lane_mask(value[lane] == a.words(key)[lane]));
+      const std::uint64_t active = lane_mask(less_count(a[lo][lane], a[hi][lane]));
       // Masks, not branches: all ones where the lane moves that end.
-      const Address new_lo = pick(active & below, mid + 1, lo[lane]);
-      const Address new_hi = pick(active & ~below, mid, hi[lane]);
-      lo[lane] = new_lo;
-      hi[lane] = new_hi;
-      address[lane] = next_probe(new_lo, new_hi);
+      const Address new_lo = pick(active & below, mid + 1, a[lo][lane]);
+      const Address new_hi = pick(active & ~below, mid, a[hi][lane]);
+      a[lo][lane] = new_lo;
+      a[hi][lane] = new_hi;
+      a[address][lane] = next_probe(new_lo, new_hi);
       any |= less_count(new_lo, new_hi);
     });
     return any != 0;
@@ -87,35 +82,32 @@ inline Address next_probe(Address lo, Address hi) {
   const std::uint64_t pair_keys = merge.a + merge.b;
   const bool divide = merge.pairs > 1 && !std::has_single_bit(pair_keys);
   const std::uint64_t mask = merge.pairs == 1 ? ~std::uint64_t{0} : pair_keys - 1;
-  with_vector_isa([divide, mask, pair_keys, keys = merge.pairs * pair_keys, first,
-                   from = merge.from, to = merge.to, a_keys = merge.a, b_keys = merge.b,
-                   n = lanes.address.size(), address = lanes.address.data(),
-                   target = lanes.target.data(), run = lanes.run.data(), lo = lanes.lo.data(),
-                   hi = lanes.hi.data(), equal = lanes.equal.data()] {
-    for_lanes(n, [&](std::size_t lane) {
-      const std::uint64_t e = first + lane;
-      const std::uint64_t active = lane_mask(less_count(e, keys));
-      const std::uint64_t t = divide ? e % pair_keys : e & mask;
-      const Address a = from + (e - t);  // the pair's run A
-      const std::uint64_t in_a = lane_mask(less_count(t, a_keys));
-      address[lane] = pick(active, a + t, kInactive);
-      const Address other = a + (a_keys & in_a);  // the run it searches
-      run[lane] = other;
-      lo[lane] = other;
-      hi[lane] = other + (pick(in_a, b_keys, a_keys) & active);
-      equal[lane] = ~in_a;
-      target[lane] = pick(active, to + (e - t) + t - (a_keys & ~in_a), kInactive);
-    });
-  });
+  with_lanes(lanes,
+             [divide, mask, pair_keys, keys = merge.pairs * pair_keys, first, from = merge.from,
+              to = merge.to, a_keys = merge.a, b_keys = merge.b](const MergePointers& a) {
+               for_lanes(a.n, [&](std::size_t lane) {
+                 const std::uint64_t e = first + lane;
+                 const std::uint64_t active = lane_mask(less_count(e, keys));
+                 const std::uint64_t t = divide ? e % pair_keys : e & mask;
+                 const Address run_a = from + (e - t);  // the pair's run A
+                 const std::uint64_t in_a = lane_mask(less_count(t, a_keys));
+                 a[address][lane] = pick(active, run_a + t, kInactive);
+                 const Address other = run_a + (a_keys & in_a);  // the run it searches
+                 a[run][lane] = other;
+                 a[lo][lane] = other;
+                 a[hi][lane] = other + (pick(in_a, b_keys, a_keys) & active);
+                 a[equal][lane] = ~in_a;
+                 a[target][lane] = pick(active, to + (e - t) + t - (a_keys & ~in_a), kInactive);
+               });
+             });
 }
 
 // Each lane's key to its place: its target plus its rank (lo - run).
 [[gnu::noinline]] void merge_places(MergeLanes& lanes) {
-  with_vector_isa([n = lanes.address.size(), address = lanes.address.data(),
-                   target = lanes.target.data(), lo = lanes.lo.data(), run = lanes.run.data()] {
-    for_lanes(n, [&](std::size_t lane) {
-      address[lane] = pick(lane_mask(target[lane] == kInactive), kInactive,
-                           target[lane] + (lo[lane] - run[lane]));
+  with_lanes(lanes, [](const MergePointers& a) {
+    for_lanes(a.n, [&](std::size_t lane) {
+      a[address][lane] = pick(lane_mask(a[target][lane] == kInactive), kInactive,
+                              a[target][lane] + (a[lo][lane] - a[run][lane]));
     });
   });
 }
@@ -123,13 +115,12 @@ inline Address next_probe(Address lo, Address hi) {
 // Consecutive lanes, consecutive keys e0 + lane of `keys`: key e at from(e) goes to to + e.
 template <class From>
 void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From from, Address to) {
-  with_vector_isa([from, e0, keys, to, n = lanes.address.size(), address = lanes.address.data(),
-                   target = lanes.target.data()] {
-    for_lanes(n, [&](std::size_t lane) {
+  with_lanes(lanes, [from, e0, keys, to](const MergePointers& a) {
+    for_lanes(a.n, [&](std::size_t lane) {
       const std::uint64_t e = e0 + lane;
       const std::uint64_t active = lane_mask(less_count(e, keys));
-      address[lane] = pick(active, from(e), kInactive);
-      target[lane] = pick(active, to + e, kInactive);
+      a[address][lane] = pick(active, from(e), kInactive);
+      a[target][lane] = pick(active, to + e, kInactive);
     });
   });
 }
@@ -152,17 +143,19 @@ void copy_lanes(MergeLanes& lanes, std::uint64_t e0, std::uint64_t keys, From fr
 }
 
 [[gnu::noinline]] void unpack_keys(MergeLanes& lanes, std::span<const Word> got, Unpack unpack) {
-  with_vector_isa([n = lanes.key.size(), key = lanes.key.data(), got = got.data(),
-                   items = unpack == Unpack::key_of_item] {
-    for_lanes(n, [&](std::size_t lane) { key[lane] = items ? key_of_item(got[lane]) : got[lane]; });
-  });
+  with_lanes(lanes,
+             [got = got.data(), items = unpack == Unpack::key_of_item](const MergePointers& a) {
+               for_lanes(a.n, [&](std::size_t lane) {
+                 a.words(key)[lane] = items ? key_of_item(got[lane]) : got[lane];
+               });
+             });
 }
 
 }  // namespace
 
 Task search_ranks(Warp& warp, MergeLanes& lanes, Space space) {
   for (bool more = set_search_addresses(lanes); more;) {
-    const auto got = co_await warp.read(lanes.address, space);
+    const auto got = co_await warp.read(lanes[address], space);
     more = halve_ranges(lanes, got);
   }
 }
@@ -171,13 +164,13 @@ Task rank_merge(Warp& warp, MergeLanes& lanes, const RankMerge& merge) {
   const std::uint64_t keys = merge.pairs * (merge.a + merge.b);
   for (std::uint64_t first = warp.block_thread(0); first < keys; first += warp.block_threads()) {
     merge_lanes(merge, first, lanes);
-    const auto got = co_await warp.read(lanes.address, Space::shared);
+    const auto got = co_await warp.read(lanes[address], Space::shared);
     // search_ranks written out: as a subroutine (a coroutine of its own) it would allocate its
     // frame for every key.
     for (bool more = take_keys(lanes, got); more;)
-      more = halve_ranges(lanes, co_await warp.read(lanes.address, Space::shared));
+      more = halve_ranges(lanes, co_await warp.read(lanes[address], Space::shared));
     merge_places(lanes);
-    co_await warp.write(lanes.address, lanes.key, Space::shared);
+    co_await warp.write(lanes[address], lanes.words(key), Space::shared);
   }
 }
 
@@ -186,8 +179,8 @@ Task load_pieces(Warp& warp, MergeLanes& lanes, Address first, std::uint64_t fir
   const std::uint64_t keys = first_keys + second_keys;
   for (std::uint64_t e0 = warp.block_thread(0); e0 < keys; e0 += warp.block_threads()) {
     piece_lanes(lanes, e0, first, first_keys, second, keys, shared);
-    co_await warp.read(lanes.address);
-    co_await warp.write(lanes.target, Space::shared);  // the keys read, from the registers
+    co_await warp.read(lanes[address]);
+    co_await warp.write(lanes[target], Space::shared);  // the keys read, from the registers
   }
 }
 
@@ -195,9 +188,9 @@ Task store_keys(Warp& warp, MergeLanes& lanes, Address shared, Address global, s
                 Unpack unpack) {
   for (std::uint64_t e0 = warp.block_thread(0); e0 < keys; e0 += warp.block_threads()) {
     store_lanes(lanes, e0, shared, global, keys);
-    const auto got = co_await warp.read(lanes.address, Space::shared);
+    const auto got = co_await warp.read(lanes[address], Space::shared);
     unpack_keys(lanes, got, unpack);
-    co_await warp.write(lanes.target, lanes.key);
+    co_await warp.write(lanes[target], lanes.words(key));
   }
 }
 
@@ -211,23 +204,23 @@ Task merge_tiles(Warp& warp, MergeLanes& lanes, const TileRound& round, BarrierC
     // One warp reads the records (a(q-1), b(q-1), a(q), b(q)) and hands them to the others
     // through shared memory.
     if (warp.warp_in_block() == 0) {
-      std::fill(lanes.address.begin(), lanes.address.end(), kInactive);
-      std::fill(lanes.target.begin(), lanes.target.end(), kInactive);
+      std::fill(lanes[address].begin(), lanes[address].end(), kInactive);
+      std::fill(lanes[target].begin(), lanes[target].end(), kInactive);
       for (unsigned i = 0; i < 4; ++i) {
         if (i < 2 && q == 0) continue;
-        lanes.address[i] = round.records + 2 * (tile - (i < 2 ? 1 : 0)) + i % 2;
+        lanes[address][i] = round.records + 2 * (tile - (i < 2 ? 1 : 0)) + i % 2;
       }
-      const auto got = co_await warp.read(lanes.address);
+      const auto got = co_await warp.read(lanes[address]);
       for (unsigned i = 0; i < 4; ++i) {
-        lanes.key[i] = i < 2 && q == 0 ? 0 : got[i];
-        lanes.target[i] = bounds + i;
+        lanes.words(key)[i] = i < 2 && q == 0 ? 0 : got[i];
+        lanes[target][i] = bounds + i;
       }
-      co_await warp.write(lanes.target, lanes.key, Space::shared);
+      co_await warp.write(lanes[target], lanes.words(key), Space::shared);
     }
     if (barriers.keep()) co_await warp.sync();
     for (unsigned i = 0; i < 4; ++i) {
-      std::fill(lanes.address.begin(), lanes.address.end(), bounds + i);
-      bound[i] = static_cast<std::uint64_t>((co_await warp.read(lanes.address, Space::shared))[0]);
+      std::fill(lanes[address].begin(), lanes[address].end(), bounds + i);
+      bound[i] = static_cast<std::uint64_t>((co_await warp.read(lanes[address], Space::shared))[0]);
     }
     // Clamped to the runs and the room (a deliberately broken variant may read wrong bounds).
     const std::uint64_t a0 = std::min(bound[0], round.run);

@@ -14,27 +14,13 @@
 
 namespace mmsim {
 
-// A warp's buffers for the merge steps (in one block of lane arrays).
-struct MergeLanes {
-  explicit MergeLanes(unsigned w)
-      : arrays(7, w),
-        address(arrays.array<Address>(0)),
-        target(arrays.array<Address>(1)),
-        run(arrays.array<Address>(2)),
-        lo(arrays.array<Address>(3)),
-        hi(arrays.array<Address>(4)),
-        key(arrays.array<Word>(5)),
-        equal(arrays.array(6)) {}
-  LaneArrays arrays;  // first: the others are its arrays
-  std::span<Address> address, target;
-  std::span<Address> run;     // element 0 of the run a lane searches
-  std::span<Address> lo, hi;  // the part [lo, hi) of it still searched, as addresses
-  std::span<Word> key;
-  // All ones: the keys equal to the lane's key count too (those not above it); zero: only those
-  // below it. A mask word, as the other arrays, so that the per-lane loops vectorise with one
-  // width and take it as it is.
-  std::span<std::uint64_t> equal;
-};
+// A warp's lane arrays for the merge steps: the address of its access and its key's target; the
+// run a lane searches (its element 0) and the part [lo, hi) of it still searched, as addresses;
+// its key (a Word); and `equal`: all ones where the keys equal to the lane's key count too
+// (those not above it), zero where only those below it count (a mask word, as the other arrays,
+// so that the per-lane loops vectorise with one width and take it as it is).
+enum class MergeLane : std::size_t { address, target, run, lo, hi, key, equal, count };
+using MergeLanes = LaneTable<MergeLane>;
 
 // Every lane with lo < hi counts the keys at [lo, hi) (sorted, in `space`) below its key (or not
 // above it, `equal`): lo ends at the first key not counted, lo - run is the key's rank in the

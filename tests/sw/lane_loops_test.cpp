@@ -1,6 +1,7 @@
 // The helpers of the warp programs' per-lane loops (sw/programs/lane_loops.hpp): every lane
 // visited once at the usual warp width and at others, counts compared as numbers, the largest
-// count of any number of lanes, the lane arrays on cache lines of their own.
+// count of any number of lanes, the lane arrays on cache lines of their own, named by an
+// enumeration, and the loops that take their pointers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,21 +49,55 @@ TEST(LaneLoops, LargestCountOfAnyNumberOfLanes) {
   EXPECT_EQ(largest_count(lanes.data(), lanes.size()), 6u);
 }
 
-TEST(LaneLoops, LaneArraysStartOnCacheLinesZeroAndApart) {
+enum class TestLane : std::size_t { first, second, third, fourth, fifth, count };
+
+TEST(LaneLoops, LaneTableArraysStartOnCacheLinesZeroAndApart) {
+  constexpr TestLane kNames[] = {TestLane::first, TestLane::second, TestLane::third,
+                                 TestLane::fourth, TestLane::fifth};
   for (const std::size_t lanes : {std::size_t{3}, std::size_t{8}, kUsualWidth, std::size_t{33}}) {
-    const LaneArrays arrays(5, lanes);
-    for (std::size_t i = 0; i < 5; ++i) {
-      const std::span<std::uint64_t> a = arrays.array(i);
+    const LaneTable<TestLane> table(lanes);
+    EXPECT_EQ(table.lanes(), lanes);
+    EXPECT_EQ(table.pointers().n, lanes);
+    for (const TestLane name : kNames) {
+      const std::span<std::uint64_t> a = table[name];
       EXPECT_EQ(a.size(), lanes);
-      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 64, 0u) << lanes << " " << i;
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 64, 0u) << lanes;
+      // The span, its words and the pointer view name the same storage.
+      EXPECT_EQ(a.data(), table.pointers()[name]);
+      EXPECT_EQ(reinterpret_cast<std::uint64_t*>(table.words(name).data()), a.data());
+      EXPECT_EQ(table.words(name).size(), lanes);
       for (const std::uint64_t word : a) EXPECT_EQ(word, 0u);
     }
-    // Each array its own: filling one leaves the others as they were.
-    const std::span<Word> signed_words = arrays.array<Word>(2);
+    // In the enumeration's order, each array its own: filling one leaves the others as they were.
+    for (std::size_t i = 1; i < 5; ++i)
+      EXPECT_LT(table[kNames[i - 1]].data() + lanes - 1, table[kNames[i]].data()) << lanes;
+    const std::span<Word> signed_words = table.words(TestLane::third);
     std::fill(signed_words.begin(), signed_words.end(), Word{-1});
-    for (std::size_t i = 0; i < 5; ++i)
-      for (const std::uint64_t word : arrays.array(i))
-        EXPECT_EQ(word, i == 2 ? ~std::uint64_t{0} : 0u) << lanes << " " << i;
+    for (const TestLane name : kNames)
+      for (const std::uint64_t word : table[name])
+        EXPECT_EQ(word, name == TestLane::third ? ~std::uint64_t{0} : 0u) << lanes;
+  }
+}
+
+TEST(LaneLoops, WithLanesHandsTheLoopTheTablesArrays) {
+  for (const std::size_t lanes : {std::size_t{5}, kUsualWidth}) {
+    const LaneTable<TestLane> table(lanes);
+    for (std::size_t lane = 0; lane < lanes; ++lane) table[TestLane::first][lane] = 10 * lane;
+    // second = first + 1 in every lane; the loop returns their sum.
+    const std::uint64_t sum = with_lanes(table, [](const LanePointers<TestLane>& a) {
+      std::uint64_t total = 0;
+      for_lanes(a.n, [&](std::size_t lane) {
+        a[TestLane::second][lane] = a[TestLane::first][lane] + 1;
+        total += a[TestLane::second][lane];
+      });
+      return total;
+    });
+    std::uint64_t expected = 0;
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+      EXPECT_EQ(table[TestLane::second][lane], 10 * lane + 1) << lanes << " " << lane;
+      expected += 10 * lane + 1;
+    }
+    EXPECT_EQ(sum, expected);
   }
 }
 
