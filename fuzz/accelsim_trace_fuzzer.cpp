@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "fuzz/fuzz_input.hpp"
-#include "sw/gpu_traces/recorded_trace.hpp"
+#include "sw/gpu_traces/trace_readers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto file = mmsim::fuzz::write_input("trace.traceg", data, size);

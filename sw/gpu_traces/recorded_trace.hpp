@@ -124,9 +124,4 @@ class TraceRecorder {
   std::string key_;
 };
 
-// Reads `file` in `format` (either reader), keeping the kernels `selection` names: throws
-// InputError at the first malformed line, ParamError("kernel") when no kernel matches.
-RecordedTrace read_recorded_trace(const std::filesystem::path& file, TraceFormat format,
-                                  const KernelSelection& selection, unsigned word_shift);
-
 }  // namespace mmsim

@@ -10,6 +10,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/gpu_traces/lane_words.hpp"
+#include "sw/gpu_traces/trace_readers.hpp"
 
 namespace mmsim {
 namespace {

@@ -23,6 +23,7 @@
 #include "sw/gpu_traces/nvbit_reader.hpp"
 #include "sw/gpu_traces/opcode_map.hpp"
 #include "sw/gpu_traces/recorded_trace.hpp"
+#include "sw/gpu_traces/trace_readers.hpp"
 #include "sw/program/input_error.hpp"
 
 namespace mmsim::test {
