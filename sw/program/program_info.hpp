@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sw/program/params.hpp"
@@ -33,5 +34,18 @@ struct ProgramInfo {
   // grows with the input (programs make their data in WarpProgram::prepare).
   std::function<std::uint64_t(const ProgramArgs&)> made_bytes = nullptr;
 };
+
+// A ProgramInfo's make() for a Program constructed from `variant` (what the programs of one
+// class differ in, e.g. a pattern; none for most) and then the arguments, or their parameters
+// where it takes those only.
+template <class Program, class... Variant>
+auto make_program(Variant... variant) {
+  return [variant...](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
+    if constexpr (std::is_constructible_v<Program, const Variant&..., const ProgramArgs&>)
+      return std::make_unique<Program>(variant..., args);
+    else
+      return std::make_unique<Program>(variant..., args.params);
+  };
+}
 
 }  // namespace mmsim

@@ -245,9 +245,7 @@ ProgramInfo hmm_convolution_program() {
           {"m", ParamType::integer, "coefficients a[0..m)", std::nullopt},
           {"seed", ParamType::integer, "seed of the generator of a and b", "1"},
       },
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<HmmConvolution>(args);
-      },
+      make_program<HmmConvolution>(),
   };
 }
 

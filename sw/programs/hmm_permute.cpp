@@ -272,9 +272,7 @@ ProgramInfo hmm_permute_program() {
             "level itself), used instead of planning the row-wise steps here",
             "\"\""},
            HmmPermutationProgram::rounds_param()}),
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<HmmPermute>(args);
-      },
+      make_program<HmmPermute>(),
   };
 }
 

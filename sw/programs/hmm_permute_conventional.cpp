@@ -118,9 +118,7 @@ ProgramInfo hmm_permute_conventional_program() {
       "the permutation p in global memory, three rounds per element (read a, read p, write b)",
       "Kasagi, Nakano and Ito 2014",
       PermutationProgram::params({HmmPermutationProgram::rounds_param()}),
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<HmmPermuteConventional>(args);
-      },
+      make_program<HmmPermuteConventional>(),
   };
 }
 

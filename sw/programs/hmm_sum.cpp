@@ -172,9 +172,7 @@ ProgramInfo hmm_sum_program() {
       "partial sums",
       kSource,
       input_value_params(),
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<HmmSum>(args);
-      },
+      make_program<HmmSum>(),
   };
 }
 

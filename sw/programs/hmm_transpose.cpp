@@ -239,9 +239,7 @@ ProgramInfo hmm_transpose_program() {
            "i*w + (i + j) mod w) or naive (i*w + j: w-way bank conflicts)",
            "padded"},
       },
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<HmmTranspose>(args.params);
-      },
+      make_program<HmmTranspose>(),
   };
 }
 

@@ -132,9 +132,7 @@ ProgramInfo permute_dmm_conflict_free_program() {
             "true"},
            {"schedule", ParamType::string,
             "a schedule file written by mmsim plan, used instead of planning here", "\"\""}}),
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<PermuteDmmConflictFree>(args);
-      },
+      make_program<PermuteDmmConflictFree>(),
   };
 }
 

@@ -77,9 +77,7 @@ ProgramInfo permute_straightforward_program() {
           {{"in_place", ParamType::boolean,
             "true: the paper's two passes through b, result in a; false: one pass, result in b",
             "true"}}),
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<PermuteStraightforward>(args);
-      },
+      make_program<PermuteStraightforward>(),
   };
 }
 

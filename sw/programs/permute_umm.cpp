@@ -166,9 +166,7 @@ ProgramInfo permute_umm_program() {
             "a schedule file written by mmsim plan --machine umm, used instead of planning here",
             "\"\""},
            rotating_schedule_param("transpose_schedule")}),
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<PermuteUmm>(args);
-      },
+      make_program<PermuteUmm>(),
   };
 }
 

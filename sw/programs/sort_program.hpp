@@ -90,9 +90,7 @@ template <class Program>
 ProgramInfo sort_program_info(std::string name, std::string summary, std::string source,
                               std::vector<ParamSpec> extra = {}) {
   return {std::move(name), std::move(summary), std::move(source), sort_params(std::move(extra)),
-          [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-            return std::make_unique<Program>(args);
-          }};
+          make_program<Program>()};
 }
 
 }  // namespace mmsim

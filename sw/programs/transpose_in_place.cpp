@@ -318,9 +318,7 @@ ProgramInfo transpose_diagonal_in_place_program() {
       "b[k][(j+k) mod sqrt(n)]: in place through b, conflict-free on the DMM",
       "Nakano 2012, Lemma 2",
       {matrix_param()},
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<DiagonalInPlace>(args.params);
-      },
+      make_program<DiagonalInPlace>(),
   };
 }
 
@@ -335,9 +333,7 @@ ProgramInfo transpose_exchange_program() {
         "corrected: only the thread with j < k exchanges; as_printed: every thread, so each "
         "pair twice (the result is checked against synchronous rounds)",
         "corrected"}},
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<Exchange>(args.params);
-      },
+      make_program<Exchange>(),
   };
 }
 

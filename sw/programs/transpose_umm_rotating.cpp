@@ -126,9 +126,7 @@ ProgramInfo transpose_umm_rotating_program() {
       {{"n", ParamType::integer, "matrix size: a perfect square with sqrt(n) a multiple of w",
         std::nullopt},
        rotating_schedule_param("schedule")},
-      [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<TransposeUmmRotating>(args.params);
-      },
+      make_program<TransposeUmmRotating>(),
   };
 }
 
