@@ -99,14 +99,16 @@ class PrefixAlgorithm : public PrefixProgram {
 
 class PrefixSimple final : public PrefixAlgorithm {
  public:
-  explicit PrefixSimple(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_simple", "n/2") {}
+  explicit PrefixSimple(const ProgramArgs& args)
+      : PrefixAlgorithm(args, "prefix_simple", ReductionAlgorithm::simple,
+                        "Nakano 2012 (asynchronous), Lemma 6") {}
 
+ protected:
   // Barriers where a level's writers and the next level's readers may be different warps. In
   // the second stage that is after the level whose successor has more than w threads; the
   // paper's "if (2^t > w) syncthreads" is one level late there (after step t = log2(w), warp 1
   // reads what warp 0 wrote), with the same count.
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
+  Task run_with(Warp& warp, Lanes& lanes) override {
     const std::uint64_t first = warp.thread(0);
     const std::size_t m = levels_.size() - 1;
     for (std::size_t j = 1; j <= m; ++j) {
@@ -121,19 +123,10 @@ class PrefixSimple final : public PrefixAlgorithm {
     }
   }
 
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    return paper_bounds(
-        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
-            power_of_two_formula(w(), "2*(log2(n) - log2(w) - 1)", "2*#{t < log2(n) : 2^t > w}"),
-            prefix_simple_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 6"});
+  BarrierSteps barrier_steps() const override {
+    return {power_of_two_formula(w(), "2*(log2(n) - log2(w) - 1)", "2*#{t < log2(n) : 2^t > w}"),
+            prefix_simple_syncs(n(), w())};
   }
-
- protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    return unfit_halving(n(), m.width, "Simple");
-  }
-  std::uint64_t threads(const MachineConfig&) const override { return n() / 2; }
   void layout() override { levels_ = pair_layout({0, n()}, n()); }
 
  private:
@@ -142,28 +135,15 @@ class PrefixSimple final : public PrefixAlgorithm {
 
 class PrefixOneWarp final : public PrefixAlgorithm {
  public:
-  explicit PrefixOneWarp(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_one_warp", "w") {}
-
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
-    co_await one_warp_prefix(warp, lanes, 0, n(), scratch_);
-  }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    return paper_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
-                            "Nakano 2012 (asynchronous), section 5.1"});
-  }
+  explicit PrefixOneWarp(const ProgramArgs& args)
+      : PrefixAlgorithm(args, "prefix_one_warp", ReductionAlgorithm::one_warp,
+                        "Nakano 2012 (asynchronous), section 5.1") {}
 
  protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    if (const std::string why = not_a_power(n(), 2, "two"); !why.empty())
-      return why + " (One-Warp pairs the numbers)";
-    if (n() > m.width)
-      return "n = " + std::to_string(n()) + " exceeds w = " + std::to_string(m.width) +
-             ": One-Warp takes at most w numbers (prefix_simple takes more)";
-    return std::nullopt;
+  Task run_with(Warp& warp, Lanes& lanes) override {
+    return one_warp_prefix(warp, lanes, 0, n(), scratch_);
   }
-  std::uint64_t threads(const MachineConfig& m) const override { return m.width; }
+  BarrierSteps barrier_steps() const override { return {"0", 0}; }
   void layout() override { scratch_ = allocate(one_warp_scratch(w())); }
 
  private:
@@ -172,26 +152,15 @@ class PrefixOneWarp final : public PrefixAlgorithm {
 
 class PrefixTree final : public PrefixAlgorithm {
  public:
-  explicit PrefixTree(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_tree", "n") {}
-
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
-    co_await prefix_tree(warp, lanes, tree_);
-  }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    const double logw = std::log2(static_cast<double>(w()));
-    return paper_bounds(m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
-                            "log2(n)/log2(w)", std::log2(nn) / logw, "2*ceil(log_w(n)) - 1",
-                            prefix_tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 7"});
-  }
+  explicit PrefixTree(const ProgramArgs& args)
+      : PrefixAlgorithm(args, "prefix_tree", ReductionAlgorithm::tree,
+                        "Nakano 2012 (asynchronous), Lemma 7") {}
 
  protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    return unfit_tree(n(), m.width);
+  Task run_with(Warp& warp, Lanes& lanes) override { return prefix_tree(warp, lanes, tree_); }
+  BarrierSteps barrier_steps() const override {
+    return {"2*ceil(log_w(n)) - 1", prefix_tree_syncs(n(), w())};
   }
-  std::uint64_t threads(const MachineConfig&) const override { return n(); }
   void layout() override { tree_ = prefix_tree_layout({0, n()}); }
 
  private:
@@ -201,27 +170,16 @@ class PrefixTree final : public PrefixAlgorithm {
 class PrefixSimpleTree final : public PrefixAlgorithm {
  public:
   explicit PrefixSimpleTree(const ProgramArgs& args)
-      : PrefixAlgorithm(args, "prefix_simple_tree", "n/2") {}
-
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
-    co_await prefix_simple_tree(warp, lanes, layout_);
-  }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    const double logw = std::log2(static_cast<double>(w()));
-    return paper_bounds(
-        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n)/log2(w) + log2(log2(w))",
-            std::log2(nn) / logw + std::log2(logw), "2r + 2*ceil(log_w(n/2^r)) - 2",
-            prefix_simple_tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Theorem 8", true});
-  }
+      : PrefixAlgorithm(args, "prefix_simple_tree", ReductionAlgorithm::simple_tree,
+                        "Nakano 2012 (asynchronous), Theorem 8") {}
 
  protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    return unfit_halving(n(), m.width, "Simple-Tree");
+  Task run_with(Warp& warp, Lanes& lanes) override {
+    return prefix_simple_tree(warp, lanes, layout_);
   }
-  std::uint64_t threads(const MachineConfig&) const override { return n() / 2; }
+  BarrierSteps barrier_steps() const override {
+    return {"2r + 2*ceil(log_w(n/2^r)) - 2", prefix_simple_tree_syncs(n(), w()), true};
+  }
   void layout() override { layout_ = simple_tree_layout({0, n()}); }
 
  private:
@@ -297,15 +255,17 @@ void add_offsets(std::span<Word> values, std::span<const Word> got, std::span<co
 
 class PrefixHybrid final : public PrefixAlgorithm {
  public:
-  explicit PrefixHybrid(const ProgramArgs& args) : PrefixAlgorithm(args, "prefix_hybrid", "w*l") {}
+  explicit PrefixHybrid(const ProgramArgs& args)
+      : PrefixAlgorithm(args, "prefix_hybrid", ReductionAlgorithm::hybrid,
+                        "Nakano 2012 (asynchronous), Theorem 9") {}
 
   std::uint64_t local_words() const override { return w(); }
 
+ protected:
   // The numbers are wl rows ("children") of c = ceil(n/(w*l)) each; warp I owns children
   // I*w .. I*w + w - 1, which it transposes into columns of D (c rows of w*l) and back, so
   // that only Simple-Tree on D's last row (the children's totals) needs other warps' results.
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
+  Task run_with(Warp& warp, Lanes& lanes) override {
     const std::uint64_t first = warp.thread(0);
     const std::uint64_t blocks = (c_ + w() - 1) / w();
     for (std::uint64_t j = 0; j < blocks; ++j)
@@ -328,26 +288,8 @@ class PrefixHybrid final : public PrefixAlgorithm {
       co_await transpose_block(warp, lanes, columns_block(first, j), children_block(first, j));
   }
 
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    const double logw = std::log2(static_cast<double>(w()));
-    return paper_bounds(
-        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
-            std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-            "2r + 2*ceil(log_w(w*l/2^r))", prefix_hybrid_syncs(w(), l()),
-            "Nakano 2012 (asynchronous), Theorem 9", true});
-  }
-
- protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    const std::uint64_t p = std::uint64_t{m.width} * m.latency;
-    if (n() < p)
-      return "n = " + std::to_string(n()) + " is below w*l = " + std::to_string(p) +
-             ": Hybrid's w*l threads each take a row of the w*l x n/(w*l) array";
-    return std::nullopt;
-  }
-  std::uint64_t threads(const MachineConfig& m) const override {
-    return std::uint64_t{m.width} * m.latency;
+  BarrierSteps barrier_steps() const override {
+    return {"2r + 2*ceil(log_w(w*l/2^r))", prefix_hybrid_syncs(w(), l()), true};
   }
   void layout() override {
     p_ = std::uint64_t{w()} * l();

@@ -13,6 +13,7 @@
 #include "sw/program/powers.hpp"
 #include "sw/program/program_info.hpp"
 #include "sw/program/warp_program.hpp"
+#include "sw/programs/warp_steps.hpp"
 
 namespace mmsim {
 
@@ -22,10 +23,24 @@ struct Region {
   std::uint64_t size;
 };
 
+// The five algorithms of Nakano 2012 (asynchronous), each with a sum (section 4) and a prefix-sum
+// (section 5) program: a pair shares the threads it uses, the numbers it takes, and Table 1's
+// orders of its time and barrier steps.
+enum class ReductionAlgorithm { simple, one_warp, tree, simple_tree, hybrid };
+
+// What a family's programs say where n does not fit One-Warp or Hybrid.
+struct ReductionWording {
+  std::string one_warp_needs_power;  // why One-Warp takes a power of two: "halves the array"
+  std::string one_warp_takes;        // "sums at most w numbers (sum_simple takes more)"
+  std::string hybrid_threads_do;     // "add up a column of the n/(w*l) x w*l array"
+};
+
 class ReductionProgram : public WarpProgram {
  public:
-  // `name` and `threads_formula` ("n/2", "w*l", ...) appear in messages.
-  ReductionProgram(const ProgramArgs& args, std::string name, std::string threads_formula);
+  // `name` appears in messages; `source` is the paper's result the program implements
+  // ("Nakano 2012 (asynchronous), Lemma 2").
+  ReductionProgram(const ProgramArgs& args, std::string name, ReductionAlgorithm algorithm,
+                   std::string source, const ReductionWording& wording);
 
   std::uint64_t default_threads(const MachineConfig& machine) const override;
   void configure(const MachineConfig& machine) override;
@@ -34,14 +49,25 @@ class ReductionProgram : public WarpProgram {
   std::uint64_t host_bytes() const override { return input_.bytes(); }
   void prepare() override { values_ = input_.make(); }
   void initialize(Mmu& memory) override;
+  Task run(Warp& warp) final;
+  // The paper's figures for a run: the lower bound, Table 1's time (the UMM's, which holds on
+  // the DMM family too; with l = 1 on the BPRAM; the PRAM's own sum bound) and barrier steps
+  // with constant 1, and the exact number of barrier steps the algorithm performs.
+  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const final;
 
  protected:
-  // Why the algorithm cannot take these n numbers on this machine (nullopt: it can).
-  virtual std::optional<std::string> unfit(const MachineConfig& machine) const = 0;
-  // The threads the algorithm uses.
-  virtual std::uint64_t threads(const MachineConfig& machine) const = 0;
+  // The barrier steps the algorithm performs: a formula in n, w, l and r = ceil(log2(log2(w)))
+  // (uses_r: it has r in it), and their number.
+  struct BarrierSteps {
+    std::string formula;
+    std::uint64_t count;
+    bool uses_r = false;
+  };
+  virtual BarrierSteps barrier_steps() const = 0;
   // Places the work arrays (allocate()); the input lies at 0 .. n.
   virtual void layout() = 0;
+  // The algorithm, for one warp with its buffers (run() makes them).
+  virtual Task run_with(Warp& warp, Lanes& lanes) = 0;
 
   // `words` of memory starting at an address-group boundary.
   Address allocate(std::uint64_t words);
@@ -49,31 +75,23 @@ class ReductionProgram : public WarpProgram {
   // (allocated) down to one.
   std::vector<Region> tree_layout(Region leaves);
 
-  // The paper's figures for a run: the lower bound, Table 1's time (the UMM's, which holds on
-  // the DMM family too; with l = 1 on the BPRAM; the PRAM's own sum bound) and barrier steps
-  // with constant 1, and the exact number of barrier steps the algorithm performs.
-  struct PaperFigures {
-    std::string time_formula;
-    double time;
-    std::string sync_order_formula;  // "" where Table 1 gives none
-    double sync_order;
-    std::string sync_formula;  // in n, w, l and r = ceil(log2(log2(w)))
-    std::uint64_t syncs;
-    std::string source;   // "Nakano 2012 (asynchronous), Lemma 2"
-    bool uses_r = false;  // sync_formula has r in it
-  };
-  std::vector<Bound> paper_bounds(const MachineConfig& m, const PaperFigures& figures) const;
-
   const std::vector<Word>& values() const { return values_; }
   std::uint64_t n() const { return input_.size(); }
   unsigned w() const { return w_; }
   unsigned l() const { return l_; }
 
  private:
+  // Why the algorithm cannot take these n numbers on this machine (nullopt: it can).
+  std::optional<std::string> unfit(const MachineConfig& machine) const;
+  // The threads the algorithm uses.
+  std::uint64_t threads(const MachineConfig& machine) const;
+
   InputValues input_;
   std::vector<Word> values_;  // made by prepare()
   std::string name_;
-  std::string threads_formula_;
+  ReductionAlgorithm algorithm_;
+  std::string source_;
+  const ReductionWording& wording_;
   unsigned w_ = 1;
   unsigned l_ = 1;
   Address next_free_ = 0;
@@ -82,7 +100,8 @@ class ReductionProgram : public WarpProgram {
 // Sum programs: the sum of the inputs ends in one cell.
 class SumProgram : public ReductionProgram {
  public:
-  using ReductionProgram::ReductionProgram;
+  SumProgram(const ProgramArgs& args, std::string name, ReductionAlgorithm algorithm,
+             std::string source);
   void verify(const Mmu& memory) override;
 
  protected:
@@ -92,16 +111,10 @@ class SumProgram : public ReductionProgram {
 // Prefix-sum programs: the inputs at 0 .. n become their prefix sums in place.
 class PrefixProgram : public ReductionProgram {
  public:
-  using ReductionProgram::ReductionProgram;
+  PrefixProgram(const ProgramArgs& args, std::string name, ReductionAlgorithm algorithm,
+                std::string source);
   void verify(const Mmu& memory) override;
 };
-
-// Why n is not a power of two of at least 2w, which `algorithm` (halving, with n/2 threads
-// filling whole warps) needs; nullopt when it is.
-std::optional<std::string> unfit_halving(std::uint64_t n, unsigned w, const std::string& algorithm);
-
-// Why n does not suit a w-ary tree with n threads (Tree's groups of w); nullopt when it does.
-std::optional<std::string> unfit_tree(std::uint64_t n, unsigned w);
 
 // `simple` when w is a power of two, else `general` (a formula in log2(w) holds only then).
 inline std::string power_of_two_formula(unsigned w, std::string simple, std::string general) {
@@ -115,9 +128,7 @@ ProgramInfo reduction_program_info(std::string name, std::string summary, std::s
   std::vector<ParamSpec> params = input_value_params();
   params.insert(params.end(), extra.begin(), extra.end());
   return {std::move(name), std::move(summary), std::move(source), std::move(params),
-          [](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-            return std::make_unique<Program>(args);
-          }};
+          make_program<Program>()};
 }
 
 }  // namespace mmsim

@@ -35,7 +35,9 @@ Task halvings(Warp& warp, Lanes& lanes, std::uint64_t size, unsigned r) {
 class SumSimple final : public SumProgram {
  public:
   explicit SumSimple(const ProgramArgs& args)
-      : SumProgram(args, "sum_simple", "n/2"), drop_(args.params.integer("drop_sync")) {}
+      : SumProgram(args, "sum_simple", ReductionAlgorithm::simple,
+                   "Nakano 2012 (asynchronous), Lemma 2"),
+        drop_(args.params.integer("drop_sync")) {}
 
   void configure(const MachineConfig& machine) override {
     SumProgram::configure(machine);
@@ -45,28 +47,18 @@ class SumSimple final : public SumProgram {
                                         std::to_string(syncs) + ", got " + std::to_string(drop_));
   }
 
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
+ protected:
+  Task run_with(Warp& warp, Lanes& lanes) override {
     std::int64_t syncs = 0;
     for (std::uint64_t size = n(); size > 1; size /= 2) {
       co_await halve(warp, lanes, warp.thread(0), 0, size);
       if (size / 2 > w() && ++syncs != drop_) co_await warp.sync();
     }
   }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    return paper_bounds(
-        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n/w)", std::log2(nn / w()),
-            power_of_two_formula(w(), "log2(n) - log2(w) - 1", "#{t < log2(n) : 2^t > w}"),
-            simple_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 2"});
+  BarrierSteps barrier_steps() const override {
+    return {power_of_two_formula(w(), "log2(n) - log2(w) - 1", "#{t < log2(n) : 2^t > w}"),
+            simple_syncs(n(), w())};
   }
-
- protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    return unfit_halving(n(), m.width, "Simple");
-  }
-  std::uint64_t threads(const MachineConfig&) const override { return n() / 2; }
   void layout() override { result_ = 0; }
 
  private:
@@ -75,53 +67,25 @@ class SumSimple final : public SumProgram {
 
 class SumOneWarp final : public SumProgram {
  public:
-  explicit SumOneWarp(const ProgramArgs& args) : SumProgram(args, "sum_one_warp", "w") {}
-
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
-    co_await one_warp_sum(warp, lanes, 0, n(), 0);
-  }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    return paper_bounds(m, {"l*log2(n)", l() * std::log2(static_cast<double>(n())), "", 0, "0", 0,
-                            "Nakano 2012 (asynchronous), section 4.1"});
-  }
+  explicit SumOneWarp(const ProgramArgs& args)
+      : SumProgram(args, "sum_one_warp", ReductionAlgorithm::one_warp,
+                   "Nakano 2012 (asynchronous), section 4.1") {}
 
  protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    if (const std::string why = not_a_power(n(), 2, "two"); !why.empty())
-      return why + " (One-Warp halves the array)";
-    if (n() > m.width)
-      return "n = " + std::to_string(n()) + " exceeds w = " + std::to_string(m.width) +
-             ": One-Warp sums at most w numbers (sum_simple takes more)";
-    return std::nullopt;
-  }
-  std::uint64_t threads(const MachineConfig& m) const override { return m.width; }
+  Task run_with(Warp& warp, Lanes& lanes) override { return one_warp_sum(warp, lanes, 0, n(), 0); }
+  BarrierSteps barrier_steps() const override { return {"0", 0}; }
   void layout() override { result_ = 0; }
 };
 
 class SumTree final : public SumProgram {
  public:
-  explicit SumTree(const ProgramArgs& args) : SumProgram(args, "sum_tree", "n") {}
-
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
-    co_await tree_sum(warp, lanes, levels_);
-  }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    const double logw = std::log2(static_cast<double>(w()));
-    return paper_bounds(m, {"(n/w)*log2(w) + l*log2(n)", nn / w() * logw + l() * std::log2(nn),
-                            "log2(n)/log2(w)", std::log2(nn) / logw, "ceil(log_w(n))",
-                            tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Lemma 3"});
-  }
+  explicit SumTree(const ProgramArgs& args)
+      : SumProgram(args, "sum_tree", ReductionAlgorithm::tree,
+                   "Nakano 2012 (asynchronous), Lemma 3") {}
 
  protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    return unfit_tree(n(), m.width);
-  }
-  std::uint64_t threads(const MachineConfig&) const override { return n(); }
+  Task run_with(Warp& warp, Lanes& lanes) override { return tree_sum(warp, lanes, levels_); }
+  BarrierSteps barrier_steps() const override { return {"ceil(log_w(n))", tree_syncs(n(), w())}; }
   void layout() override {
     levels_ = tree_layout({0, n()});
     result_ = levels_.back().base;
@@ -133,28 +97,18 @@ class SumTree final : public SumProgram {
 
 class SumSimpleTree final : public SumProgram {
  public:
-  explicit SumSimpleTree(const ProgramArgs& args) : SumProgram(args, "sum_simple_tree", "n/2") {}
+  explicit SumSimpleTree(const ProgramArgs& args)
+      : SumProgram(args, "sum_simple_tree", ReductionAlgorithm::simple_tree,
+                   "Nakano 2012 (asynchronous), Theorem 4") {}
 
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
+ protected:
+  Task run_with(Warp& warp, Lanes& lanes) override {
     co_await halvings(warp, lanes, n(), simple_tree_halvings(w()));
     co_await tree_sum(warp, lanes, levels_);
   }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    const double logw = std::log2(static_cast<double>(w()));
-    return paper_bounds(
-        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(n)/log2(w) + log2(log2(w))",
-            std::log2(nn) / logw + std::log2(logw), "r + ceil(log_w(n/2^r))",
-            simple_tree_syncs(n(), w()), "Nakano 2012 (asynchronous), Theorem 4", true});
+  BarrierSteps barrier_steps() const override {
+    return {"r + ceil(log_w(n/2^r))", simple_tree_syncs(n(), w()), true};
   }
-
- protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    return unfit_halving(n(), m.width, "Simple-Tree");
-  }
-  std::uint64_t threads(const MachineConfig&) const override { return n() / 2; }
   void layout() override {
     levels_ = tree_layout({0, halved(n(), simple_tree_halvings(w()))});
     result_ = levels_.back().base;
@@ -166,10 +120,12 @@ class SumSimpleTree final : public SumProgram {
 
 class SumHybrid final : public SumProgram {
  public:
-  explicit SumHybrid(const ProgramArgs& args) : SumProgram(args, "sum_hybrid", "w*l") {}
+  explicit SumHybrid(const ProgramArgs& args)
+      : SumProgram(args, "sum_hybrid", ReductionAlgorithm::hybrid,
+                   "Nakano 2012 (asynchronous), Theorem 5") {}
 
-  Task run(Warp& warp) override {
-    Lanes lanes(w());
+ protected:
+  Task run_with(Warp& warp, Lanes& lanes) override {
     const std::uint64_t p = std::uint64_t{w()} * l();
     // Column sums: the numbers as rows of w*l; thread i adds up column i into a[0][i].
     for (std::uint64_t row = p; row < n(); row += p)
@@ -181,27 +137,8 @@ class SumHybrid final : public SumProgram {
     co_await halvings(warp, lanes, p, simple_tree_halvings(w()));
     co_await tree_sum(warp, lanes, levels_);
   }
-
-  std::vector<Bound> bounds(const MachineConfig& m, const RunResult&) const override {
-    const double nn = static_cast<double>(n());
-    const double logw = std::log2(static_cast<double>(w()));
-    return paper_bounds(
-        m, {"n/w + l*log2(n)", nn / w() + l() * std::log2(nn), "log2(l)/log2(w) + log2(log2(w))",
-            std::log2(static_cast<double>(l())) / logw + std::log2(logw),
-            "1 + r + ceil(log_w(w*l/2^r))", hybrid_syncs(w(), l()),
-            "Nakano 2012 (asynchronous), Theorem 5", true});
-  }
-
- protected:
-  std::optional<std::string> unfit(const MachineConfig& m) const override {
-    const std::uint64_t p = std::uint64_t{m.width} * m.latency;
-    if (n() < p)
-      return "n = " + std::to_string(n()) + " is below w*l = " + std::to_string(p) +
-             ": Hybrid's w*l threads each add up a column of the n/(w*l) x w*l array";
-    return std::nullopt;
-  }
-  std::uint64_t threads(const MachineConfig& m) const override {
-    return std::uint64_t{m.width} * m.latency;
+  BarrierSteps barrier_steps() const override {
+    return {"1 + r + ceil(log_w(w*l/2^r))", hybrid_syncs(w(), l()), true};
   }
   void layout() override {
     levels_ = tree_layout({0, halved(std::uint64_t{w()} * l(), simple_tree_halvings(w()))});
