@@ -4,6 +4,7 @@
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
+#include "sw/programs/hierarchical_only.hpp"
 
 namespace mmsim {
 
@@ -12,12 +13,8 @@ std::uint64_t HmmProgram::default_threads(const MachineConfig& machine) const {
 }
 
 void HmmProgram::configure(const MachineConfig& machine) {
-  if (!machine_model(machine).hierarchical)
-    throw ConfigError("model", name_ +
-                                   " runs on the hierarchical machine: model hmm (streaming "
-                                   "multiprocessors with shared memories over a global memory); "
-                                   "model " +
-                                   machine.model + " is flat");
+  require_hierarchical(machine, name_,
+                       "streaming multiprocessors with shared memories over a global memory");
   if (machine.super_warp != 1)
     throw ConfigError("super_warp", name_ +
                                         " dispatches single warps (the warps of a super warp "

@@ -6,6 +6,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/powers.hpp"
+#include "sw/programs/hierarchical_only.hpp"
 
 namespace mmsim {
 namespace {
@@ -50,12 +51,8 @@ std::uint64_t SortProgram::default_threads(const MachineConfig& machine) const {
 }
 
 void SortProgram::require_hierarchical(const MachineConfig& machine) const {
-  if (!machine_model(machine).hierarchical)
-    throw ConfigError("model", name_ +
-                                   " runs on the hierarchical machine (model hmm): each "
-                                   "multiprocessor sorts blocks of keys in its shared memory, and "
-                                   "model " +
-                                   machine.model + " has none");
+  mmsim::require_hierarchical(machine, name_,
+                              "each multiprocessor sorts blocks of keys in its shared memory");
 }
 
 void SortProgram::configure(const MachineConfig& machine) {

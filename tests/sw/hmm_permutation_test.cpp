@@ -314,8 +314,8 @@ TEST(HmmPermutations, RefuseWhatTheirAlgorithmsCannotRun) {
         input_error_of(bench("model: umm, width: 4, latency: 5, threads: 64", program,
                              program == "hmm_permute_special" ? "n: 64, kind: shuffle" : "n: 64")),
         ":1:18: machine.model: " + program +
-            " runs on the hierarchical machine: model hmm (streaming multiprocessors with "
-            "shared memories over a global memory); model umm is flat");
+            " runs on the hierarchical machine (model hmm): streaming multiprocessors with "
+            "shared memories over a global memory; model umm is flat");
   EXPECT_EQ(input_error_of(bench(hmm + ", threads: 64", "hmm_permute_conventional", "n: 96")),
             ":4:15: program.params.n: n = 96 must be a multiple of p = 64 (each thread moves n/p "
             "elements, one per batch)");

@@ -216,8 +216,8 @@ TEST(HmmPrograms, RefuseFlatMachinesAndSuperWarps) {
                              "program: {name: " +
                              program + ", params: {" + params + "}}\n"),
               ":2:10: machine.model: " + program +
-                  " runs on the hierarchical machine: model hmm (streaming multiprocessors with "
-                  "shared memories over a global memory); model umm is flat");
+                  " runs on the hierarchical machine (model hmm): streaming multiprocessors "
+                  "with shared memories over a global memory; model umm is flat");
     EXPECT_EQ(input_error_of("machine:\n  model: hmm\n  width: 4\n  latency: 2\n  threads: 16\n"
                              "  shared: {model: sdmm}\n  super_warp: 2\n"
                              "program: {name: " +

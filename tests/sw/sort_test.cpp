@@ -362,10 +362,10 @@ TEST(Sort, RejectsWhatTheProgramsCannotTake) {
             "as items key << 32 | index in one 64-bit word");
   EXPECT_EQ(error_of(flat("dmm", rr, "cole_merge_sort", "n: 64")),
             "machine.model: cole_merge_sort runs on the hierarchical machine (model hmm): each "
-            "multiprocessor sorts blocks of keys in its shared memory, and model dmm has none");
+            "multiprocessor sorts blocks of keys in its shared memory; model dmm is flat");
   EXPECT_EQ(error_of(flat("umm", rr, "merge_sort_hmm", "n: 64")),
             "machine.model: merge_sort_hmm runs on the hierarchical machine (model hmm): each "
-            "multiprocessor sorts blocks of keys in its shared memory, and model umm has none");
+            "multiprocessor sorts blocks of keys in its shared memory; model umm is flat");
 }
 
 TEST(Sort, BadKeyFilesAreRefusedWhereTheyAre) {
