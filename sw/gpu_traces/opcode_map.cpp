@@ -1,15 +1,9 @@
 #include "sw/gpu_traces/opcode_map.hpp"
 
-#include <array>
 #include <charconv>
 
 namespace mmsim {
 namespace {
-
-struct OpcodeRule {
-  std::string_view base;
-  OpcodeMapping mapping;
-};
 
 constexpr std::string_view kLocal = "local memory (each thread's own): not modelled";
 constexpr std::string_view kConstant = "constant memory: not modelled";
@@ -25,39 +19,46 @@ constexpr OpcodeMapping other(std::string_view why) {
   return {TraceOperation::other, Space::global, why};
 }
 
-// Generic LD, ST and ATOM go to global memory (docs/gpu_traces.md says why).
-constexpr std::array kRules = {
-    OpcodeRule{"LDG", read(Space::global)},     OpcodeRule{"LD", read(Space::global)},
-    OpcodeRule{"STG", write(Space::global)},    OpcodeRule{"ST", write(Space::global)},
-    OpcodeRule{"ATOMG", atomic(Space::global)}, OpcodeRule{"ATOM", atomic(Space::global)},
-    OpcodeRule{"RED", atomic(Space::global)},   OpcodeRule{"LDS", read(Space::shared)},
-    OpcodeRule{"LDSM", read(Space::shared)},    OpcodeRule{"STS", write(Space::shared)},
-    OpcodeRule{"ATOMS", atomic(Space::shared)}, OpcodeRule{"LDL", other(kLocal)},
-    OpcodeRule{"STL", other(kLocal)},           OpcodeRule{"LDC", other(kConstant)},
-    OpcodeRule{"ULDC", other(kConstant)},       OpcodeRule{"TEX", other(kTexture)},
-    OpcodeRule{"TLD", other(kTexture)},         OpcodeRule{"TLD4", other(kTexture)},
-    OpcodeRule{"TXD", other(kTexture)},         OpcodeRule{"TXQ", other(kTexture)},
-    OpcodeRule{"TMML", other(kTexture)},        OpcodeRule{"SULD", other(kTexture)},
-    OpcodeRule{"SUST", other(kTexture)},        OpcodeRule{"SURED", other(kTexture)},
-    OpcodeRule{"SUATOM", other(kTexture)},      OpcodeRule{"UTMALDG", other(kBulk)},
-    OpcodeRule{"UTMASTG", other(kBulk)},        OpcodeRule{"UTMAPF", other(kBulk)},
-    OpcodeRule{"UTMAREDG", other(kBulk)},       OpcodeRule{"UBLKCP", other(kBulk)},
-    OpcodeRule{"UBLKPF", other(kBulk)},         OpcodeRule{"UBLKRED", other(kBulk)},
-    OpcodeRule{"MEMBAR", other(kFence)},        OpcodeRule{"FENCE", other(kFence)},
-    OpcodeRule{"CCTL", other(kFence)},          OpcodeRule{"CCTLL", other(kFence)},
-    OpcodeRule{"ERRBAR", other(kFence)},        OpcodeRule{"DEPBAR", other(kFence)},
-    OpcodeRule{"LDGDEPBAR", other(kFence)},
+// What each opcode (without its modifiers) maps to: the opcodes of a mapping, separated by
+// spaces. Generic LD, ST and ATOM go to global memory (docs/gpu_traces.md says why).
+struct OpcodeRule {
+  std::string_view bases;
+  OpcodeMapping mapping;
+};
+constexpr OpcodeRule kRules[] = {
+    {"LDG LD", read(Space::global)},
+    {"STG ST", write(Space::global)},
+    {"ATOMG ATOM RED", atomic(Space::global)},
+    {"LDS LDSM", read(Space::shared)},
+    {"STS", write(Space::shared)},
+    {"ATOMS", atomic(Space::shared)},
+    {"LDL STL", other(kLocal)},
+    {"LDC ULDC", other(kConstant)},
+    {"TEX TLD TLD4 TXD TXQ TMML SULD SUST SURED SUATOM", other(kTexture)},
+    {"UTMALDG UTMASTG UTMAPF UTMAREDG UBLKCP UBLKPF UBLKRED", other(kBulk)},
+    {"MEMBAR FENCE CCTL CCTLL ERRBAR DEPBAR LDGDEPBAR", other(kFence)},
 };
 
-bool has_modifier(std::string_view opcode, std::string_view modifier) {
-  std::size_t at = opcode.find('.');
-  while (at != std::string_view::npos) {
-    const std::size_t next = opcode.find('.', at + 1);
-    if (opcode.substr(at + 1, next == std::string_view::npos ? next : next - at - 1) == modifier)
-      return true;
-    at = next;
+// Whether f(part) holds for one of the parts of `text` between `separator`s, in order.
+template <class F>
+bool any_part(std::string_view text, char separator, F f) {
+  for (std::size_t at = 0;;) {
+    const std::size_t end = text.find(separator, at);
+    if (f(text.substr(at, end == std::string_view::npos ? end : end - at))) return true;
+    if (end == std::string_view::npos) return false;
+    at = end + 1;
   }
-  return false;
+}
+
+// Whether f(modifier) holds for one of the opcode's modifiers (after its base, between dots).
+template <class F>
+bool any_modifier(std::string_view opcode, F f) {
+  const std::size_t dot = opcode.find('.');
+  return dot != std::string_view::npos && any_part(opcode.substr(dot + 1), '.', f);
+}
+
+bool has_modifier(std::string_view opcode, std::string_view modifier) {
+  return any_modifier(opcode, [modifier](std::string_view m) { return m == modifier; });
 }
 
 }  // namespace
@@ -78,7 +79,7 @@ OpcodeMapping map_opcode(std::string_view opcode, TraceFormat format, bool has_a
     return has_addresses ? read(Space::global) : other("memory instruction without addresses");
   }
   for (const OpcodeRule& rule : kRules)
-    if (rule.base == base) {
+    if (any_part(rule.bases, ' ', [base](std::string_view b) { return b == base; })) {
       if (rule.mapping.memory() && !has_addresses)
         return other("memory instruction recorded without addresses");
       return rule.mapping;
@@ -88,21 +89,19 @@ OpcodeMapping map_opcode(std::string_view opcode, TraceFormat format, bool has_a
 }
 
 unsigned access_bytes(std::string_view opcode) {
-  std::size_t at = opcode.find('.');
-  while (at != std::string_view::npos) {
-    const std::size_t next = opcode.find('.', at + 1);
-    std::string_view token =
-        opcode.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+  unsigned bytes = 4;
+  any_modifier(opcode, [&bytes](std::string_view token) {
     if (!token.empty() && (token[0] == 'U' || token[0] == 'S' || token[0] == 'F'))
       token.remove_prefix(1);
     unsigned bits = 0;
     const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), bits);
-    if (error == std::errc() && end == token.data() + token.size() &&
-        (bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 128))
-      return bits / 8;
-    at = next;
-  }
-  return 4;
+    if (error != std::errc() || end != token.data() + token.size() ||
+        (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128))
+      return false;
+    bytes = bits / 8;
+    return true;
+  });
+  return bytes;
 }
 
 }  // namespace mmsim
