@@ -126,28 +126,27 @@ std::vector<Bound> Transpose::bounds(const MachineConfig& m, const RunResult& re
   return out;
 }
 
-ProgramInfo transpose_program(Order order) {
-  const bool naive = order == Order::naive;
-  return {
-      naive ? "transpose_naive" : "transpose_diagonal",
-      naive ? "b[k][j] <- a[j][k], elements in row-major order (sqrt(n) x sqrt(n) matrices)"
-            : "b[k][(j+k) mod sqrt(n)] <- a[(j+k) mod sqrt(n)][k], along diagonals",
-      "Nakano and Matsumae 2013, section III",
-      {
-          {"n", ParamType::integer,
+std::vector<ParamSpec> transpose_params() {
+  return {{"n", ParamType::integer,
            "elements of the matrix (a perfect square, a multiple of p); a at m[0..n), b at "
            "m[n..2n)",
-           std::nullopt},
-      },
-      [order](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<Transpose>(order, args.params);
-      },
-  };
+           std::nullopt}};
 }
 
 }  // namespace
 
-ProgramInfo transpose_naive_program() { return transpose_program(Order::naive); }
-ProgramInfo transpose_diagonal_program() { return transpose_program(Order::diagonal); }
+ProgramInfo transpose_naive_program() {
+  return {"transpose_naive",
+          "b[k][j] <- a[j][k], elements in row-major order (sqrt(n) x sqrt(n) matrices)",
+          "Nakano and Matsumae 2013, section III", transpose_params(),
+          make_program<Transpose>(Order::naive)};
+}
+
+ProgramInfo transpose_diagonal_program() {
+  return {"transpose_diagonal",
+          "b[k][(j+k) mod sqrt(n)] <- a[(j+k) mod sqrt(n)][k], along diagonals",
+          "Nakano and Matsumae 2013, section III", transpose_params(),
+          make_program<Transpose>(Order::diagonal)};
+}
 
 }  // namespace mmsim
