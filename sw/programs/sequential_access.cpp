@@ -40,6 +40,24 @@ Word written_value(Address a) { return ~data_pattern(a); }
   });
 }
 
+// Lane i's address in round t: t*p + T(0) + i, a run (LaneRun) of consecutive addresses.
+struct ContiguousLanes {
+  LaneRun operator()(std::uint64_t t) const { return LaneRun{t * threads + first_thread}; }
+  std::uint64_t threads;
+  std::uint64_t first_thread;
+};
+
+// Lane i's address in round t: (T(0) + i)*(n/p) + t.
+struct StrideLanes {
+  std::span<const Address> operator()(std::uint64_t t) {
+    lane_addresses(first_thread * rounds + t, rounds, addresses);
+    return addresses;
+  }
+  std::uint64_t rounds;
+  std::uint64_t first_thread;
+  std::vector<Address> addresses;
+};
+
 class SequentialAccess final : public WarpProgram {
  public:
   SequentialAccess(Pattern pattern, const ParamValues& params)
@@ -60,8 +78,8 @@ class SequentialAccess final : public WarpProgram {
   }
 
   Task run(Warp& warp) override {
-    if (pattern_ == Pattern::contiguous) return contiguous(warp);
-    return stride(warp);
+    if (pattern_ == Pattern::contiguous) return rounds(warp, ContiguousLanes{p_, warp.thread(0)});
+    return rounds(warp, StrideLanes{rounds_, warp.thread(0), std::vector<Address>(warp.width())});
   }
 
   void verify(const Mmu& memory) override {
@@ -74,28 +92,13 @@ class SequentialAccess final : public WarpProgram {
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult& result) const override;
 
  private:
-  // Lane i's address in round t: t*p + T(0) + i, a run (LaneRun) of consecutive addresses.
-  Task contiguous(Warp& warp) {
+  // The rounds: in round t every lane reads its cell lanes(t) (the values checked) or writes it.
+  template <class Lanes>
+  Task rounds(Warp& warp, Lanes lanes) {
     std::vector<Word> values(warp.width());
     const bool reading = op_ == "read";
     for (std::uint64_t t = 0; t < rounds_; ++t) {
-      const LaneRun run{t * p_ + warp.thread(0)};
-      if (reading) {
-        const auto got = co_await warp.read(run);
-        check_read(warp, got, run);
-      } else {
-        written_values(run, values);
-        co_await warp.write(run, values);
-      }
-    }
-  }
-  // Lane i's address in round t: (T(0) + i)*(n/p) + t.
-  Task stride(Warp& warp) {
-    std::vector<Address> addresses(warp.width());
-    std::vector<Word> values(warp.width());
-    const bool reading = op_ == "read";
-    for (std::uint64_t t = 0; t < rounds_; ++t) {
-      lane_addresses(warp.thread(0) * rounds_ + t, rounds_, addresses);
+      const auto addresses = lanes(t);
       if (reading) {
         const auto got = co_await warp.read(addresses);
         check_read(warp, got, addresses);
@@ -198,26 +201,25 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
   return out;
 }
 
-ProgramInfo sequential_access_program(Pattern pattern) {
-  const bool contiguous = pattern == Pattern::contiguous;
+std::vector<ParamSpec> sequential_access_params() {
   return {
-      contiguous ? "contiguous_access" : "stride_access",
-      contiguous ? "in round t, thread i accesses m[t*p + i] (n/p rounds)"
-                 : "in round t, thread i accesses m[i*(n/p) + t] (n/p rounds)",
-      "Nakano 2012, section III",
-      {
-          {"n", ParamType::integer, "array size in words (a multiple of p)", std::nullopt},
-          {"op", ParamType::string, "read (values checked) or write (memory checked)", "read"},
-      },
-      [pattern](const ProgramArgs& args) -> std::unique_ptr<WarpProgram> {
-        return std::make_unique<SequentialAccess>(pattern, args.params);
-      },
+      {"n", ParamType::integer, "array size in words (a multiple of p)", std::nullopt},
+      {"op", ParamType::string, "read (values checked) or write (memory checked)", "read"},
   };
 }
 
 }  // namespace
 
-ProgramInfo contiguous_access_program() { return sequential_access_program(Pattern::contiguous); }
-ProgramInfo stride_access_program() { return sequential_access_program(Pattern::stride); }
+ProgramInfo contiguous_access_program() {
+  return {"contiguous_access", "in round t, thread i accesses m[t*p + i] (n/p rounds)",
+          "Nakano 2012, section III", sequential_access_params(),
+          make_program<SequentialAccess>(Pattern::contiguous)};
+}
+
+ProgramInfo stride_access_program() {
+  return {"stride_access", "in round t, thread i accesses m[i*(n/p) + t] (n/p rounds)",
+          "Nakano 2012, section III", sequential_access_params(),
+          make_program<SequentialAccess>(Pattern::stride)};
+}
 
 }  // namespace mmsim
