@@ -222,6 +222,17 @@ DmmPlan read_dmm_body(Reader& r, const Header& h, std::span<const std::uint64_t>
       r.fail(fmt::format("colour {} has {} source:destination pairs, expected w = {}", c,
                          t.size() - 2, w));
     line_of_color[c] = r.line();
+    // A colour's sources lie in w distinct banks, and so do its destinations: `bank_color`
+    // holds the last colour that used each bank.
+    const auto claim_bank = [&](std::vector<std::uint64_t>& bank_color, std::uint64_t address,
+                                const char* access, const char* word) {
+      if (bank_color[address % w] == c)
+        r.fail(
+            fmt::format("colour {}: bank conflict on {}, two {}s in bank {} (expected w "
+                        "distinct {} banks)",
+                        c, access, word, address % w, word));
+      bank_color[address % w] = c;
+    };
     for (std::uint64_t j = 0; j < w; ++j) {
       const std::string_view pair = t[j + 2];
       const auto colon = pair.find(':');
@@ -239,18 +250,8 @@ DmmPlan read_dmm_body(Reader& r, const Header& h, std::span<const std::uint64_t>
         r.fail(fmt::format("source {} is scheduled twice: colour {} (line {}) and colour {}", s,
                            color_of[s], line_of_color[color_of[s]], c));
       color_of[s] = static_cast<std::uint32_t>(c);
-      if (read_bank[s % w] == c)
-        r.fail(
-            fmt::format("colour {}: bank conflict on reading, two sources in bank {} "
-                        "(expected w distinct source banks)",
-                        c, s % w));
-      read_bank[s % w] = c;
-      if (write_bank[d % w] == c)
-        r.fail(
-            fmt::format("colour {}: bank conflict on writing, two destinations in bank "
-                        "{} (expected w distinct destination banks)",
-                        c, d % w));
-      write_bank[d % w] = c;
+      claim_bank(read_bank, s, "reading", "source");
+      claim_bank(write_bank, d, "writing", "destination");
       plan.source[c * w + j] = static_cast<std::uint32_t>(s);
     }
   }
