@@ -17,6 +17,9 @@ namespace mmsim {
 namespace py = pybind11;
 namespace {
 
+// machine.local_memory's limit, which a program's own figure must keep as well.
+constexpr std::uint64_t kMaxLocalWords = std::uint64_t{1} << 20;
+
 // A Python exception as the user reads it: the traceback (their files and lines), the error.
 std::string traceback_text(py::error_already_set& e) {
   const py::list lines =
@@ -27,28 +30,60 @@ std::string traceback_text(py::error_already_set& e) {
   return text;
 }
 
-// Calls into the user's class: mmsim.ParamError becomes the parameter's error (located in the
-// testbench by the runner), any other exception the program's failure, with its traceback.
-template <class... Args>
-py::object call(const py::object& instance, const char* method, Args&&... args) {
+py::object program_module() { return py::module_::import("mmsim._program"); }
+
+// A Python exception from the user's code (or from what it returned, checked by mmsim._program)
+// as the simulator's error: mmsim.ParamError the parameter's (located in the testbench by the
+// runner), mmsim.InputError where it says, a Mistake its own located message, anything else the
+// program's failure with its traceback under `what`.
+[[noreturn]] void rethrow_python(py::error_already_set& e, const std::string& what) {
+  const py::object mmsim = py::module_::import("mmsim");
+  if (e.matches(mmsim.attr("ParamError")))
+    throw ParamError(py::str(e.value().attr("param")).cast<std::string>(),
+                     py::str(e.value().attr("message")).cast<std::string>());
+  if (e.matches(mmsim.attr("InputError"))) {
+    const py::object error = e.value();
+    throw InputError({py::str(error.attr("file")), error.attr("line").cast<int>(),
+                      error.attr("column").cast<int>()},
+                     py::str(error.attr("message")));
+  }
+  if (e.matches(program_module().attr("Mistake"))) throw ProgramError(py::str(e.value()));
+  throw ProgramError(what + " raised an exception:\n" + traceback_text(e));
+}
+
+std::string class_name(const py::handle& instance) {
+  return py::str(py::type::of(instance).attr("__name__")).cast<std::string>();
+}
+
+// Runs `f`, which calls the user's code or reads what it returned: any Python error, or a
+// pybind11 cast of an object that does not fit, becomes the simulator's error (never a C++
+// exception that nothing catches).
+template <class F>
+auto guarded(const std::string& what, const F& f) -> decltype(f()) {
   try {
-    return instance.attr(method)(std::forward<Args>(args)...);
+    return f();
   } catch (py::error_already_set& e) {
-    if (e.matches(py::module_::import("mmsim").attr("ParamError")))
-      throw ParamError(py::str(e.value().attr("param")).cast<std::string>(),
-                       py::str(e.value().attr("message")).cast<std::string>());
-    throw ProgramError(fmt::format("{}.{} raised an exception:\n{}",
-                                   py::str(py::type::of(instance).attr("__name__"))
-                                       .cast<std::string>(),
-                                   method, traceback_text(e)));
+    rethrow_python(e, what);
+  } catch (const py::cast_error& e) {
+    throw ProgramError(what + ": " + e.what());
+  } catch (const py::builtin_exception& e) {
+    throw ProgramError(what + ": " + e.what());
   }
 }
 
-std::uint64_t words_of(const py::object& value, const char* method) {
-  if (!PyIndex_Check(value.ptr()) || value.cast<std::int64_t>() < 0)
-    throw ProgramError(fmt::format("{}() returned {}: expected a number of words (an integer >= 0)",
-                                   method, py::repr(value).cast<std::string>()));
-  return value.cast<std::uint64_t>();
+// Calls a method of the user's class.
+template <class... Args>
+py::object call(const py::object& instance, const char* method, Args&&... args) {
+  return guarded(class_name(instance) + "." + method,
+                 [&] { return instance.attr(method)(std::forward<Args>(args)...); });
+}
+
+// What a method returned, checked by mmsim._program's `checker` (a located error if it does
+// not fit).
+template <class... Args>
+py::object checked(const char* checker, Args&&... args) {
+  return guarded(checker,
+                 [&] { return program_module().attr(checker)(std::forward<Args>(args)...); });
 }
 
 // The machine as a program sees it in configure, memory_words, bounds: its keys as attributes.
@@ -166,20 +201,25 @@ Bound::Measure bound_measure(const std::string& measure) {
 class PythonProgram final : public WarpProgram {
  public:
   explicit PythonProgram(py::object instance) : instance_(std::move(instance)) {
-    instance_.attr("_verification") = py::cast(PythonVerification(verification()));
+    // Past the class's own __setattr__: mmsim's attribute, not the user's.
+    const py::object checks = py::cast(PythonVerification(verification()));
+    if (PyObject_GenericSetAttr(instance_.ptr(), py::str("_verification").ptr(), checks.ptr()) != 0)
+      throw py::error_already_set();
   }
 
   std::uint64_t default_threads(const MachineConfig& machine) const override {
     const py::object threads = call(instance_, "default_threads", machine_view(machine));
-    return threads.is_none() ? 0 : words_of(threads, "default_threads");
+    return checked("threads", instance_, threads).cast<std::uint64_t>();
   }
 
   void configure(const MachineConfig& m) override {
     machine_ = machine_view(m);
     call(instance_, "configure", machine_);
-    words_ = words_of(call(instance_, "memory_words", machine_), "memory_words");
-    shared_ = words_of(call(instance_, "shared_words", machine_), "shared_words");
-    local_ = words_of(call(instance_, "local_words", machine_), "local_words");
+    words_ = words("memory_words", kMaxMemoryWords, "the limit of 2^32 words (machine.memory)");
+    shared_ =
+        words("shared_words", kMaxMemoryWords, "the limit of 2^32 words (machine.shared.memory)");
+    local_ = words("local_words", kMaxLocalWords,
+                   "the limit of 2^20 words per PE (machine.local_memory)");
     // What the runner resolves next (runner.cpp): the memory the machine gets.
     limits_.global = m.memory_words != 0 ? m.memory_words : words_;
     limits_.shared = !machine_model(m).hierarchical ? 0
@@ -195,12 +235,14 @@ class PythonProgram final : public WarpProgram {
   }
 
   void verify(const Mmu& memory) override {
-    try {
-      instance_.attr("verify")(py::cast(PythonMemory(memory, nullptr)));
-    } catch (py::error_already_set& e) {
-      if (!e.matches(PyExc_AssertionError)) throw ProgramError(traceback_text(e));
-      verification().fail("verify: " + traceback_text(e));
-    }
+    guarded(class_name(instance_) + ".verify", [&] {
+      try {
+        instance_.attr("verify")(py::cast(PythonMemory(memory, nullptr)));
+      } catch (py::error_already_set& e) {
+        if (!e.matches(PyExc_AssertionError)) throw;
+        verification().fail("verify: " + traceback_text(e));
+      }
+    });
   }
 
   std::vector<Bound> bounds(const MachineConfig& m, const RunResult& result) const override {
@@ -211,79 +253,90 @@ class PythonProgram final : public WarpProgram {
     measured["requests"] = result.counters.requests;
     measured["syncthreads"] = result.syncthreads;
     measured["grid_syncs"] = result.grid_syncs;
+    const py::object returned = call(instance_, "bounds", machine_view(m), measured);
     std::vector<Bound> out;
-    for (const py::handle b : call(instance_, "bounds", machine_view(m), measured)) {
-      Bound bound;
-      bound.key = py::str(b.attr("key"));
-      bound.label = py::str(b.attr("label"));
-      bound.formula = py::str(b.attr("formula"));
-      bound.value = b.attr("value").cast<double>();
-      bound.kind = bound_kind(py::str(b.attr("kind")));
-      bound.measure = bound_measure(py::str(b.attr("measure")));
-      bound.source = py::str(b.attr("source"));
-      out.push_back(std::move(bound));
+    for (const py::handle b : checked("bounds", instance_, returned)) {
+      const auto [key, label, formula, value, kind, measure, source] =
+          b.cast<std::tuple<std::string, std::string, std::string, double, std::string, std::string,
+                            std::string>>();
+      out.push_back({.key = key,
+                     .label = label,
+                     .formula = formula,
+                     .value = value,
+                     .kind = bound_kind(kind),
+                     .measure = bound_measure(measure),
+                     .source = source});
     }
     return out;
   }
 
   Task run(Warp& warp) override {
-    PythonWarp handle(warp, limits_, sites_);
-    const py::object generator = call(instance_, "run", handle.object());
-    if (!PyGen_Check(generator.ptr()))
-      throw ProgramError(fmt::format("{}.run(warp) returned {}: it must be a generator (yield "
-                                     "warp.read(...), warp.write(...), ...)",
-                                     class_name(), py::repr(generator).cast<std::string>()));
-    py::object sent = py::none();
-    PythonInstruction in;
-    for (;;) {
-      PyObject* raw = nullptr;
-      const PySendResult step = PyIter_Send(generator.ptr(), sent.ptr(), &raw);
-      // Held while its instruction is issued: the instruction's lanes live in it.
-      const py::object yielded = py::reinterpret_steal<py::object>(raw);
-      if (step == PYGEN_RETURN) break;
-      if (step == PYGEN_ERROR) {
-        py::error_already_set e;
-        throw ProgramError(fmt::format("{}.run raised an exception in warp {}:\n{}", class_name(),
-                                       warp.index(), traceback_text(e)));
+    const std::string name = class_name(instance_);
+    // Python's own errors below (a values array that cannot be made) are the program's too.
+    try {
+      PythonWarp handle(warp, limits_, sites_);
+      const py::object generator = call(instance_, "run", handle.object());
+      if (!PyGen_Check(generator.ptr()))
+        throw ProgramError(
+            fmt::format("{}.run(warp) returned {}: it must be a generator (yield "
+                        "warp.read(...), warp.write(...), ...)",
+                        name, py::repr(generator).cast<std::string>()));
+      py::object sent = py::none();
+      PythonInstruction in;
+      for (;;) {
+        PyObject* raw = nullptr;
+        const PySendResult step = PyIter_Send(generator.ptr(), sent.ptr(), &raw);
+        // Held while its instruction is issued: the instruction's lanes live in it.
+        const py::object yielded = py::reinterpret_steal<py::object>(raw);
+        if (step == PYGEN_RETURN) break;
+        if (step == PYGEN_ERROR) {
+          py::error_already_set e;
+          rethrow_python(e, fmt::format("{}.run in warp {}", name, warp.index()));
+        }
+        if (!instruction_of(yielded.ptr(), in))
+          throw ProgramError(
+              fmt::format("{}: {}.run yielded {}, not an instruction (yield "
+                          "warp.read(...), warp.write(...), warp.syncthreads() or "
+                          "warp.grid_sync())",
+                          where(generator), name, py::repr(yielded).cast<std::string>()));
+        switch (in.kind) {
+          case PythonInstruction::Kind::read:
+            sent = handle.values(co_await warp.read(in.addresses, in.space, *in.site));
+            break;
+          case PythonInstruction::Kind::write:
+            if (in.values.empty())
+              co_await warp.write(in.addresses, in.space, *in.site);
+            else
+              co_await warp.write(in.addresses, in.values, in.space, *in.site);
+            sent = py::none();
+            break;
+          case PythonInstruction::Kind::sync:
+            co_await warp.sync(*in.site);
+            sent = py::none();
+            break;
+          case PythonInstruction::Kind::grid_sync:
+            co_await warp.grid_sync(*in.site);
+            sent = py::none();
+            break;
+        }
       }
-      if (!instruction_of(yielded.ptr(), in))
-        throw ProgramError(fmt::format("{}: {}.run yielded {}, not an instruction (yield "
-                                       "warp.read(...), warp.write(...), warp.syncthreads() or "
-                                       "warp.grid_sync())",
-                                       where(generator), class_name(),
-                                       py::repr(yielded).cast<std::string>()));
-      switch (in.kind) {
-        case PythonInstruction::Kind::read:
-          sent = handle.values(co_await warp.read(in.addresses, in.space, *in.site));
-          break;
-        case PythonInstruction::Kind::write:
-          if (in.values.empty())
-            co_await warp.write(in.addresses, in.space, *in.site);
-          else
-            co_await warp.write(in.addresses, in.values, in.space, *in.site);
-          sent = py::none();
-          break;
-        case PythonInstruction::Kind::sync:
-          co_await warp.sync(*in.site);
-          sent = py::none();
-          break;
-        case PythonInstruction::Kind::grid_sync:
-          co_await warp.grid_sync(*in.site);
-          sent = py::none();
-          break;
-      }
+    } catch (py::error_already_set& e) {
+      rethrow_python(e, fmt::format("{}.run in warp {}", name, warp.index()));
     }
   }
 
  private:
-  std::string class_name() const {
-    return py::str(py::type::of(instance_).attr("__name__")).cast<std::string>();
+  // A number of words `method` returns, at most `limit` (`what`).
+  std::uint64_t words(const char* method, std::uint64_t limit, const char* what) {
+    const py::object value = call(instance_, method, machine_);
+    return checked("words", instance_, method, value, limit, what).cast<std::uint64_t>();
   }
   // file:line of a generator's frame at its yield.
   static std::string where(const py::object& generator) {
     const py::object frame = generator.attr("gi_frame");
     if (frame.is_none()) return "run";
-    return fmt::format("{}:{}", py::str(frame.attr("f_code").attr("co_filename")).cast<std::string>(),
+    return fmt::format("{}:{}",
+                       py::str(frame.attr("f_code").attr("co_filename")).cast<std::string>(),
                        frame.attr("f_lineno").cast<int>());
   }
 
@@ -296,14 +349,11 @@ class PythonProgram final : public WarpProgram {
   PythonSites sites_;  // its instructions point at them until the run ends
 };
 
-ParamType param_type(const py::handle& type, const std::string& name) {
-  const py::module_ builtins = py::module_::import("builtins");
-  if (type.is(builtins.attr("bool"))) return ParamType::boolean;
-  if (type.is(builtins.attr("int"))) return ParamType::integer;
-  if (type.is(builtins.attr("str"))) return ParamType::string;
-  if (type.is(builtins.attr("list"))) return ParamType::integer_list;
-  throw InputError({}, "parameter " + name + ": type " + py::repr(type).cast<std::string>() +
-                           ": expected int, bool, str or list (of integers)");
+ParamType param_type(const std::string& name) {
+  if (name == "boolean") return ParamType::boolean;
+  if (name == "integer") return ParamType::integer;
+  if (name == "string") return ParamType::string;
+  return ParamType::integer_list;
 }
 
 // A parameter's value as Python gets it.
@@ -324,6 +374,10 @@ py::object param_object(const ParamValues& values, const ParamSpec& spec) {
 }  // namespace
 
 std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& program) {
+  if (program.file.extension() != ".py")
+    throw InputError(program.file_where, "program.file: " + program.file.filename().string() +
+                                             " is not a Python file: a Python program is a .py "
+                                             "file (a C++ program is program.library)");
   py::object cls;
   try {
     cls = py::module_::import("mmsim._program")
@@ -332,6 +386,7 @@ std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& pr
     if (e.matches(PyExc_LookupError))
       throw InputError(program.name_where,
                        "program.class: " + py::str(e.value()).cast<std::string>());
+
     throw InputError(program.file_where, "program.file: " + program.file.string() +
                                              " cannot be imported:\n" + traceback_text(e));
   }
@@ -343,24 +398,21 @@ std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& pr
     const std::string text = py::str(doc);
     info->summary = text.substr(0, text.find('\n'));
   }
-  try {
-    for (const auto& [name, param] : cls.attr("params").cast<py::dict>()) {
-      ParamSpec spec{.name = py::str(name),
-                     .type = param_type(param.attr("type"), py::str(name)),
-                     .help = py::str(param.attr("doc")),
-                     .default_value = std::nullopt};
-      if (!param.attr("required").cast<bool>())
-        spec.default_value = py::str(param.attr("yaml_default")).cast<std::string>();
-      info->params.push_back(std::move(spec));
-    }
-  } catch (const InputError& e) {
-    throw InputError(program.name_where, "program.class: " + program.name + ": " + e.what());
+  // The class's params, checked by mmsim._program (an InputError at the user's line).
+  for (const py::handle param : checked("declared_params", cls)) {
+    const auto [name, type, help, default_value] =
+        param.cast<std::tuple<std::string, std::string, std::string, std::optional<std::string>>>();
+    info->params.push_back(
+        {.name = name, .type = param_type(type), .help = help, .default_value = default_value});
   }
   info->make = [cls, params = info->params](const ProgramArgs& args) {
-    const py::object instance = call(cls, "__call__");
+    const std::string name = py::str(cls.attr("__name__"));
+    const py::object instance = guarded(name + "()", [&] { return cls(); });
     for (const ParamSpec& spec : params)
-      instance.attr(spec.name.c_str()) = param_object(args.params, spec);
-    return std::unique_ptr<WarpProgram>(std::make_unique<PythonProgram>(instance));
+      guarded(name + ": setting its parameter " + spec.name,
+              [&] { instance.attr(spec.name.c_str()) = param_object(args.params, spec); });
+    return std::unique_ptr<WarpProgram>(
+        guarded(name, [&] { return std::make_unique<PythonProgram>(instance); }));
   };
   return info;
 }

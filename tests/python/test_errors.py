@@ -2,11 +2,13 @@
 wrong"): a clear message at their own file and line, exit status 1 (the program failed) or 2
 (the input is invalid), and no output left behind."""
 
+import json
 import os
 import textwrap
 import unittest
 
-from support import mmsim, scratch
+import mmsim
+from support import mmsim as command, scratch
 
 TESTBENCH = """\
 machine: {model: dmm, width: 4, latency: 2, threads: 8}
@@ -93,7 +95,7 @@ class ProgramErrors(unittest.TestCase):
             path = os.path.join(folder, "tb.yaml")
             with open(path, "w") as f:
                 f.write(testbench % cls)
-            status, out, err = mmsim("run", path, cwd=folder)
+            status, out, err = command("run", path, cwd=folder)
             left = sorted(n for n in os.listdir(folder) if n not in ("user.py", "tb.yaml",
                                                                       "__pycache__"))
         return status, out + err, left
@@ -180,6 +182,217 @@ class ProgramErrors(unittest.TestCase):
         status, text, left = self.run_class("Fine")
         self.assertEqual(status, 0, text)
         self.assertEqual(left, ["stats.json"])
+
+
+# What a program's methods return, and how it declares its parameters: each mistake is the
+# program's (exit 1) or the input's (exit 2) at the user's own line, never a crash.
+RETURNS = """\
+import mmsim
+
+
+class Fine(mmsim.Program):
+    def memory_words(self, machine=None):
+        return 64
+
+    def run(self, warp):
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
+class BoundsNone(Fine):
+    def bounds(self, machine, result): return None
+
+
+class BoundsOfNumbers(Fine):
+    def bounds(self, machine, result): return [1, 2]
+
+
+class BoundOfText(Fine):
+    def bounds(self, machine, result):
+        return [mmsim.Bound("time", "a bound", "abc")]
+
+
+class BoundChanged(Fine):
+    def bounds(self, machine, result):
+        b = mmsim.Bound("time", "a bound", 1)
+        b.value = "x"
+        return [b]
+
+
+class BoundKind(Fine):
+    def bounds(self, machine, result):
+        return [mmsim.Bound("time", "a bound", 1, kind="lowr")]
+
+
+class ParamsFive(Fine):
+    params = 5
+
+
+class ParamsOfNumbers(Fine):
+    params = {"n": 5}
+
+
+class DefaultObject(Fine):
+    params = {"n": mmsim.Param(int, default=object())}
+
+
+class DefaultText(Fine):
+    params = {"n": mmsim.Param(int, default="abc")}
+
+
+class PropertyOverParam(Fine):
+    params = {"n": mmsim.Param(int, default=3)}
+
+    @property
+    def n(self): return 3
+
+
+class RaisingSetattr(Fine):
+    params = {"n": mmsim.Param(int, default=3)}
+
+    def __setattr__(self, key, value): raise ValueError("no attributes here")
+
+
+class Memory63(Fine):
+    def memory_words(self, machine=None): return 2**63
+
+
+class Memory64(Fine):
+    def memory_words(self, machine=None): return 2**64
+
+
+class Shared63(Fine):
+    def shared_words(self, machine=None): return 2**63
+
+
+class Shared64(Fine):
+    def shared_words(self, machine=None): return 2**64
+
+
+class Threads62(Fine):
+    def default_threads(self, machine): return 2**62
+"""
+
+
+def line_of(text, source=RETURNS):
+    """The line of `source` that holds `text` (1-based)."""
+    return next(i for i, line in enumerate(source.splitlines(), 1) if text in line)
+
+
+class ReturnedValues(unittest.TestCase):
+    def run_class(self, cls, machine="model: dmm, width: 4, latency: 2, threads: 8"):
+        with scratch() as folder:
+            with open(os.path.join(folder, "user.py"), "w") as f:
+                f.write(RETURNS)
+            with open(os.path.join(folder, "tb.yaml"), "w") as f:
+                f.write(f"machine: {{{machine}}}\nprogram: {{file: user.py, class: {cls}}}\n"
+                        "outputs: {stats: stats.json}\n")
+            status, out, err = command("run", "tb.yaml", cwd=folder)
+            left = sorted(n for n in os.listdir(folder) if n not in ("user.py", "tb.yaml",
+                                                                      "__pycache__"))
+        self.assertEqual(left, [], cls)
+        self.assertEqual(out, "")
+        return status, err
+
+    def assert_at(self, cls, status, text, message, **machine):
+        got_status, err = self.run_class(cls, **machine)
+        self.assertEqual(got_status, status, err)
+        self.assertIn(f"user.py:{line_of(text)}: {message}", err)
+        self.assertNotIn("terminate", err)
+
+    def test_bounds_that_are_no_list(self):
+        self.assert_at("BoundsNone", 1, "return None",
+                       "BoundsNone.bounds() returned None: expected a list of mmsim.Bound")
+        self.assert_at("BoundsOfNumbers", 1, "return [1, 2]",
+                       "BoundsOfNumbers.bounds() returned 1 in its list: expected mmsim.Bound")
+        self.assert_at("BoundChanged", 1, 'b = mmsim.Bound("time"',
+                       "mmsim.Bound 'time': value 'x': expected a finite number")
+
+    def test_a_bound_made_wrong_raises_at_its_line(self):
+        for cls, text, message in (
+                ("BoundOfText", '"abc")]', "value 'abc': expected a finite number"),
+                ("BoundKind", 'kind="lowr"', "kind 'lowr': expected lower, upper, exact, order")):
+            status, err = self.run_class(cls)
+            self.assertEqual(status, 1, err)
+            self.assertIn(f'user.py", line {line_of(text)}, in bounds', err)
+            self.assertIn(f"mmsim.Bound 'time': {message}", err)
+
+    def test_params_that_are_not_params(self):
+        self.assert_at("ParamsFive", 2, "params = 5", "ParamsFive: params = 5: expected a dict "
+                       "of mmsim.Param")
+        self.assert_at("ParamsOfNumbers", 2, 'params = {"n": 5}',
+                       "ParamsOfNumbers: params['n'] = 5: expected an mmsim.Param")
+        self.assert_at("DefaultObject", 2, "default=object()",
+                       "DefaultObject: parameter n: default <object object at")
+        self.assert_at("DefaultText", 2, 'default="abc"',
+                       "DefaultText: parameter n: default 'abc': expected an int (64-bit)")
+        self.assert_at("PropertyOverParam", 2, "@property",
+                       "PropertyOverParam: parameter n: PropertyOverParam.n is a property "
+                       "without a setter")
+
+    def test_a_raising_setattr_is_the_programs_failure(self):
+        status, err = self.run_class("RaisingSetattr")
+        self.assertEqual(status, 1)
+        self.assertIn("RaisingSetattr: setting its parameter n raised an exception", err)
+        self.assertIn(f'user.py", line {line_of("def __setattr__")}, in __setattr__', err)
+        self.assertIn("ValueError: no attributes here", err)
+
+    def test_memory_sizes_past_the_limits(self):
+        for cls, method, key in (("Memory63", "memory_words", "machine.memory"),
+                                 ("Memory64", "memory_words", "machine.memory"),
+                                 ("Shared63", "shared_words", "machine.shared.memory"),
+                                 ("Shared64", "shared_words", "machine.shared.memory")):
+            words = 2**int(cls[-2:])
+            self.assert_at(cls, 1, f"def {method}(self, machine=None): return 2**{cls[-2:]}",
+                           f"{cls}.{method}() returned {words}: more than the limit of 2^32 "
+                           f"words ({key})",
+                           machine="model: hmm, multiprocessors: 2, width: 4, latency: 2, "
+                                   "threads: 8")
+
+    def test_a_thread_count_past_machine_threads_range(self):
+        self.assert_at("Threads62", 1, "return 2**62",
+                       f"Threads62.default_threads() returned {2**62}: expected a thread count "
+                       "from 1 to 2^40", machine="model: dmm, width: 4, latency: 2")
+
+    def test_the_python_api_raises_the_same(self):
+        with scratch() as folder:
+            path = os.path.join(folder, "user.py")
+            with open(path, "w") as f:
+                f.write(RETURNS)
+            machine = {"model": "dmm", "width": 4, "latency": 2, "threads": 8}
+            with self.assertRaises(mmsim.ProgramError) as caught:
+                mmsim.run({"machine": machine, "program": {"file": path, "class": "BoundsNone"}})
+            self.assertIn(f"user.py:{line_of('return None')}: BoundsNone.bounds()",
+                          str(caught.exception))
+            with self.assertRaises(mmsim.InputError) as caught:
+                mmsim.run({"machine": machine, "program": {"file": path, "class": "ParamsFive"}})
+            self.assertEqual((caught.exception.file, caught.exception.line),
+                             (path, line_of("params = 5")))
+            self.assertTrue(mmsim.run({"machine": machine,
+                                       "program": {"file": path, "class": "Fine"}}).cycles > 0)
+
+    def test_a_sweep_reports_each_and_goes_on(self):
+        with scratch() as folder:
+            with open(os.path.join(folder, "user.py"), "w") as f:
+                f.write(RETURNS)
+            with open(os.path.join(folder, "tb.yaml"), "w") as f:
+                f.write("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                        "program: {file: user.py, class: Fine}\n")
+            with open(os.path.join(folder, "sweep.yaml"), "w") as f:
+                f.write("name: s\ntestbench: tb.yaml\ncases:\n"
+                        + "".join(f"  - {{label: {c}, set: {{program.class: {c}}}}}\n"
+                                  for c in ("BoundsNone", "Memory64", "ParamsFive", "Fine")))
+            status, _, err = command("sweep", "sweep.yaml", "--jobs", "2",
+                                   "--results", "r.jsonl", cwd=folder)
+            with open(os.path.join(folder, "r.jsonl")) as f:
+                records = {r["case"]: r for r in map(json.loads, f)}
+        self.assertEqual(status, 1, err)
+        self.assertIn(f"user.py:{line_of('return None')}: BoundsNone.bounds() returned None",
+                      records["BoundsNone"]["error"])
+        self.assertIn("Memory64.memory_words() returned", records["Memory64"]["error"])
+        self.assertIn("ParamsFive: params = 5", records["ParamsFive"]["error"])
+        # Fine: W(0) and W(1) each read 4 banks once (k = 1), dispatched at 0 and 1; l = 2: the
+        # last completes at 1 + 1 + 2 - 2 = 2, 3 time units (docs/semantics.md).
+        self.assertEqual(records["Fine"]["stats"]["cycles"], 3)
 
 
 if __name__ == "__main__":
