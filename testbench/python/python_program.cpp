@@ -105,12 +105,17 @@ py::object machine_view(const MachineConfig& m) {
   return py::module_::import("types").attr("SimpleNamespace")(**keys);
 }
 
-// initialize(memory) and verify(memory): the global memory, cell by cell or by slices.
+// initialize(memory) and verify(memory): the global memory, cell by cell or by slices, while
+// the call runs (kept beyond, it raises RuntimeError: the memory goes with its run).
 class PythonMemory {
  public:
-  PythonMemory(const Mmu& memory, Mmu* writable) : memory_(memory), writable_(writable) {}
-  std::uint64_t size() const { return memory_.words(); }
-  Word get(std::int64_t a) const { return memory_.peek(address(a)); }
+  PythonMemory(const Mmu& memory, Mmu* writable) : memory_(&memory), writable_(writable) {}
+  void end() {
+    memory_ = nullptr;
+    writable_ = nullptr;
+  }
+  std::uint64_t size() const { return memory().words(); }
+  Word get(std::int64_t a) const { return memory().peek(address(a)); }
   void set(std::int64_t a, std::int64_t value) { mutable_memory().poke(address(a), value); }
   py::array_t<Word> get_slice(const py::slice& slice) const {
     const auto [start, stop, step, count] = cells(slice);
@@ -118,7 +123,7 @@ class PythonMemory {
     auto o = out.mutable_unchecked<1>();
     for (std::size_t i = 0; i < count; ++i)
       o(static_cast<py::ssize_t>(i)) =
-          memory_.peek(static_cast<Address>(start + static_cast<py::ssize_t>(i) * step));
+          memory().peek(static_cast<Address>(start + static_cast<py::ssize_t>(i) * step));
     return out;
   }
   void set_slice(const py::slice& slice, const py::array_t<Word, py::array::forcecast>& values) {
@@ -134,6 +139,12 @@ class PythonMemory {
   }
 
  private:
+  const Mmu& memory() const {
+    if (memory_ == nullptr)
+      throw std::runtime_error(
+          "this memory was initialize()'s or verify()'s: it is gone once the call returns");
+    return *memory_;
+  }
   struct Cells {
     py::ssize_t start, stop, step;
     std::size_t count;
@@ -151,34 +162,42 @@ class PythonMemory {
     return static_cast<Address>(a);
   }
   Mmu& mutable_memory() {
+    memory();
     if (writable_ == nullptr) throw py::type_error("the memory is read-only in verify()");
     return *writable_;
   }
-  const Mmu& memory_;
+  const Mmu* memory_;
   Mmu* writable_;
 };
 
 // check(got, expected, what): one element of the program's own verification.
 class PythonVerification {
  public:
-  explicit PythonVerification(Verification& verification) : verification_(verification) {}
+  explicit PythonVerification(Verification& verification) : verification_(&verification) {}
+  // The run has ended: check() raises from now on.
+  void end() { verification_ = nullptr; }
   void check(const py::object& got, const py::object& expected, const std::string& what) {
     if (got.equal(expected)) {
-      verification_.passed(1);
+      verification().passed(1);
       return;
     }
-    verification_.fail(fmt::format("{}: got {}, expected {}", what.empty() ? "check" : what,
-                                   py::repr(got).cast<std::string>(),
-                                   py::repr(expected).cast<std::string>()));
+    verification().fail(fmt::format("{}: got {}, expected {}", what.empty() ? "check" : what,
+                                    py::repr(got).cast<std::string>(),
+                                    py::repr(expected).cast<std::string>()));
   }
   // `passed` elements right and `failed` wrong, the first of them described by `first`.
   void record(std::uint64_t passed, std::uint64_t failed, const std::string& first) {
-    verification_.passed(passed);
-    for (std::uint64_t i = 0; i < failed; ++i) verification_.fail(first);
+    verification().passed(passed);
+    for (std::uint64_t i = 0; i < failed; ++i) verification().fail(first);
   }
 
  private:
-  Verification& verification_;
+  Verification& verification() {
+    if (verification_ == nullptr)
+      throw std::runtime_error("this program's run has ended: check() belongs in its run");
+    return *verification_;
+  }
+  Verification* verification_;
 };
 
 Bound::Kind bound_kind(const std::string& kind) {
@@ -197,6 +216,15 @@ Bound::Measure bound_measure(const std::string& measure) {
     if (measure == to_string(m)) return m;
   throw ProgramError("mmsim.Bound: measure '" + measure + "': expected cycles, stages, ...");
 }
+
+// The memory a call of initialize or verify gets, ended when the call returns.
+struct MemoryCall {
+  explicit MemoryCall(PythonMemory memory) : object(py::cast(std::move(memory))) {}
+  ~MemoryCall() { object.cast<PythonMemory&>().end(); }
+  MemoryCall(const MemoryCall&) = delete;
+  MemoryCall& operator=(const MemoryCall&) = delete;
+  py::object object;
+};
 
 class PythonProgram final : public WarpProgram {
  public:
@@ -231,13 +259,15 @@ class PythonProgram final : public WarpProgram {
   std::uint64_t local_words() const override { return local_; }
 
   void initialize(Mmu& memory) override {
-    call(instance_, "initialize", py::cast(PythonMemory(memory, &memory)));
+    const MemoryCall view(PythonMemory(memory, &memory));
+    call(instance_, "initialize", view.object);
   }
 
   void verify(const Mmu& memory) override {
+    const MemoryCall view(PythonMemory(memory, nullptr));
     guarded(class_name(instance_) + ".verify", [&] {
       try {
-        instance_.attr("verify")(py::cast(PythonMemory(memory, nullptr)));
+        instance_.attr("verify")(view.object);
       } catch (py::error_already_set& e) {
         if (!e.matches(PyExc_AssertionError)) throw;
         verification().fail("verify: " + traceback_text(e));
@@ -282,10 +312,13 @@ class PythonProgram final : public WarpProgram {
                         "warp.read(...), warp.write(...), ...)",
                         name, py::repr(generator).cast<std::string>()));
       py::object sent = py::none();
+      py::object thrown;  // an error raised at the generator's yield instead of a value sent
       PythonInstruction in;
       for (;;) {
         PyObject* raw = nullptr;
-        const PySendResult step = PyIter_Send(generator.ptr(), sent.ptr(), &raw);
+        const PySendResult step = thrown ? throw_into(generator, thrown, &raw)
+                                         : PyIter_Send(generator.ptr(), sent.ptr(), &raw);
+        thrown = py::object();
         // Held while its instruction is issued: the instruction's lanes live in it.
         const py::object yielded = py::reinterpret_steal<py::object>(raw);
         if (step == PYGEN_RETURN) break;
@@ -299,6 +332,10 @@ class PythonProgram final : public WarpProgram {
                           "warp.read(...), warp.write(...), warp.syncthreads() or "
                           "warp.grid_sync())",
                           where(generator), name, py::repr(yielded).cast<std::string>()));
+        if (in.warp != handle.object().ptr()) {
+          thrown = foreign_instruction(in);
+          continue;
+        }
         switch (in.kind) {
           case PythonInstruction::Kind::read:
             sent = handle.values(co_await warp.read(in.addresses, in.space, *in.site));
@@ -331,6 +368,26 @@ class PythonProgram final : public WarpProgram {
     const py::object value = call(instance_, method, machine_);
     return checked("words", instance_, method, value, limit, what).cast<std::uint64_t>();
   }
+  // Raises `error` at the generator's yield: what it yields next, or that it returned or raised.
+  static PySendResult throw_into(const py::object& generator, const py::object& error,
+                                 PyObject** yielded) {
+    *yielded = PyObject_CallMethodOneArg(generator.ptr(), py::str("throw").ptr(), error.ptr());
+    if (*yielded != nullptr) return PYGEN_NEXT;
+    if (!PyErr_ExceptionMatches(PyExc_StopIteration)) return PYGEN_ERROR;
+    PyErr_Clear();
+    *yielded = Py_NewRef(Py_None);
+    return PYGEN_RETURN;
+  }
+  // The RuntimeError for an instruction yielded by a warp that did not make it: another warp's,
+  // or one kept from a warp whose program has ended (in this run or an earlier one: its lanes
+  // were checked against that run's memory, its site is gone).
+  static py::object foreign_instruction(const PythonInstruction& in) {
+    const bool ended = warp_ended(in.warp);
+    return py::reinterpret_borrow<py::object>(PyExc_RuntimeError)(fmt::format(
+        "this instruction was made by warp {}{}: a warp yields only the instructions it makes "
+        "while its program runs",
+        in.warp_index, ended ? ", whose program has ended" : ""));
+  }
   // file:line of a generator's frame at its yield.
   static std::string where(const py::object& generator) {
     const py::object frame = generator.attr("gi_frame");
@@ -341,6 +398,7 @@ class PythonProgram final : public WarpProgram {
   }
 
   py::object instance_;
+  py::object checks_ = py::cast(PythonVerification(verification()));
   py::object machine_ = py::none();
   std::uint64_t words_ = 0;
   std::uint64_t shared_ = 0;

@@ -24,6 +24,8 @@ struct WarpObject {
 // An instruction: its lanes' addresses, then (a write with values) their values, in the object.
 struct InstructionObject {
   PyVarObject ob_base;  // PyObject_VAR_HEAD
+  PyObject* warp;       // the warp that made it (held): only it may yield it, while it runs
+  unsigned warp_index;
   PythonInstruction::Kind kind;
   Space space;
   bool has_values;
@@ -227,6 +229,8 @@ py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, unsigned
   auto* in = reinterpret_cast<InstructionObject*>(PyType_GenericAlloc(instruction_type, cells));
   if (in == nullptr) throw py::error_already_set();
   py::object object = py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(in));
+  in->warp = Py_NewRef(w.object().ptr());
+  in->warp_index = static_cast<unsigned>(w.warp().index());
   in->kind = kind;
   in->space = Space::global;
   in->has_values = false;
@@ -259,6 +263,11 @@ void free_object(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
   type->tp_free(self);
   Py_DECREF(type);
+}
+
+void free_instruction(PyObject* self) {
+  Py_XDECREF(reinterpret_cast<InstructionObject*>(self)->warp);
+  free_object(self);
 }
 
 // ---- the warp's methods and attributes --------------------------------------------------------
@@ -337,8 +346,8 @@ PyObject* number(PyObject* self, void*) {
   });
 }
 
-// A numpy view of words the warp owns (its registers, its local memory), holding the warp's
-// Python object.
+// A numpy view of the words the warp owns (its registers, its local memory) for one use by
+// mmsim._warp.WarpWords, which never hands it out: the words go with the warp.
 PyObject* words_view(PyObject* owner, int dimensions, npy_intp* shape, Word* data, bool writable) {
   PyObject* view = PyArray_New(&PyArray_Type, dimensions, shape, NPY_INT64, nullptr, data, 0,
                                NPY_ARRAY_CARRAY, nullptr);
@@ -352,21 +361,44 @@ PyObject* words_view(PyObject* owner, int dimensions, npy_intp* shape, Word* dat
   return view;
 }
 
-PyObject* registers(PyObject* self, void*) {
-  return python_call([&] {
-    const std::span<Word> words = warp_of(self).warp().registers();
-    npy_intp shape[] = {static_cast<npy_intp>(words.size())};
-    return words_view(self, 1, shape, words.data(), false);
-  });
-}
-
-PyObject* local(PyObject* self, void*) {
+// warp._words("registers" or "local"): raises RuntimeError once the warp's program has ended.
+PyObject* words(PyObject* self, PyObject* name) {
   return python_call([&] {
     Warp& warp = warp_of(self).warp();
+    if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "registers") == 0) {
+      const std::span<Word> words = warp.registers();
+      npy_intp shape[] = {static_cast<npy_intp>(words.size())};
+      return words_view(self, 1, shape, words.data(), false);
+    }
     npy_intp shape[] = {static_cast<npy_intp>(warp.width()),
                         static_cast<npy_intp>(warp.local_words())};
     return words_view(self, 2, shape, warp.local(0).data(), true);
   });
+}
+
+// warp.registers, warp.local: the words through mmsim._warp.WarpWords, checked at every use.
+template <const char* Name>
+PyObject* warp_words(PyObject* self, void*) {
+  return python_call([&] {
+    warp_of(self);
+    return py::module_::import("mmsim._warp")
+        .attr("WarpWords")(py::handle(self), Name)
+        .release()
+        .ptr();
+  });
+}
+constexpr char kRegisters[] = "registers";
+constexpr char kLocal[] = "local";
+
+// warp.local = x: only what `warp.local += x` gives back (its own words, written in place).
+int set_local(PyObject* self, PyObject* value, void*) {
+  PyObject* owner = value != nullptr ? PyObject_GetAttrString(value, "_warp") : nullptr;
+  PyErr_Clear();
+  Py_XDECREF(owner);
+  if (owner == self) return 0;
+  PyErr_SetString(PyExc_AttributeError,
+                  "warp.local cannot be replaced: write its words (warp.local[lane, word] = v)");
+  return -1;
 }
 
 PyMethodDef warp_methods[] = {
@@ -385,6 +417,7 @@ PyMethodDef warp_methods[] = {
     {"thread", thread, METH_O, "thread(lane): the global thread number T of a lane"},
     {"block_thread", block_thread, METH_O,
      "block_thread(lane): a lane's thread number within its block"},
+    {"_words", words, METH_O, "mmsim._warp.WarpWords' access to the warp's words"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef warp_attributes[] = {
@@ -400,10 +433,11 @@ PyGetSetDef warp_attributes[] = {
     {"warp_in_block", number<&Warp::warp_in_block>, nullptr, "its number within its block",
      nullptr},
     {"block_threads", number<&Warp::block_threads>, nullptr, "threads per block, p/d", nullptr},
-    {"registers", registers, nullptr,
-     "each lane's register (read-only numpy view): what the last read returned", nullptr},
-    {"local", local, nullptr,
-     "the local memory of each lane's PE: a writable numpy array [lane, word]", nullptr},
+    {"registers", warp_words<kRegisters>, nullptr,
+     "each lane's register, what the last read returned (read-only; mmsim._warp.WarpWords)",
+     nullptr},
+    {"local", warp_words<kLocal>, set_local,
+     "the local memory of each lane's PE, [lane, word] (writable; mmsim._warp.WarpWords)", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject* make_type(PyType_Spec& spec) {
@@ -417,6 +451,8 @@ PyTypeObject* make_type(PyType_Spec& spec) {
 bool instruction_of(PyObject* object, PythonInstruction& instruction) {
   if (Py_TYPE(object) != instruction_type) return false;
   const auto* in = reinterpret_cast<const InstructionObject*>(object);
+  instruction.warp = in->warp;
+  instruction.warp_index = in->warp_index;
   instruction.kind = in->kind;
   instruction.space = in->space;
   instruction.site = in->site;
@@ -426,6 +462,10 @@ bool instruction_of(PyObject* object, PythonInstruction& instruction) {
           ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + in->lanes), in->lanes)
           : std::span<const Word>();
   return true;
+}
+
+bool warp_ended(const PyObject* warp) {
+  return reinterpret_cast<const WarpObject*>(warp)->warp == nullptr;
 }
 
 PythonWarp::PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites)
@@ -517,7 +557,7 @@ void bind_warp(py::module_& module) {
                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, warp_slots};
   static PyType_Slot instruction_slots[] = {
       {Py_tp_doc, const_cast<char*>("A warp instruction: yield it (warp.read(...), ...)")},
-      {Py_tp_dealloc, reinterpret_cast<void*>(free_object)},
+      {Py_tp_dealloc, reinterpret_cast<void*>(free_instruction)},
       {0, nullptr}};
   static PyType_Spec instruction_spec{
       "mmsim._core.Instruction", static_cast<int>(offsetof(InstructionObject, cells)),

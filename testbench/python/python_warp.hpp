@@ -26,6 +26,8 @@ namespace mmsim {
 // object it was read from (instruction_of), which the caller holds while it is issued.
 struct PythonInstruction {
   enum class Kind : std::uint8_t { read, write, sync, grid_sync };
+  const PyObject* warp = nullptr;  // the Python warp that made it (PythonWarp::object)
+  unsigned warp_index = 0;
   Kind kind = Kind::read;
   Space space = Space::global;
   std::span<const Address> addresses;  // kInactive: an inactive lane
@@ -35,6 +37,9 @@ struct PythonInstruction {
 
 // The instruction a yielded object holds; false: it is no instruction.
 bool instruction_of(PyObject* object, PythonInstruction& instruction);
+
+// Whether the program of the warp whose Python object this is has ended.
+bool warp_ended(const PyObject* warp);
 
 // The sites of a Python program's instructions (hw/pe/site.hpp): the file, line and function
 // of the Python code that makes each one (the line of `yield warp.read(...)`), one Site per

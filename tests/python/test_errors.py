@@ -395,5 +395,121 @@ class ReturnedValues(unittest.TestCase):
         self.assertEqual(records["Fine"]["stats"]["cycles"], 3)
 
 
+# A warp's words and instructions, and the memory initialize and verify get, kept beyond their
+# time: RuntimeError where they are used, never memory that is gone (valgrind: no invalid read
+# or write on each, also across the runs of --policies).
+KEPT = """\
+import mmsim
+
+kept = []
+
+
+class Base(mmsim.Program):
+    def memory_words(self, machine=None):
+        return 64
+
+    def local_words(self, machine=None):
+        return 2
+
+    def run(self, warp):
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
+class KeepsLocal(Base):
+    def run(self, warp):
+        self.words = warp.local
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+    def verify(self, memory):
+        self.words[0, 0] = 5
+
+
+class KeepsRegisters(Base):
+    def run(self, warp):
+        self.words = warp.registers
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+    def bounds(self, machine, result):
+        return [mmsim.Bound("x", "x", self.words.sum())] if result["cycles"] else []
+
+
+class KeepsAcrossRuns(Base):
+    def run(self, warp):
+        if kept:
+            kept[0][0, 0] = 7
+        kept[:] = [warp.local]
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
+class SharesAnInstruction(Base):
+    def run(self, warp):
+        if not kept:
+            kept.append(warp.read([0, 1, 2, 3]))
+        yield kept[0]  # warp 0's
+
+
+class KeepsAnInstruction(Base):
+    def run(self, warp):
+        if warp.index == 0 and kept:
+            yield kept[0]  # made in the run before
+        instruction = warp.read([4 * warp.index + lane for lane in range(4)])
+        if warp.index == 0:
+            kept[:] = [instruction]
+        yield instruction
+
+
+class KeepsTheMemory(Base):
+    def initialize(self, memory):
+        self.memory = memory
+
+    def verify(self, memory):
+        self.memory[0]
+"""
+
+
+class KeptBeyondTheirTime(unittest.TestCase):
+    def run_class(self, cls, *options):
+        with scratch() as folder:
+            with open(os.path.join(folder, "user.py"), "w") as f:
+                f.write(KEPT)
+            with open(os.path.join(folder, "tb.yaml"), "w") as f:
+                f.write("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                        f"program: {{file: user.py, class: {cls}}}\n")
+            status, out, err = command("run", "tb.yaml", *options, cwd=folder)
+        self.assertEqual(status, 1, out + err)
+        return err
+
+    def assert_raises_at(self, cls, text, method, message, *options):
+        err = self.run_class(cls, *options)
+        self.assertIn(f'user.py", line {line_of(text, KEPT)}, in {method}', err)
+        self.assertIn(f"RuntimeError: {message}", err)
+
+    def test_local_memory_kept_past_its_warp(self):
+        self.assert_raises_at("KeepsLocal", "self.words[0, 0] = 5", "verify",
+                              "this warp's program has ended")
+
+    def test_registers_kept_past_the_run(self):
+        # bounds() runs once before the run (cycles 0) and once after, the machine gone.
+        self.assert_raises_at("KeepsRegisters", "self.words.sum()", "bounds",
+                              "this warp's program has ended")
+
+    def test_local_memory_kept_into_the_next_run(self):
+        self.assert_raises_at("KeepsAcrossRuns", "kept[0][0, 0] = 7", "run",
+                              "this warp's program has ended", "--policies", "all")
+
+    def test_an_instruction_kept_into_another_warp_and_run(self):
+        self.assert_raises_at("SharesAnInstruction", "yield kept[0]  # warp 0's", "run",
+                              "this instruction was made by warp 0: a warp yields only the "
+                              "instructions it makes while its program runs")
+        self.assert_raises_at("KeepsAnInstruction", "# made in the run before", "run",
+                              "this instruction was made by warp 0, whose program has ended",
+                              "--policies", "all", "--profile")
+
+    def test_the_memory_kept_past_initialize(self):
+        self.assert_raises_at("KeepsTheMemory", "self.memory[0]", "verify",
+                              "this memory was initialize()'s or verify()'s: it is gone once "
+                              "the call returns")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -86,6 +86,33 @@ class DropsAndReshapes(Base):
                 values.flags.writeable = False
             earlier = values
         self.check(earlier.shape, (4,), "the last values' shape")
+
+
+class LocalAndRegisters(Base):
+    # warp.local and warp.registers while the warp runs: read, written, taken by numpy.
+
+    def local_words(self, machine=None):
+        return 3
+
+    def run(self, warp):
+        mine = np.arange(4) + 4 * warp.index
+        self.check(warp.local.shape, (4, 3), "local's shape")
+        self.check(np.asarray(warp.local), np.zeros((4, 3), dtype=np.int64), "local at first")
+        warp.local[:, 0] = mine + 10                   # a column
+        warp.local[2, 1] = 50                          # one word
+        warp.local += 1                                # written back
+        self.check(warp.local[:, 0], mine + 11, "column 0")
+        self.check(int(warp.local[2, 1]), 51, "one word")
+        self.check((warp.local == 1).sum(), 4 * 3 - 4 - 1, "words still 1")
+        row = warp.local[2]                            # a copy, read-only
+        self.check(row.flags.writeable, False, "a row is a read-only copy")
+        yield warp.read(mine)
+        self.check(warp.registers[:], 1000 + mine, "registers after the read")
+        self.check(warp.registers.sum(), int((1000 + mine).sum()), "their sum")
+        try:
+            warp.registers[0] = 5
+        except TypeError as e:
+            self.check(str(e), "warp.registers is read-only (a read sets the registers)", "")
 """
 
 
@@ -118,6 +145,11 @@ class Lanes(unittest.TestCase):
 
     def test_values_let_go_of_come_back_as_new(self):
         self.assert_checked(self.run_class("DropsAndReshapes"), 2 * 6 * 4 + 2)
+
+    def test_local_memory_and_registers(self):
+        # Per warp: 2 shape and start checks, 4 + 1 + 1 local checks, 1 read-only row, 4
+        # registers, their sum, the message: 1 + 12 + 4 + 1 + 1 + 1 + 4 + 1 + 1 = 26.
+        self.assert_checked(self.run_class("LocalAndRegisters"), 2 * 26)
 
 
 if __name__ == "__main__":
