@@ -128,8 +128,8 @@ PYBIND11_MODULE(_core, m) {
   bind_warp(m);
   bind_program_support(m);
   declare_lists(m);
-  m.def("run", &run, py::arg("testbench"), py::arg("overrides"), py::arg("stats"),
-        py::arg("vcd"), py::arg("out_dir"));
+  m.def("run", &run, py::arg("testbench"), py::arg("overrides"), py::arg("stats"), py::arg("vcd"),
+        py::arg("out_dir"));
   m.def("sweep", &sweep, py::arg("file"), py::arg("overrides"), py::arg("jobs"),
         py::arg("results"));
   m.def("suggestion", [](const std::string& name, const std::vector<std::string>& names) {

@@ -2,6 +2,8 @@
 // Python program (testbench/external/python_launcher.cpp opens this library then). It starts
 // the interpreter (without its signal handlers: the command keeps its own) and imports the
 // mmsim package, whose native module links the libmmsim.so already loaded: one simulator.
+// Standard output is the command's (the report, or the statistics of --stats -): a program's
+// print() goes to standard error.
 #include <pybind11/embed.h>
 
 #include <string>
@@ -13,7 +15,9 @@ extern "C" [[gnu::visibility("default")]] const char* mmsim_python_start(
   static std::string failure;
   try {
     if (!Py_IsInitialized()) py::initialize_interpreter(false);
-    py::module_::import("sys").attr("path").attr("insert")(0, package_folder);
+    const py::module_ sys = py::module_::import("sys");
+    sys.attr("path").attr("insert")(0, package_folder);
+    sys.attr("stdout") = sys.attr("stderr");
     py::module_::import("mmsim");
     return nullptr;
   } catch (const std::exception& e) {

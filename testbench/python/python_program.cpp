@@ -230,10 +230,20 @@ class PythonProgram final : public WarpProgram {
  public:
   explicit PythonProgram(py::object instance) : instance_(std::move(instance)) {
     // Past the class's own __setattr__: mmsim's attribute, not the user's.
-    const py::object checks = py::cast(PythonVerification(verification()));
-    if (PyObject_GenericSetAttr(instance_.ptr(), py::str("_verification").ptr(), checks.ptr()) != 0)
+    if (PyObject_GenericSetAttr(instance_.ptr(), py::str("_verification").ptr(), checks_.ptr()) !=
+        0)
       throw py::error_already_set();
+    program_module().attr("program_started")();
   }
+  ~PythonProgram() override {
+    checks_.cast<PythonVerification&>().end();
+    try {
+      program_module().attr("program_ended")();
+    } catch (py::error_already_set&) {  // only if Python itself is failing: nothing to undo
+    }
+  }
+  PythonProgram(const PythonProgram&) = delete;
+  PythonProgram& operator=(const PythonProgram&) = delete;
 
   std::uint64_t default_threads(const MachineConfig& machine) const override {
     const py::object threads = call(instance_, "default_threads", machine_view(machine));

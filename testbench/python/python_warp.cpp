@@ -120,7 +120,8 @@ std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, Py
 }
 
 // The lanes of `given` (a list, a tuple, a numpy array of integers: one per lane), each checked
-// by `take(lane, value)`; None (lists) is `take.inactive(lane)`.
+// by `take(lane, value)`; None (lists) is `take.inactive(lane)`. Booleans only where
+// Take::kBooleans (values, not addresses).
 template <class Take>
 void for_each_lane(const char* op, const char* what, PyObject* given, unsigned width,
                    const Take& take) {
@@ -131,22 +132,31 @@ void for_each_lane(const char* op, const char* what, PyObject* given, unsigned w
     if (PyArray_TYPE(array) == NPY_INT64 && PyArray_NDIM(array) == 1 &&
         PyArray_DIM(array, 0) == static_cast<npy_intp>(width) && PyArray_ISALIGNED(array) &&
         PyArray_ISNOTSWAPPED(array)) {
-      take.all(PyArray_BYTES(array), PyArray_STRIDE(array, 0), width);
+      take.all(PyArray_BYTES(array), PyArray_STRIDE(array, 0), width, false);
       return;
     }
+    const std::string dtype =
+        py::str(reinterpret_cast<PyObject*>(PyArray_DESCR(array))).cast<std::string>();
     const char kind = PyArray_DESCR(array)->kind;
-    if (kind != 'i' && kind != 'u' && kind != 'b')
+    if (kind == 'b' && !Take::kBooleans)
       throw py::type_error(fmt::format(
-          "{}: {} of dtype {}: expected integers", op, what,
-          py::str(reinterpret_cast<PyObject*>(PyArray_DESCR(array))).cast<std::string>()));
-    if (PyArray_NDIM(array) != 1 || PyArray_DIM(array, 0) != static_cast<npy_intp>(width))
-      wrong_lanes(op, PyArray_NDIM(array) == 1 ? PyArray_DIM(array, 0) : -1, width);
+          "{}: {} of dtype bool: booleans are not addresses (np.flatnonzero(mask) gives the "
+          "addresses of a mask)",
+          op, what));
+    if (kind != 'i' && kind != 'u' && kind != 'b')
+      throw py::type_error(fmt::format("{}: {} of dtype {}: expected integers", op, what, dtype));
+    if (PyArray_NDIM(array) != 1)
+      throw py::value_error(
+          fmt::format("{}: an array of shape {} given: expected {} lanes, one dimension", op,
+                      py::str(py::handle(given).attr("shape")).cast<std::string>(), width));
+    if (PyArray_DIM(array, 0) != static_cast<npy_intp>(width))
+      wrong_lanes(op, PyArray_DIM(array, 0), width);
     const py::object ints = py::reinterpret_steal<py::object>(
         PyArray_FROMANY(given, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST));
     if (!ints) throw py::error_already_set();
     const auto* data = static_cast<const std::int64_t*>(
         PyArray_DATA(reinterpret_cast<PyArrayObject*>(ints.ptr())));
-    take.all(reinterpret_cast<const char*>(data), sizeof(std::int64_t), width);
+    take.all(reinterpret_cast<const char*>(data), sizeof(std::int64_t), width, kind == 'u');
     return;
   }
   if (!PySequence_Check(given) || PyUnicode_Check(given))
@@ -162,7 +172,7 @@ void for_each_lane(const char* op, const char* what, PyObject* given, unsigned w
   for (unsigned lane = 0; lane < width; ++lane) {
     PyObject* item = items[lane];
     if (item == Py_None) {
-      take.inactive(lane);
+      take.inactive(op, lane);
       continue;
     }
     if (PyLong_CheckExact(item)) {
@@ -173,6 +183,11 @@ void for_each_lane(const char* op, const char* what, PyObject* given, unsigned w
         continue;
       }
     }
+    if (!Take::kBooleans && (PyBool_Check(item) || PyArray_IsScalar(item, Bool)))
+      throw py::type_error(
+          fmt::format("{}: lane {}: {} is not an address (an integer, or None "
+                      "for an inactive lane)",
+                      op, lane, text_of(item)));
     take(lane, lane_integer(op, what, lane, item));
   }
 }
@@ -189,36 +204,51 @@ void copy_lanes(const char* data, npy_intp stride, unsigned width, std::uint64_t
 }
 
 struct AddressTaker {
+  static constexpr bool kBooleans = false;
   const char* op;
   std::uint64_t words;
   const char* space;
   Address* out;
   void operator()(unsigned lane, std::int64_t a) const {
-    if (a < 0 || static_cast<std::uint64_t>(a) >= words)
-      throw py::index_error(
-          fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
-                      "words",
-                      op, lane, a, space, words));
+    if (a < 0 || static_cast<std::uint64_t>(a) >= words) outside(lane, std::to_string(a));
     out[lane] = static_cast<Address>(a);
   }
-  void inactive(unsigned lane) const { out[lane] = kInactive; }
-  // Every lane of an int64 array at once: copied, then checked in one pass (a negative
-  // address is a huge unsigned one); the first lane outside raises.
-  void all(const char* data, npy_intp stride, unsigned width) const {
+  void inactive(const char*, unsigned lane) const { out[lane] = kInactive; }
+  // Every lane of an int64 array at once (of a uint64 one: `from_unsigned`): copied, then
+  // checked in one pass (a negative address is a huge unsigned one); the first lane outside
+  // raises, with the address as it was given.
+  void all(const char* data, npy_intp stride, unsigned width, bool from_unsigned) const {
     copy_lanes(data, stride, width, out);
-    bool outside = false;
-    for (unsigned lane = 0; lane < width; ++lane) outside |= out[lane] >= words;
-    if (outside)
-      for (unsigned lane = 0; lane < width; ++lane)
-        (*this)(lane, static_cast<std::int64_t>(out[lane]));
+    bool outside_any = false;
+    for (unsigned lane = 0; lane < width; ++lane) outside_any |= out[lane] >= words;
+    if (!outside_any) return;
+    for (unsigned lane = 0; lane < width; ++lane)
+      if (out[lane] >= words)
+        outside(lane, from_unsigned ? std::to_string(out[lane])
+                                    : std::to_string(static_cast<std::int64_t>(out[lane])));
+  }
+  [[noreturn]] void outside(unsigned lane, const std::string& address) const {
+    throw py::index_error(
+        fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
+                    "words",
+                    op, lane, address, space, words));
   }
 };
 
 struct ValueTaker {
+  static constexpr bool kBooleans = true;
+  const Address* addresses;  // taken first: an inactive lane's value may be None
   Word* out;
   void operator()(unsigned lane, std::int64_t v) const { out[lane] = v; }
-  void inactive(unsigned lane) const { out[lane] = 0; }
-  void all(const char* data, npy_intp stride, unsigned width) const {
+  void inactive(const char* op, unsigned lane) const {
+    out[lane] = 0;
+    if (addresses[lane] == kInactive) return;
+    throw py::type_error(
+        fmt::format("{}: lane {}: None is not a value (an inactive lane is None "
+                    "in the addresses)",
+                    op, lane));
+  }
+  void all(const char* data, npy_intp stride, unsigned width, bool) const {
     copy_lanes(data, stride, width, reinterpret_cast<std::uint64_t*>(out));
   }
 };
@@ -254,7 +284,8 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
                              shared ? "shared" : "global", in->cells});
   if (has_values)
     for_each_lane(op, "a value", values, width,
-                  ValueTaker{reinterpret_cast<Word*>(in->cells + width)});
+                  ValueTaker{reinterpret_cast<const Address*>(in->cells),
+                             reinterpret_cast<Word*>(in->cells + width)});
   return object;
 }
 

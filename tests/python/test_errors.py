@@ -458,6 +458,14 @@ class KeepsAnInstruction(Base):
         yield instruction
 
 
+class KeepsItself(Base):
+    def run(self, warp):
+        if kept:
+            kept[0].check(1, 1, "the run before's check")
+        kept[:] = [self]
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
 class KeepsTheMemory(Base):
     def initialize(self, memory):
         self.memory = memory
@@ -505,10 +513,142 @@ class KeptBeyondTheirTime(unittest.TestCase):
                               "this instruction was made by warp 0, whose program has ended",
                               "--policies", "all", "--profile")
 
+    def test_a_program_kept_into_the_next_run(self):
+        self.assert_raises_at("KeepsItself", "kept[0].check(1, 1", "run",
+                              "this program's run has ended: check() belongs in its run",
+                              "--policies", "all")
+
     def test_the_memory_kept_past_initialize(self):
         self.assert_raises_at("KeepsTheMemory", "self.memory[0]", "verify",
                               "this memory was initialize()'s or verify()'s: it is gone once "
                               "the call returns")
+
+
+# Lanes that are no addresses or values, standard output while it carries the statistics, and a
+# program that tries to end the process.
+LANES_AND_EXITS = """\
+import os
+
+import numpy as np
+
+import mmsim
+
+
+class Base(mmsim.Program):
+    def memory_words(self, machine=None):
+        return 64
+
+    def run(self, warp):
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
+class NoneAsAValue(Base):
+    def run(self, warp):
+        yield warp.write([4 * warp.index + lane for lane in range(4)], [5, None, 7, 8])
+
+
+class NoneAtAnInactiveLane(Base):
+    def run(self, warp):
+        first = 4 * warp.index
+        yield warp.write([first, None, first + 2, first + 3], [5, None, 7, 8])
+
+    def verify(self, memory):
+        self.check(memory[0:4], np.array([5, 0, 7, 8]), "m[0:4]")
+
+
+class BooleanArray(Base):
+    def run(self, warp):
+        yield warp.read(np.array([True, False, True, False]))
+
+
+class BooleanInAList(Base):
+    def run(self, warp):
+        yield warp.read([True, 1, 2, 3])
+
+
+class TwoDimensions(Base):
+    def run(self, warp):
+        yield warp.read(np.zeros((2, 2), dtype=np.int32))
+
+
+class PastInt64(Base):
+    def run(self, warp):
+        yield warp.read(np.array([2**63 + 1, 0, 1, 2], dtype=np.uint64))
+
+
+class Prints(Base):
+    def run(self, warp):
+        print("warp", warp.index, "starts")
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
+class EndsTheProcess(Base):
+    def run(self, warp):
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+        os._exit(0)
+"""
+
+
+class LanesOutputAndExit(unittest.TestCase):
+    def run_class(self, cls, *options, outputs="outputs: {stats: stats.json, vcd: trace.vcd}"):
+        with scratch() as folder:
+            with open(os.path.join(folder, "user.py"), "w") as f:
+                f.write(LANES_AND_EXITS)
+            with open(os.path.join(folder, "tb.yaml"), "w") as f:
+                f.write("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                        f"program: {{file: user.py, class: {cls}}}\n{outputs}\n")
+            status, out, err = command("run", "tb.yaml", *options, cwd=folder)
+            left = sorted(n for n in os.listdir(folder) if n not in ("user.py", "tb.yaml",
+                                                                      "__pycache__"))
+        return status, out, err, left
+
+    def assert_raises_at(self, cls, text, message):
+        status, _, err, left = self.run_class(cls)
+        self.assertEqual((status, left), (1, []), err)
+        self.assertIn(f'user.py", line {line_of(text, LANES_AND_EXITS)}, in run', err)
+        self.assertIn(message, err)
+
+    def test_none_is_no_value(self):
+        self.assert_raises_at("NoneAsAValue", "[5, None, 7, 8])", "TypeError: warp.write: lane "
+                              "1: None is not a value (an inactive lane is None in the addresses)")
+        status, _, err, _ = self.run_class("NoneAtAnInactiveLane")
+        self.assertEqual(status, 0, err)
+
+    def test_booleans_are_no_addresses(self):
+        self.assert_raises_at("BooleanArray", "np.array([True", "TypeError: warp.read: an "
+                              "address of dtype bool: booleans are not addresses")
+        self.assert_raises_at("BooleanInAList", "[True, 1, 2, 3]", "TypeError: warp.read: lane "
+                              "0: True is not an address (an integer, or None for an inactive "
+                              "lane)")
+
+    def test_two_dimensional_lanes_say_what_was_given(self):
+        self.assert_raises_at("TwoDimensions", "np.zeros((2, 2)", "ValueError: warp.read: an "
+                              "array of shape (2, 2) given: expected 4 lanes, one dimension")
+
+    def test_an_unsigned_address_is_shown_unsigned(self):
+        self.assert_raises_at("PastInt64", "2**63 + 1", "IndexError: warp.read: lane 0: address "
+                              "9223372036854775809 is outside the global memory of 64 words")
+
+    def test_print_goes_to_standard_error_beside_the_statistics(self):
+        status, out, err, _ = self.run_class("Prints", "--stats", "-", outputs="")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["cycles"], 3)  # standard output: the statistics only
+        self.assertIn("warp 0 starts\nwarp 1 starts\n", err)
+
+    def test_a_program_cannot_end_the_process(self):
+        status, _, err, left = self.run_class("EndsTheProcess")
+        self.assertEqual((status, left), (1, []), err)
+        self.assertIn(f'user.py", line {line_of("os._exit(0)", LANES_AND_EXITS)}, in run', err)
+        self.assertIn("ProcessExit: os._exit(0): a program must not end the process", err)
+        with scratch() as folder:
+            path = os.path.join(folder, "user.py")
+            with open(path, "w") as f:
+                f.write(LANES_AND_EXITS)
+            with self.assertRaises(mmsim.ProgramError):
+                mmsim.run({"machine": {"model": "dmm", "width": 4, "latency": 2, "threads": 8},
+                           "program": {"file": path, "class": "EndsTheProcess"}},
+                          stats=os.path.join(folder, "stats.json"))
+            self.assertEqual(sorted(os.listdir(folder)), ["user.py"])
 
 
 if __name__ == "__main__":

@@ -337,6 +337,43 @@ def bounds(instance, returned):
     return out
 
 
+# ---- a program must not end the process ------------------------------------------------------
+
+class ProcessExit(BaseException):
+    """os._exit or os.abort called by a program while it runs: raised in its place, so that
+    the run ends as a failed program does (its unfinished outputs removed, exit status 1)
+    rather than taking the process, and the user's Python session, down with it."""
+
+
+_running = {}  # process id: programs of this process that are running (made, not yet ended)
+
+
+def program_started():
+    _running[os.getpid()] = _running.get(os.getpid(), 0) + 1
+
+
+def program_ended():
+    _running[os.getpid()] -= 1
+
+
+def _refused(real, name):
+    def refuse(*args):
+        if _running.get(os.getpid()):
+            shown = ", ".join(repr(a) for a in args)
+            raise ProcessExit(f"os.{name}({shown}): a program must not end the process; "
+                              "return from run(warp) to end its warp's program")
+        real(*args)
+    refuse.__name__ = name
+    refuse.__doc__ = real.__doc__
+    refuse._mmsim_real = real
+    return refuse
+
+
+for _name in ("_exit", "abort"):
+    if not hasattr(getattr(os, _name), "_mmsim_real"):
+        setattr(os, _name, _refused(getattr(os, _name), _name))
+
+
 _modules = {}
 
 
