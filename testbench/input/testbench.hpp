@@ -99,6 +99,10 @@ enum class ProgramSwitch {
 Testbench load_testbench(const std::filesystem::path& file,
                          const std::vector<std::string>& overrides = {},
                          ProgramSwitch program_switch = ProgramSwitch::keeps);
+// The same from YAML `text` named `name` (the Python API's dict or text: no file is read).
+Testbench load_testbench_text(const std::string& text, const std::filesystem::path& name,
+                              const std::vector<std::string>& overrides = {},
+                              ProgramSwitch program_switch = ProgramSwitch::keeps);
 
 // Loads the code of a program from outside the tree (a Python file imported, a plugin's library
 // opened: load_external_program) and checks program.params against what it declares (InputError

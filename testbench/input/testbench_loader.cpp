@@ -89,9 +89,11 @@ SourceLocation Testbench::locate(const std::string& key) const {
   return {file.string(), 0, 0};
 }
 
-Testbench load_testbench(const std::filesystem::path& file,
-                         const std::vector<std::string>& overrides, ProgramSwitch program_switch) {
-  YamlInput input(file, "testbench");
+namespace {
+
+Testbench load(YamlInput& input, const std::vector<std::string>& overrides,
+               ProgramSwitch program_switch) {
+  const std::filesystem::path& file = input.file();
   const std::string file_program = program_name(input.root());
   std::vector<std::string> in_file;  // the keys of kProgramKeys the file has
   for (const char* key : kProgramKeys)
@@ -110,6 +112,21 @@ Testbench load_testbench(const std::filesystem::path& file,
   tb.name = file.stem().string();
   load_keys(YamlSection(input, input.root(), ""), tb);
   return tb;
+}
+
+}  // namespace
+
+Testbench load_testbench(const std::filesystem::path& file,
+                         const std::vector<std::string>& overrides, ProgramSwitch program_switch) {
+  YamlInput input(file, "testbench");
+  return load(input, overrides, program_switch);
+}
+
+Testbench load_testbench_text(const std::string& text, const std::filesystem::path& name,
+                              const std::vector<std::string>& overrides,
+                              ProgramSwitch program_switch) {
+  YamlInput input(text, name, "testbench");
+  return load(input, overrides, program_switch);
 }
 
 }  // namespace mmsim

@@ -247,6 +247,19 @@ YamlInput::YamlInput(std::filesystem::path file, std::string kind)
       throw InputError({name, 0, 0}, "expected a " + kind_ + " file, got a folder");
     throw InputError({name, 0, 0}, "cannot read the " + kind_ + " file: " + e.what());
   }
+  parse(text);
+}
+
+YamlInput::YamlInput(const std::string& text, std::filesystem::path file, std::string kind)
+    : file_(std::move(file)), kind_(std::move(kind)) {
+  if (text.size() > kMaxYamlBytes)
+    throw InputError({file_.string(), 0, 0}, "the " + kind_ + " is more than " +
+                                                 std::to_string(kMaxYamlBytes >> 20) + " MiB");
+  parse(text);
+}
+
+void YamlInput::parse(const std::string& text) {
+  const std::string name = file_.string();
   if (const auto bad = invalid_utf8(text))
     throw InputError(location_of(name, text, *bad),
                      fmt::format("invalid UTF-8 (byte 0x{:02x}): YAML is UTF-8 text",

@@ -44,6 +44,9 @@ class YamlInput {
   // YAML, is more than one document (text after a quoted value starts another) or expands to
   // more than kMaxYamlValues values.
   YamlInput(std::filesystem::path file, std::string kind);
+  // The same from `text` itself, as if read from `file` (a name for messages, which need not
+  // exist: the Python API's "<dict>"; relative files in the input are taken from its folder).
+  YamlInput(const std::string& text, std::filesystem::path file, std::string kind);
 
   // Applies "key.path=value" (value in YAML syntax, checked as a file is) on top of the file.
   void override_value(const std::string& assignment);
@@ -55,6 +58,7 @@ class YamlInput {
   SourceLocation where(const YAML::Node& node, const std::string& path) const;
 
  private:
+  void parse(const std::string& text);  // the checks the constructors share
   std::filesystem::path file_;
   std::string kind_;
   YAML::Node root_;

@@ -24,11 +24,14 @@ namespace mmsim {
 namespace py = pybind11;
 namespace {
 
-// One run, as `mmsim run` makes it; the statistics as their JSON text (json.loads makes the
-// dict), the report as the command prints it.
-py::dict run(const std::string& testbench, const std::vector<std::string>& overrides,
-             const std::string& stats, const std::string& vcd, const std::string& out_dir) {
-  Testbench tb = load_testbench(testbench, overrides, ProgramSwitch::drops);
+// One run, as `mmsim run` makes it, of the testbench file `testbench` or of its `text` (YAML
+// named `testbench` in messages: no file is read or written); the statistics as their JSON text
+// (json.loads makes the dict), the report as the command prints it.
+py::dict run(const std::string& testbench, const std::optional<std::string>& text,
+             const std::vector<std::string>& overrides, const std::string& stats,
+             const std::string& vcd, const std::string& out_dir) {
+  Testbench tb = text ? load_testbench_text(*text, testbench, overrides, ProgramSwitch::drops)
+                      : load_testbench(testbench, overrides, ProgramSwitch::drops);
   RunOptions options;
   options.stats = stats;
   options.vcd = vcd;
@@ -47,15 +50,17 @@ py::dict run(const std::string& testbench, const std::vector<std::string>& overr
   return out;
 }
 
-// `mmsim sweep` with these options; its exit status.
+// `mmsim sweep` with these options, quiet unless `verbose`: its exit status (invalid input
+// raises).
 int sweep(const std::string& file, const std::vector<std::string>& overrides,
-          const std::string& jobs, const std::string& results) {
+          const std::string& jobs, const std::string& results, bool verbose) {
   SweepRequest request;
   request.sweep = file;
   request.overrides = overrides;
   request.jobs = jobs;
   request.results = results;
-  return run_sweep(request);
+  request.quiet = !verbose;
+  return execute_sweep(request);
 }
 
 py::list param_list(const std::vector<ParamSpec>& params) {
@@ -108,9 +113,15 @@ void translate_errors() {
     try {
       std::rethrow_exception(failure);
     } catch (const InputError& e) {
+      // A --set value is located by its assignment ("--set machine.latency=0"), not a file.
       const SourceLocation& at = e.where();
-      const py::object error =
-          errors.attr("InputError")(at.file, at.line, at.column, std::string(e.what()));
+      const std::string set = "--set ";
+      const bool assigned = at.file.starts_with(set);
+      const py::object error = errors.attr("InputError")(
+          assigned ? py::object(py::none()) : py::object(py::str(at.file)), at.line, at.column,
+          std::string(e.what()),
+          py::arg("assignment") =
+              assigned ? py::object(py::str(at.file.substr(set.size()))) : py::object(py::none()));
       PyErr_SetObject(errors.attr("InputError").ptr(), error.ptr());
     } catch (const ProgramError& e) {
       PyErr_SetString(errors.attr("ProgramError").ptr(), e.what());
@@ -128,10 +139,10 @@ PYBIND11_MODULE(_core, m) {
   bind_warp(m);
   bind_program_support(m);
   declare_lists(m);
-  m.def("run", &run, py::arg("testbench"), py::arg("overrides"), py::arg("stats"), py::arg("vcd"),
-        py::arg("out_dir"));
-  m.def("sweep", &sweep, py::arg("file"), py::arg("overrides"), py::arg("jobs"),
-        py::arg("results"));
+  m.def("run", &run, py::arg("testbench"), py::arg("text"), py::arg("overrides"), py::arg("stats"),
+        py::arg("vcd"), py::arg("out_dir"));
+  m.def("sweep", &sweep, py::arg("file"), py::arg("overrides"), py::arg("jobs"), py::arg("results"),
+        py::arg("verbose"));
   m.def("suggestion", [](const std::string& name, const std::vector<std::string>& names) {
     return suggestion(name, names);
   });

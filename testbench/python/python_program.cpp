@@ -488,7 +488,8 @@ std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& pr
 void bind_program_support(py::module_& module) {
   py::class_<PythonMemory>(module, "Memory",
                            "The global memory in initialize (writable) and verify (read-only): "
-                           "memory[a], memory[a:b] (numpy arrays)")
+                           "memory[a], memory[a:b] (numpy arrays), len(memory) its words; "
+                           "kept beyond the call, it raises RuntimeError")
       .def("__len__", &PythonMemory::size)
       .def("__getitem__", &PythonMemory::get)
       .def("__getitem__", &PythonMemory::get_slice)

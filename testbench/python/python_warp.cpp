@@ -448,7 +448,7 @@ PyMethodDef warp_methods[] = {
     {"thread", thread, METH_O, "thread(lane): the global thread number T of a lane"},
     {"block_thread", block_thread, METH_O,
      "block_thread(lane): a lane's thread number within its block"},
-    {"_words", words, METH_O, "mmsim._warp.WarpWords' access to the warp's words"},
+    {"_words", words, METH_O, "mmsim.WarpWords' access to the warp's words"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef warp_attributes[] = {
@@ -579,7 +579,12 @@ PythonSites::Place& PythonSites::place(const py::object& code, int line) {
 void bind_warp(py::module_& module) {
   if (_import_array() < 0) throw py::error_already_set();
   static PyType_Slot warp_slots[] = {
-      {Py_tp_doc, const_cast<char*>("One warp of the machine, as its program sees it")},
+      {Py_tp_doc,
+       const_cast<char*>("One warp of the machine, as its program's run(warp) sees it: its place "
+                         "(index, width, count, threads, block, ...), its words (registers, "
+                         "local) and the instructions it yields (read, write, syncthreads, "
+                         "grid_sync). It is its program's while the program runs: kept beyond, "
+                         "it raises RuntimeError.")},
       {Py_tp_methods, warp_methods},
       {Py_tp_getset, warp_attributes},
       {Py_tp_dealloc, reinterpret_cast<void*>(free_object)},

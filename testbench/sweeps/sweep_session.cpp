@@ -256,6 +256,7 @@ class SweepSession {
   }
 
   void announce(const std::string& what) const {
+    if (command_.quiet) return;
     std::string line = "mmsim: sweep " + sweep_.name + ": " + std::to_string(plan_.runs.size()) +
                        (plan_.runs.size() == 1 ? " run" : " runs");
     if (plan_.combinations != plan_.runs.size())
@@ -275,11 +276,12 @@ class SweepSession {
   // Runs `pending` on the local pool, appending each record to `log` as it finishes. Returns the
   // signal that interrupted it, or 0.
   int run_here(const std::vector<std::size_t>& pending, ResultsLog& log, unsigned workers) {
-    SweepProgress progress(pending.size(), isatty(STDERR_FILENO) != 0);
+    std::optional<SweepProgress> progress;
+    if (!command_.quiet) progress.emplace(pending.size(), isatty(STDERR_FILENO) != 0);
     const auto record = [&](nlohmann::json r, double seconds) {
       r["seconds"] = seconds;
       log.append(r);
-      progress.finished(run_failed(r));
+      if (progress) progress->finished(run_failed(r));
       stored_.records[run_identity(r)] = brief_record(r, column_paths_);
     };
     std::vector<std::size_t> jobs;
@@ -301,8 +303,10 @@ class SweepSession {
           }
           record(std::move(r), f.seconds);
         },
-        [&] { progress.tick(); });
-    progress.close();
+        [&] {
+          if (progress) progress->tick();
+        });
+    if (progress) progress->close();
     return signal;
   }
 
@@ -396,7 +400,7 @@ class SweepSession {
                                       options_.results.string() +
                                       ": the same command with --collect writes the table again)");
     }
-    std::cout << markdown;
+    if (!command_.quiet) std::cout << markdown;
     return failed ? 1 : 0;
   }
 
@@ -417,11 +421,15 @@ class SweepSession {
 
 }  // namespace
 
+int execute_sweep(const SweepRequest& command) {
+  const Options options = parse_options(command);
+  SweepSession session(command, options);
+  return session.execute();
+}
+
 int run_sweep(const SweepRequest& command) {
   try {
-    const Options options = parse_options(command);
-    SweepSession session(command, options);
-    return session.execute();
+    return execute_sweep(command);
   } catch (const InputError& e) {
     std::cerr << "mmsim: " << e.describe() << "\n";
     return 2;

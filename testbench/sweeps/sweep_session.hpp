@@ -30,11 +30,14 @@ struct SweepRequest {
   std::string cpus_per_task = "1";
   std::vector<std::string> sbatch_options;
   std::string task;  // "I/K": the job script's task I of K
+  bool quiet = false;  // the Python API: no table on standard output, no progress
 };
 
 // Exit status: 0 every run verified (or had nothing to verify), 1 a run failed or was not
 // verified (or, with --collect, results are missing), 2 invalid input, 130 interrupted (SIGINT,
 // SIGTERM; 129 by SIGHUP).
 int run_sweep(const SweepRequest& command);
+// The same, its invalid input thrown (InputError) rather than reported: the Python API's.
+int execute_sweep(const SweepRequest& command);
 
 }  // namespace mmsim

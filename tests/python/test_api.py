@@ -3,10 +3,12 @@ JSON file, the same located errors, never an exit of the interpreter."""
 
 import json
 import os
+import subprocess
+import sys
 import unittest
 
 import mmsim
-from support import CONFIGS, EXAMPLES, mmsim as command, scratch
+from support import CONFIGS, EXAMPLES, SOURCE, mmsim as command, scratch
 
 
 class Run(unittest.TestCase):
@@ -42,6 +44,56 @@ class Run(unittest.TestCase):
         self.assertEqual(mmsim.run(testbench, set={"machine.latency": 1}).cycles, 16)
         self.assertEqual(mmsim.run(testbench, set=["machine.latency=1"]).cycles, 16)
 
+    def test_a_dict_is_read_as_it_is(self):
+        # No file is written for it: its name is a label, never a path (it wrote NAME.yaml).
+        with scratch() as folder:
+            for name in (os.path.join(folder, "victim"), "../escape", "a/b", "nul\0name"):
+                testbench = {"name": name,
+                             "machine": {"model": "dmm", "width": 4, "latency": 5, "threads": 8},
+                             "program": {"name": "contiguous_access", "params": {"n": 64}}}
+                result = mmsim.run(testbench)
+                self.assertEqual((result.name, result.cycles), (name, 41))
+                with self.assertRaises(mmsim.InputError):
+                    mmsim.run(testbench, set={"machine.latency": 0})
+            self.assertEqual(os.listdir(folder), [])
+            self.assertFalse(os.path.exists(os.path.join(folder, "..", "escape.yaml")))
+            # A relative program.file is taken from the current folder.
+            with open(os.path.join(folder, "mine.py"), "w") as f:
+                f.write("import mmsim\nclass Mine(mmsim.Program):\n"
+                        "    def memory_words(self, machine=None): return 8\n"
+                        "    def run(self, warp): yield warp.read(list(range(4)))\n")
+            here = os.getcwd()
+            os.chdir(folder)
+            try:
+                result = mmsim.run({"machine": {"model": "dmm", "width": 4, "latency": 2,
+                                                "threads": 8},
+                                    "program": {"file": "mine.py", "class": "Mine"}})
+            finally:
+                os.chdir(here)
+        # Both warps read m[0..3]: 2 dispatches of one stage, the second at 1: 1 + 1 + 2 - 2 + 1.
+        self.assertEqual(result.cycles, 3)
+
+    def test_the_main_figures_are_attributes(self):
+        # Nakano 2012, Figure 4 on the DMM (configs/dmm_fig4.yaml): W(0) reads m[0], m[1], m[5],
+        # m[10] (banks 0, 1, 1, 2: 2 stages), W(1) m[8], m[9], m[14], m[15] (1 stage).
+        result = mmsim.run(os.path.join(CONFIGS, "dmm_fig4.yaml"))
+        self.assertEqual((result.cycles, result.stages, result.dispatches, result.requests),
+                         (5, 3, 2, 8))
+        self.assertEqual((result.syncthreads, result.grid_syncs), (0, 0))
+        self.assertEqual(list(result.memories), ["memory"])
+        self.assertEqual(result.memories["memory"]["bank_requests"], [2, 3, 2, 1])
+        self.assertEqual(result.name, "dmm-fig4")
+
+    def test_help_documents_everything(self):
+        for name in mmsim.__all__:
+            thing = getattr(mmsim, name)
+            self.assertTrue(thing.__doc__, name)
+            for member, value in vars(thing).items() if isinstance(thing, type) else ():
+                if not member.startswith("_") and (callable(value) or isinstance(value, property)):
+                    self.assertTrue(value.__doc__, f"{name}.{member}")
+        with open(os.path.join(SOURCE, "docs", "python.md")) as f:
+            self.assertNotIn("(no docstring)", f.read())
+
     def test_out_dir(self):
         with scratch() as folder:
             out = os.path.join(folder, "run")
@@ -66,9 +118,37 @@ class Errors(unittest.TestCase):
         with self.assertRaises(mmsim.InputError) as caught:
             mmsim.run(testbench)
         error = caught.exception
-        self.assertTrue(error.file.endswith(".yaml"))
-        self.assertGreater(error.line, 0)
-        self.assertIn("machine.latency", error.message)
+        self.assertEqual((error.file, error.key), ("<dict>", "machine.latency"))
+        self.assertEqual(str(error), "<dict>:machine.latency: expected an integer from 1 to "
+                                     "16777216, got '0'")
+        testbench["machine"]["latency"] = 5
+        testbench["program"]["params"] = {"n": 64, "m": 3}
+        with self.assertRaises(mmsim.InputError) as caught:
+            mmsim.run(testbench)
+        self.assertEqual(caught.exception.key, "program.params.m")
+
+    def test_yaml_text_is_located_by_line_and_column(self):
+        text = ("machine: {model: dmm, width: 4, latency: 5, threads: 8}\n"
+                "program: {name: contiguous_acess, params: {n: 64}}\n")
+        with self.assertRaises(mmsim.InputError) as caught:
+            mmsim.run(text)
+        self.assertEqual(str(caught.exception), "<yaml>:2:17: program.name: unknown program "
+                         "'contiguous_acess' (did you mean 'contiguous_access'?)")
+        self.assertEqual(mmsim.run(text.replace("acess", "access")).cycles, 41)
+
+    def test_an_override_is_named_by_its_assignment(self):
+        with self.assertRaises(mmsim.InputError) as caught:
+            mmsim.run(os.path.join(CONFIGS, "dmm_fig4.yaml"), set="machine.latency=0")
+        error = caught.exception
+        self.assertEqual((error.file, error.line, error.assignment),
+                         (None, 0, "machine.latency=0"))
+        self.assertEqual(str(error), "set machine.latency=0: machine.latency: expected an "
+                                     "integer from 1 to 16777216, got '0'")
+        status, _, err = command("run", os.path.join(CONFIGS, "dmm_fig4.yaml"),
+                                 "--set", "machine.latency=0")
+        self.assertEqual(status, 2)
+        self.assertEqual(err, "mmsim: --set machine.latency=0: machine.latency: expected an "
+                              "integer from 1 to 16777216, got '0'\n")
 
     def test_unknown_program_suggests(self):
         with self.assertRaises(mmsim.InputError) as caught:
@@ -108,6 +188,31 @@ class Lists(unittest.TestCase):
 
 
 class Sweep(unittest.TestCase):
+    def test_errors_are_located_and_runs_quiet(self):
+        with scratch() as folder:
+            sweep = os.path.join(folder, "bad.yaml")
+            with open(sweep, "w") as f:
+                f.write(f"name: s\ntestbench: {os.path.join(CONFIGS, 'dmm_fig4.yaml')}\n"
+                        "grid:\n  machine.lattency: [1, 2]\n")
+            with self.assertRaises(mmsim.InputError) as caught:
+                mmsim.sweep(sweep)
+            self.assertEqual((caught.exception.file, caught.exception.line,
+                              caught.exception.column), (sweep, 4, 3))
+            self.assertIn("unknown key 'lattency' in machine (did you mean 'latency'?)",
+                          str(caught.exception))
+            # Quiet: nothing on standard output or standard error of the process. Figure 4 at
+            # l = 1: W(0) (2 stages) completes at 0 + 2 + 1 - 2 = 1, W(1) dispatched at 2
+            # completes at 2: 3; at l = 2: 2, then W(1) at 2 completes at 3: 4.
+            with open(sweep, "w") as f:
+                f.write(f"name: s\ntestbench: {os.path.join(CONFIGS, 'dmm_fig4.yaml')}\n"
+                        "grid:\n  machine.latency: [1, 2]\n")
+            done = subprocess.run(
+                [sys.executable, "-c", f"import mmsim; r = mmsim.sweep({sweep!r}, jobs=2); "
+                 "r = r if isinstance(r, list) else r.to_dict('records'); "
+                 "assert sorted(x['stats']['cycles'] for x in r) == [3, 4], r"],
+                capture_output=True, text=True, timeout=120)
+            self.assertEqual((done.returncode, done.stdout, done.stderr), (0, "", ""))
+
     def test_a_python_program_swept_with_two_jobs(self):
         records = mmsim.sweep(os.path.join(EXAMPLES, "transposes_sweep.yaml"), jobs=2)
         if not isinstance(records, list):

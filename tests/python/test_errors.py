@@ -165,6 +165,18 @@ class ProgramErrors(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("tb.yaml:3:9: program.file: no such file:", text)
 
+    def test_a_file_that_is_not_python(self):
+        with scratch() as folder:
+            with open(os.path.join(folder, "user.txt"), "w") as f:
+                f.write(PROGRAMS)
+            with open(os.path.join(folder, "tb.yaml"), "w") as f:
+                f.write(TESTBENCH.replace("user.py", "user.txt") % "Fine")
+            status, out, err = command("run", "tb.yaml", cwd=folder)
+        self.assertEqual(status, 2)
+        self.assertEqual(err, "mmsim: tb.yaml:3:9: program.file: user.txt is not a Python file: "
+                              "a Python program is a .py file (a C++ program is "
+                              "program.library)\n")
+
     def test_a_file_that_does_not_import(self):
         status, text, _ = self.run_class("Fine", programs=PROGRAMS + "\n)\n")
         self.assertEqual(status, 2)

@@ -16,7 +16,14 @@ from ._errors import InputError, ProgramError
 
 __all__ = ["Program", "Param", "Bound", "ParamError"]
 
-_REQUIRED = object()
+class _Required:
+    """The default of a parameter that has none: the testbench must give it."""
+
+    def __repr__(self):
+        return "required"
+
+
+_REQUIRED = _Required()
 
 # A parameter's type: its name in mmsim's catalogue (ParamType) and what its default must be.
 _PARAM_TYPES = {int: "integer", bool: "boolean", str: "string", list: "integer_list"}
@@ -47,6 +54,7 @@ class Param:
 
     @property
     def required(self):
+        """Whether the testbench must give it (it has no default)."""
         return self.default is _REQUIRED
 
     @property

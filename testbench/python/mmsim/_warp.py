@@ -49,10 +49,12 @@ class WarpWords:
 
     @property
     def shape(self):
+        """(lanes,) for the registers, (lanes, words) for the local memory."""
         return self._words().shape
 
     @property
     def dtype(self):
+        """int64: a word."""
         return self._words().dtype
 
     def copy(self):
@@ -60,6 +62,7 @@ class WarpWords:
         return self._words().copy()
 
     def tolist(self):
+        """The words now, as (nested) lists of ints."""
         return self._words().tolist()
 
     def __repr__(self):
@@ -71,6 +74,7 @@ def _on_copy(name):
     def apply(self, *args):
         return getattr(np.asarray(self), name)(*args)
     apply.__name__ = name
+    apply.__doc__ = f"numpy's ndarray.{name}, of a copy of the words."
     return apply
 
 
@@ -80,6 +84,7 @@ def _in_place(name):
         self[...] = getattr(operator, name)(np.asarray(self), other)
         return self
     apply.__name__ = name
+    apply.__doc__ = f"numpy's {name}, written back to the words."
     return apply
 
 
