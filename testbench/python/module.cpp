@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <signal.h>
+
 #include <optional>
 
 #include "hw/dispatch/dispatch_policy.hpp"
@@ -13,6 +15,7 @@
 #include "sw/program/program_error.hpp"
 #include "sw/programs/catalogue.hpp"
 #include "sw/support/suggest.hpp"
+#include "testbench/outputs/remove_on_signal.hpp"
 #include "testbench/python/python_program.hpp"
 #include "testbench/python/python_warp.hpp"
 #include "testbench/run/report.hpp"
@@ -24,15 +27,40 @@ namespace mmsim {
 namespace py = pybind11;
 namespace {
 
+// Ctrl-C during a run, as Python's own handler takes it: the handler Python had for SIGINT is
+// put back for the run (mmsim's, which removes unfinished outputs and ends the process, is for
+// the command), and the run checks now and then whether it fired: then the run unwinds, its
+// outputs removed, and KeyboardInterrupt is raised in the caller, the interpreter alive.
+class PythonInterrupts {
+ public:
+  PythonInterrupts() {
+    sigaction(SIGINT, nullptr, &python_);
+    // mmsim's handlers are installed once, with the first output registered: now, rather than
+    // in the middle of the run.
+    { const RemoveOnSignal none(""); }
+    sigaction(SIGINT, &python_, nullptr);
+  }
+  // What RunOptions::heartbeat calls.
+  static void check() {
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+
+ private:
+  struct sigaction python_ {};
+  InterruptsRaise raise_;
+};
+
 // One run, as `mmsim run` makes it, of the testbench file `testbench` or of its `text` (YAML
 // named `testbench` in messages: no file is read or written); the statistics as their JSON text
 // (json.loads makes the dict), the report as the command prints it.
 py::dict run(const std::string& testbench, const std::optional<std::string>& text,
              const std::vector<std::string>& overrides, const std::string& stats,
              const std::string& vcd, const std::string& out_dir) {
+  const PythonInterrupts interrupts;
   Testbench tb = text ? load_testbench_text(*text, testbench, overrides, ProgramSwitch::drops)
                       : load_testbench(testbench, overrides, ProgramSwitch::drops);
   RunOptions options;
+  options.heartbeat = &PythonInterrupts::check;
   options.stats = stats;
   options.vcd = vcd;
   std::optional<OutputFolder> folder;

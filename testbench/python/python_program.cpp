@@ -37,6 +37,7 @@ py::object program_module() { return py::module_::import("mmsim._program"); }
 // runner), mmsim.InputError where it says, a Mistake its own located message, anything else the
 // program's failure with its traceback under `what`.
 [[noreturn]] void rethrow_python(py::error_already_set& e, const std::string& what) {
+  if (InterruptsRaise::active() && e.matches(PyExc_KeyboardInterrupt)) throw e;
   const py::object mmsim = py::module_::import("mmsim");
   if (e.matches(mmsim.attr("ParamError")))
     throw ParamError(py::str(e.value().attr("param")).cast<std::string>(),
@@ -439,7 +440,13 @@ py::object param_object(const ParamValues& values, const ParamSpec& spec) {
   return py::none();
 }
 
+int interrupts_raise = 0;  // InterruptsRaise alive
+
 }  // namespace
+
+InterruptsRaise::InterruptsRaise() { ++interrupts_raise; }
+InterruptsRaise::~InterruptsRaise() { --interrupts_raise; }
+bool InterruptsRaise::active() { return interrupts_raise > 0; }
 
 std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& program) {
   if (program.file.extension() != ".py")

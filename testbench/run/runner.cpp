@@ -413,7 +413,11 @@ RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) 
       sim_options.trace_selection = [scopes](const std::string& name) { return (*scopes)(name); };
   }
   ProgressLine progress;
-  if (options.progress) sim_options.progress = [&progress](Cycle now) { progress.update(now); };
+  if (options.progress || options.heartbeat)
+    sim_options.progress = [&](Cycle now) {
+      if (options.progress) progress.update(now);
+      if (options.heartbeat) options.heartbeat();
+    };
   std::vector<GtkwaveViewFile> view;
   sim_options.stats_interval = options.stats_interval;
   std::optional<Profile> profile;

@@ -2,6 +2,7 @@
 // requested outputs (each complete or not at all).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "testbench/input/testbench.hpp"
@@ -16,6 +17,9 @@ struct RunOptions {
   std::string stats;            // overrides outputs.stats; kStandardOutput: one line on stdout
   std::string resolved;         // writes the resolved testbench (YAML) to this file
   bool progress = false;        // a progress line on stderr for long runs
+  // Called now and then while the machine runs; it may throw to stop the run (the Python API's
+  // Ctrl-C: the run unwinds, removing what it had begun).
+  std::function<void()> heartbeat;
   Cycle stats_interval = 0;     // > 0: the counters every so many time units (time_series)
   bool profile = false;         // --profile: as outputs.profile: true
   std::string timeline;         // overrides outputs.timeline (its file)
