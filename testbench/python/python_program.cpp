@@ -332,11 +332,18 @@ class PythonProgram final : public WarpProgram {
         thrown = py::object();
         // Held while its instruction is issued: the instruction's lanes live in it.
         const py::object yielded = py::reinterpret_steal<py::object>(raw);
-        if (step == PYGEN_RETURN) break;
         if (step == PYGEN_ERROR) {
           py::error_already_set e;
           rethrow_python(e, fmt::format("{}.run in warp {}", name, warp.index()));
         }
+        // What the step dropped unyielded (a `yield` left out) is gone by now: CPython frees
+        // an object when its last reference goes, and a finished generator's frame with it.
+        if (const Site* site = handle.forgotten())
+          throw ProgramError(fmt::format(
+              "{}:{}: an instruction made here in warp {} was never yielded, so it never ran: "
+              "yield it (values = yield warp.read(...), yield warp.write(...))",
+              site->file, site->line, warp.index()));
+        if (step == PYGEN_RETURN) break;
         if (!instruction_of(yielded.ptr(), in))
           throw ProgramError(
               fmt::format("{}: {}.run yielded {}, not an instruction (yield "

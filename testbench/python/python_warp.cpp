@@ -26,6 +26,8 @@ struct InstructionObject {
   PyVarObject ob_base;  // PyObject_VAR_HEAD
   PyObject* warp;       // the warp that made it (held): only it may yield it, while it runs
   unsigned warp_index;
+  // Made whole and never yielded: dropped so, it was forgotten (a `yield` left out).
+  bool unyielded;
   PythonInstruction::Kind kind;
   Space space;
   bool has_values;
@@ -259,6 +261,7 @@ py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, unsigned
   auto* in = reinterpret_cast<InstructionObject*>(PyType_GenericAlloc(instruction_type, cells));
   if (in == nullptr) throw py::error_already_set();
   py::object object = py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(in));
+  in->unyielded = false;  // until it is made whole: an error on the way drops it unmade
   in->warp = Py_NewRef(w.object().ptr());
   in->warp_index = static_cast<unsigned>(w.warp().index());
   in->kind = kind;
@@ -267,6 +270,12 @@ py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, unsigned
   in->lanes = 0;
   in->site = &w.sites().current();
   return object;
+}
+
+// An instruction made whole: from now on, dropped without a yield, it was forgotten.
+py::object made(py::object instruction) {
+  reinterpret_cast<InstructionObject*>(instruction.ptr())->unyielded = true;
+  return instruction;
 }
 
 py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
@@ -286,7 +295,7 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
     for_each_lane(op, "a value", values, width,
                   ValueTaker{reinterpret_cast<const Address*>(in->cells),
                              reinterpret_cast<Word*>(in->cells + width)});
-  return object;
+  return made(std::move(object));
 }
 
 // The deallocator of both types: objects of a heap type hold their type.
@@ -296,8 +305,14 @@ void free_object(PyObject* self) {
   Py_DECREF(type);
 }
 
+// An instruction dropped without being yielded, while its warp's program runs, was forgotten:
+// the warp says so at the program's next step.
 void free_instruction(PyObject* self) {
-  Py_XDECREF(reinterpret_cast<InstructionObject*>(self)->warp);
+  auto* in = reinterpret_cast<InstructionObject*>(self);
+  if (in->unyielded && in->warp != nullptr) {
+    if (PythonWarp* warp = reinterpret_cast<WarpObject*>(in->warp)->warp) warp->forgot(*in->site);
+  }
+  Py_XDECREF(in->warp);
   free_object(self);
 }
 
@@ -331,13 +346,15 @@ PyObject* write(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObjec
 
 PyObject* syncthreads(PyObject* self, PyObject*) {
   return python_call([&] {
-    return new_instruction(warp_of(self), PythonInstruction::Kind::sync, 0).release().ptr();
+    return made(new_instruction(warp_of(self), PythonInstruction::Kind::sync, 0)).release().ptr();
   });
 }
 
 PyObject* grid_sync(PyObject* self, PyObject*) {
   return python_call([&] {
-    return new_instruction(warp_of(self), PythonInstruction::Kind::grid_sync, 0).release().ptr();
+    return made(new_instruction(warp_of(self), PythonInstruction::Kind::grid_sync, 0))
+        .release()
+        .ptr();
   });
 }
 
@@ -481,7 +498,8 @@ PyTypeObject* make_type(PyType_Spec& spec) {
 
 bool instruction_of(PyObject* object, PythonInstruction& instruction) {
   if (Py_TYPE(object) != instruction_type) return false;
-  const auto* in = reinterpret_cast<const InstructionObject*>(object);
+  auto* in = reinterpret_cast<InstructionObject*>(object);
+  in->unyielded = false;
   instruction.warp = in->warp;
   instruction.warp_index = in->warp_index;
   instruction.kind = in->kind;

@@ -90,6 +90,11 @@ class PythonWarp {
   PythonSites& sites() { return sites_; }
   // The Python object run(warp) receives.
   const pybind11::object& object() const { return object_; }
+  // An instruction of this warp's was dropped without being yielded (the first one kept).
+  void forgot(const Site& site) {
+    if (forgotten_ == nullptr) forgotten_ = &site;
+  }
+  const Site* forgotten() const { return forgotten_; }
   // What the yield of a read returns: a numpy array of the values read. An array the program
   // has let go of (no reference left but ours) is filled again rather than a new one made.
   pybind11::object values(std::span<const Word> got);
@@ -103,6 +108,7 @@ class PythonWarp {
   // the next read's values come.
   std::array<pybind11::object, 2> spare_;
   unsigned next_spare_ = 0;
+  const Site* forgotten_ = nullptr;
 };
 
 // Declares the types Warp and Instruction in the module (and loads numpy's C API).

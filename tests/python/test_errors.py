@@ -663,5 +663,68 @@ class LanesOutputAndExit(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(folder)), ["user.py"])
 
 
+# An instruction made and never yielded never runs: the program is wrong, at that line.
+FORGOTTEN = """\
+import mmsim
+
+
+class Base(mmsim.Program):
+    def memory_words(self, machine=None):
+        return 64
+
+    def run(self, warp):
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+
+
+class ForgetsAYield(Base):
+    def run(self, warp):
+        warp.read([4 * warp.index + lane for lane in range(4)])
+        yield warp.write([4 * warp.index + lane for lane in range(4)])
+
+
+class ForgetsTheLastYield(Base):
+    def run(self, warp):
+        yield warp.read([4 * warp.index + lane for lane in range(4)])
+        warp.syncthreads()
+
+
+class MakesAheadAndYieldsLater(Base):
+    def run(self, warp):
+        made = [warp.read([4 * warp.index + lane for lane in range(4)]) for _ in range(3)]
+        for instruction in made:
+            yield instruction
+"""
+
+
+class ForgottenYield(unittest.TestCase):
+    def run_class(self, cls):
+        with scratch() as folder:
+            with open(os.path.join(folder, "user.py"), "w") as f:
+                f.write(FORGOTTEN)
+            with open(os.path.join(folder, "tb.yaml"), "w") as f:
+                f.write("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                        f"program: {{file: user.py, class: {cls}}}\n")
+            return command("run", "tb.yaml", cwd=folder)
+
+    def assert_forgotten(self, cls, text):
+        status, out, err = self.run_class(cls)
+        self.assertEqual((status, out), (1, ""), err)
+        self.assertIn(f"user.py:{line_of(text, FORGOTTEN)}: an instruction made here in warp 0 "
+                      "was never yielded, so it never ran: yield it", err)
+
+    def test_an_instruction_dropped_when_the_generator_resumes(self):
+        self.assert_forgotten("ForgetsAYield", "        warp.read([4")
+
+    def test_an_instruction_dropped_when_the_generator_ends(self):
+        self.assert_forgotten("ForgetsTheLastYield", "        warp.syncthreads()")
+
+    def test_instructions_made_ahead_and_yielded_later_run(self):
+        status, out, err = self.run_class("MakesAheadAndYieldsLater")
+        self.assertEqual(status, 0, err)
+        # 3 reads per warp, 1 stage each, the two warps alternating, l = 2: the last (W(1)'s
+        # third) dispatched at 5 completes at 5 + 1 + 2 - 2 = 6: 7 time units.
+        self.assertIn("cycles       7", out)
+
+
 if __name__ == "__main__":
     unittest.main()
