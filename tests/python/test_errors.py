@@ -290,17 +290,28 @@ def line_of(text, source=RETURNS):
     return next(i for i, line in enumerate(source.splitlines(), 1) if text in line)
 
 
+DMM = "model: dmm, width: 4, latency: 2, threads: 8"
+
+
+def run_program(source, cls, *options, machine=DMM, outputs=""):
+    """`mmsim run` of class `cls` of `source` (user.py) on `machine`, in a scratch folder:
+    (exit status, standard output, standard error, the files left beside the inputs)."""
+    with scratch() as folder:
+        with open(os.path.join(folder, "user.py"), "w") as f:
+            f.write(source)
+        with open(os.path.join(folder, "tb.yaml"), "w") as f:
+            f.write(f"machine: {{{machine}}}\nprogram: {{file: user.py, class: {cls}}}\n"
+                    f"{outputs}\n")
+        status, out, err = command("run", "tb.yaml", *options, cwd=folder)
+        left = sorted(n for n in os.listdir(folder) if n not in ("user.py", "tb.yaml",
+                                                                  "__pycache__"))
+    return status, out, err, left
+
+
 class ReturnedValues(unittest.TestCase):
-    def run_class(self, cls, machine="model: dmm, width: 4, latency: 2, threads: 8"):
-        with scratch() as folder:
-            with open(os.path.join(folder, "user.py"), "w") as f:
-                f.write(RETURNS)
-            with open(os.path.join(folder, "tb.yaml"), "w") as f:
-                f.write(f"machine: {{{machine}}}\nprogram: {{file: user.py, class: {cls}}}\n"
-                        "outputs: {stats: stats.json}\n")
-            status, out, err = command("run", "tb.yaml", cwd=folder)
-            left = sorted(n for n in os.listdir(folder) if n not in ("user.py", "tb.yaml",
-                                                                      "__pycache__"))
+    def run_class(self, cls, machine=DMM):
+        status, out, err, left = run_program(RETURNS, cls, machine=machine,
+                                             outputs="outputs: {stats: stats.json}")
         self.assertEqual(left, [], cls)
         self.assertEqual(out, "")
         return status, err
@@ -489,13 +500,7 @@ class KeepsTheMemory(Base):
 
 class KeptBeyondTheirTime(unittest.TestCase):
     def run_class(self, cls, *options):
-        with scratch() as folder:
-            with open(os.path.join(folder, "user.py"), "w") as f:
-                f.write(KEPT)
-            with open(os.path.join(folder, "tb.yaml"), "w") as f:
-                f.write("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
-                        f"program: {{file: user.py, class: {cls}}}\n")
-            status, out, err = command("run", "tb.yaml", *options, cwd=folder)
+        status, out, err, _ = run_program(KEPT, cls, *options)
         self.assertEqual(status, 1, out + err)
         return err
 
@@ -603,16 +608,7 @@ class EndsTheProcess(Base):
 
 class LanesOutputAndExit(unittest.TestCase):
     def run_class(self, cls, *options, outputs="outputs: {stats: stats.json, vcd: trace.vcd}"):
-        with scratch() as folder:
-            with open(os.path.join(folder, "user.py"), "w") as f:
-                f.write(LANES_AND_EXITS)
-            with open(os.path.join(folder, "tb.yaml"), "w") as f:
-                f.write("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
-                        f"program: {{file: user.py, class: {cls}}}\n{outputs}\n")
-            status, out, err = command("run", "tb.yaml", *options, cwd=folder)
-            left = sorted(n for n in os.listdir(folder) if n not in ("user.py", "tb.yaml",
-                                                                      "__pycache__"))
-        return status, out, err, left
+        return run_program(LANES_AND_EXITS, cls, *options, outputs=outputs)
 
     def assert_raises_at(self, cls, text, message):
         status, _, err, left = self.run_class(cls)
@@ -698,13 +694,7 @@ class MakesAheadAndYieldsLater(Base):
 
 class ForgottenYield(unittest.TestCase):
     def run_class(self, cls):
-        with scratch() as folder:
-            with open(os.path.join(folder, "user.py"), "w") as f:
-                f.write(FORGOTTEN)
-            with open(os.path.join(folder, "tb.yaml"), "w") as f:
-                f.write("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
-                        f"program: {{file: user.py, class: {cls}}}\n")
-            return command("run", "tb.yaml", cwd=folder)
+        return run_program(FORGOTTEN, cls)[:3]
 
     def assert_forgotten(self, cls, text):
         status, out, err = self.run_class(cls)
