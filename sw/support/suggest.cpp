@@ -39,6 +39,7 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
 std::string suggestion(std::string_view name, const std::vector<std::string>& candidates) {
   const std::string nearest = nearest_name(name, candidates);
   if (!nearest.empty()) return " (did you mean '" + nearest + "'?)";
+  if (candidates.empty()) return " (there are none)";
   std::string all;
   for (const std::string& c : candidates) all += (all.empty() ? "" : ", ") + c;
   return " (expected one of: " + all + ")";

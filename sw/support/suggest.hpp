@@ -10,7 +10,8 @@ namespace mmsim {
 // The candidate closest to `name` by edit distance, if close enough to be a likely typo.
 std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
 
-// " (did you mean 'x'?)" or " (expected one of: a, b, c)".
+// " (did you mean 'x'?)", " (expected one of: a, b, c)" or, without candidates,
+// " (there are none)".
 std::string suggestion(std::string_view name, const std::vector<std::string>& candidates);
 
 }  // namespace mmsim
