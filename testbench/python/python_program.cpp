@@ -65,9 +65,7 @@ auto guarded(const std::string& what, const F& f) -> decltype(f()) {
     return f();
   } catch (py::error_already_set& e) {
     rethrow_python(e, what);
-  } catch (const py::cast_error& e) {
-    throw ProgramError(what + ": " + e.what());
-  } catch (const py::builtin_exception& e) {
+  } catch (const py::builtin_exception& e) {  // a cast_error among them
     throw ProgramError(what + ": " + e.what());
   }
 }
