@@ -57,7 +57,8 @@ void check_external_program(const ExternalProgram& program) {
     return;
   }
   if (program.file.extension() != ".py")
-    fail("expected a Python file, its name ending in .py (Python imports no other)");
+    fail("not a Python file: a Python program is a .py file (a C++ program is "
+         "program.library)");
   if (!identifier(program.name))
     throw InputError(program.name_where,
                      "program.class: expected the name of a Python class (letters, digits and _, "

@@ -454,10 +454,6 @@ InterruptsRaise::~InterruptsRaise() { --interrupts_raise; }
 bool InterruptsRaise::active() { return interrupts_raise > 0; }
 
 std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& program) {
-  if (program.file.extension() != ".py")
-    throw InputError(program.file_where, "program.file: " + program.file.filename().string() +
-                                             " is not a Python file: a Python program is a .py "
-                                             "file (a C++ program is program.library)");
   py::object cls;
   try {
     cls = py::module_::import("mmsim._program")

@@ -173,9 +173,9 @@ class ProgramErrors(unittest.TestCase):
                 f.write(TESTBENCH.replace("user.py", "user.txt") % "Fine")
             status, out, err = command("run", "tb.yaml", cwd=folder)
         self.assertEqual(status, 2)
-        self.assertEqual(err, "mmsim: tb.yaml:3:9: program.file: user.txt is not a Python file: "
-                              "a Python program is a .py file (a C++ program is "
-                              "program.library)\n")
+        self.assertEqual(err, "mmsim: tb.yaml:3:9: program.file: "
+                              + os.path.join(folder, "user.txt") + ": not a Python file: a "
+                              "Python program is a .py file (a C++ program is program.library)\n")
 
     def test_a_file_that_does_not_import(self):
         status, text, _ = self.run_class("Fine", programs=PROGRAMS + "\n)\n")
