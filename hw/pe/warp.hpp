@@ -45,8 +45,9 @@ class Warp {
   };
 
   // The awaitables of the instructions act when awaited (in await_ready), not when made, so
-  // that an instruction made but never awaited issues nothing.
-  class MemoryAwaiter {
+  // that an instruction made but never awaited issues nothing; [[nodiscard]] makes a forgotten
+  // co_await a compiler warning (tests/compile/).
+  class [[nodiscard("an instruction issues only when co_awaited")]] MemoryAwaiter {
    public:
     MemoryAwaiter(Warp& warp, const Instruction& instruction)
         : warp_(warp), instruction_(instruction) {}
@@ -60,7 +61,7 @@ class Warp {
     Instruction instruction_;
   };
 
-  class SyncAwaiter {
+  class [[nodiscard("a barrier is reached only when co_awaited")]] SyncAwaiter {
    public:
     SyncAwaiter(Warp& warp, BarrierScope scope, SiteRef site)
         : warp_(warp), scope_(scope), site_(site) {}
