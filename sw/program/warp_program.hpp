@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ class WarpProgram : public Kernel {
   // its plan, ...), known after configure and before prepare allocates them, so that a run that
   // would not fit is refused up front.
   virtual std::uint64_t host_bytes() const { return 0; }
+  // The files it reads that no string parameter names (the traces a kernels list names), once
+  // made: no output of the run may replace one of them (a file a parameter names is an input
+  // already, whoever reads it).
+  virtual std::vector<std::filesystem::path> input_files() const { return {}; }
   // Builds the program's own data (after configure, once the run's memory has been accepted);
   // throws ParamError or InputError for parameters found wrong on the way.
   virtual void prepare() {}

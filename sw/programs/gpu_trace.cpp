@@ -163,6 +163,13 @@ std::uint64_t GpuTraceProgram::host_bytes() const {
   return bytes + trace_.sites.size() * (sizeof(TraceSite) + 32);
 }
 
+std::vector<std::filesystem::path> GpuTraceProgram::input_files() const {
+  std::vector<std::filesystem::path> files = {trace_.file};
+  for (const TraceKernel& k : trace_.kernels)
+    if (!k.where.file.empty() && k.where.file != files.back()) files.emplace_back(k.where.file);
+  return files;
+}
+
 std::uint32_t GpuTraceProgram::barriers_of_round(const KernelRun& k, unsigned block,
                                                  std::uint64_t round) const {
   auto& [cached_round, barriers] = k.round_barriers[block];

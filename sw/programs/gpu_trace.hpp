@@ -59,6 +59,8 @@ class GpuTraceProgram final : public WarpProgram {
   std::uint64_t memory_words() const override { return memory_words_; }
   std::uint64_t shared_words() const override { return shared_words_; }
   std::uint64_t host_bytes() const override;
+  // The trace file, and the trace files its kernels list names.
+  std::vector<std::filesystem::path> input_files() const override;
   Task run(Warp& warp) override;
   std::vector<ProgramFigure> figures() const override;
   std::vector<ProgramTable> tables() const override;

@@ -71,8 +71,10 @@ Subcommand add_congestion_command(CLI::App& app) {
   congestion_app->add_option("--seed", congestion->seed, "seed of every random choice");
   congestion_app->add_option("--map", congestion->map, "address map (mmsim list maps)");
   congestion_app->add_option("--threads", congestion->threads, "worker threads (0: one per core)");
-  congestion_app->add_option("--csv", congestion->csv, "write the cells as CSV to this file");
-  congestion_app->add_option("--json", congestion->json, "write the cells as JSON to this file");
+  congestion_app->add_option("--csv", congestion->csv, "write the cells as CSV to this file")
+      ->check(output_name());
+  congestion_app->add_option("--json", congestion->json, "write the cells as JSON to this file")
+      ->check(output_name());
   return {congestion_app, [congestion] { return congestion_command(*congestion); }};
 }
 

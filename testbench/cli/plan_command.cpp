@@ -213,8 +213,10 @@ Subcommand add_plan_command(CLI::App& app) {
   plan_app->add_option("--machine", plan->machine, "dmm (Theorem 6) or umm (Theorem 8)");
   plan_app->add_option("--algorithm", plan->algorithm,
                        "edge colouring: automatic | matching_decomposition | euler_split");
-  plan_app->add_option("--out", plan->out, "write the schedule to this file");
-  plan_app->add_option("--stats", plan->stats, "write statistics (JSON) to this file");
+  plan_app->add_option("--out", plan->out, "write the schedule to this file")
+      ->check(output_name());
+  plan_app->add_option("--stats", plan->stats, "write statistics (JSON) to this file")
+      ->check(output_name());
   return {plan_app, [plan] { return plan_command(*plan); }};
 }
 

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -97,25 +98,33 @@ int run_policies(const RunCommand& command) {
   const std::vector<std::string> names = policy_names(command.policies);
   std::optional<OutputFolder> out_dir;
   if (!command.out_dir.empty()) out_dir.emplace(command.out_dir, "--out-dir");
-  std::vector<RunOutcome> outcomes;
+  // Every run's outputs are checked before the first run.
+  struct PolicyRun {
+    Testbench tb;
+    std::optional<OutputFolder> folder;  // one folder per run: DIR/<policy>
+    RunOptions options;
+  };
+  std::deque<PolicyRun> runs;  // in place: a folder does not move
   for (const std::string& policy : names) {
     std::vector<std::string> overrides = command.overrides;
     overrides.push_back("machine.dispatch=" + policy);
-    Testbench tb = load_testbench(command.testbench, overrides, ProgramSwitch::drops);
-    if (policy == names.front()) say_notes(tb);
-    tb.vcd.file = for_policy(tb.vcd.file, policy);
-    tb.stats = for_policy(tb.stats, policy);
-    tb.timeline = for_policy(tb.timeline, policy);
-    std::optional<OutputFolder> folder;  // one folder per run: DIR/<policy>
-    if (out_dir) folder.emplace(out_dir->path() / policy, "--out-dir");
-    RunOptions options = run_options(command, tb, folder ? &*folder : nullptr);
-    if (!folder) {
-      options.vcd = for_policy(options.vcd, policy);
-      options.stats = for_policy(options.stats, policy);
-      options.timeline = for_policy(options.timeline, policy);
+    PolicyRun& run = runs.emplace_back();
+    run.tb = load_testbench(command.testbench, overrides, ProgramSwitch::drops);
+    if (policy == names.front()) say_notes(run.tb);
+    run.tb.vcd.file = for_policy(run.tb.vcd.file, policy);
+    run.tb.stats = for_policy(run.tb.stats, policy);
+    run.tb.timeline = for_policy(run.tb.timeline, policy);
+    if (out_dir) run.folder.emplace(out_dir->path() / policy, "--out-dir");
+    run.options = run_options(command, run.tb, run.folder ? &*run.folder : nullptr);
+    if (!run.folder) {
+      run.options.vcd = for_policy(run.options.vcd, policy);
+      run.options.stats = for_policy(run.options.stats, policy);
+      run.options.timeline = for_policy(run.options.timeline, policy);
     }
-    outcomes.push_back(run_testbench(tb, options));
+    check_run_outputs(run.tb, run.options);
   }
+  std::vector<RunOutcome> outcomes;
+  for (PolicyRun& run : runs) outcomes.push_back(run_testbench(run.tb, run.options));
   report_stream(outcomes) << format_policy_table(outcomes);
   const bool ok = std::all_of(outcomes.begin(), outcomes.end(),
                               [](const RunOutcome& o) { return o.verified.value_or(true); });
@@ -162,7 +171,8 @@ Subcommand add_run_command(CLI::App& app) {
   CLI::Option* vcd = run_app->add_option(
       "--vcd", run->vcd,
       "write a waveform to this file: VCD, or FST / LXT2 by the extension .fst / "
-      ".lxt2; a GTKWave save file (.gtkw) is written beside it");
+      ".lxt2; a GTKWave save file (.gtkw) is written beside it")
+      ->check(output_name());
   run_app->add_option("--vcd-from", run->vcd_options.from, "first cycle the waveform shows")
       ->type_name("INT|2^k");
   run_app->add_option("--vcd-to", run->vcd_options.to, "last cycle the waveform shows")
@@ -179,12 +189,14 @@ Subcommand add_run_command(CLI::App& app) {
   CLI::Option* stats = run_app->add_option(
       "--stats", run->stats,
       "write the statistics (JSON) to this file; - writes them to standard output as one line "
-      "(the report goes to standard error)");
+      "(the report goes to standard error)")
+      ->check(output_name());
   run_app
       ->add_option("--out-dir", run->out_dir,
                    "write the run's outputs into this folder (made if missing): testbench.yaml "
                    "(the testbench as it ran), stats.json, and trace.vcd when the testbench asks "
                    "for a waveform (outputs.vcd)")
+      ->check(output_name())
       ->excludes(vcd)
       ->excludes(stats);
   run_app
@@ -199,7 +211,8 @@ Subcommand add_run_command(CLI::App& app) {
   CLI::Option* timeline = run_app->add_option(
       "--timeline", run->timeline,
       "write the run as Chrome Trace Event JSON (open it in ui.perfetto.dev): a track per warp, "
-      "a slice per instruction; one time unit = 1 us");
+      "a slice per instruction; one time unit = 1 us")
+      ->check(output_name());
   run_app->add_option("--timeline-from", run->timeline_from, "first time unit the timeline keeps")
       ->type_name("INT|2^k")
       ->transform(integer_in(0, std::uint64_t{1} << 62))

@@ -22,6 +22,14 @@ CLI::Validator integer_in(std::uint64_t min, std::uint64_t max) {
       "");
 }
 
+CLI::Validator output_name() {
+  return CLI::Validator(
+      [](const std::string& name) -> std::string {
+        return name.empty() ? "expected a file name, got an empty one" : "";
+      },
+      "");
+}
+
 std::string mistyped_name(CLI::App& app, int argc, char** argv) {
   int i = 1;
   while (i < argc && argv[i][0] == '-') ++i;  // --help, --version

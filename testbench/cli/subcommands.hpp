@@ -26,6 +26,9 @@ Subcommand add_sweep_command(CLI::App& app);
 // (CLI11 alone would wrap it to a huge unsigned value).
 CLI::Validator integer_in(std::uint64_t min, std::uint64_t max);
 
+// An output's file name: an empty one is refused (it would silently write nothing).
+CLI::Validator output_name();
+
 // The message for a mistyped command or option name, with the nearest valid one; empty when
 // the command line has none.
 std::string mistyped_name(CLI::App& app, int argc, char** argv);

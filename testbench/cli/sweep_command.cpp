@@ -17,12 +17,16 @@ Subcommand add_sweep_command(CLI::App& app) {
   sweep_app->add_option("--set", sweep->overrides, "override a value in every run: key.path=value")
       ->allow_extra_args(false)
       ->default_str("");
-  sweep_app->add_option("--markdown", sweep->markdown, "write the table (markdown) to this file");
-  sweep_app->add_option("--csv", sweep->csv, "write the table (CSV, typed values) to this file");
-  sweep_app->add_option("--json", sweep->json, "write the table (JSON, typed values) to this file");
+  sweep_app->add_option("--markdown", sweep->markdown, "write the table (markdown) to this file")
+      ->check(output_name());
+  sweep_app->add_option("--csv", sweep->csv, "write the table (CSV, typed values) to this file")
+      ->check(output_name());
+  sweep_app->add_option("--json", sweep->json, "write the table (JSON, typed values) to this file")
+      ->check(output_name());
   sweep_app->add_option("--results", sweep->results,
                         "append each finished run to this JSON-lines file (default: the "
-                        "sweep file's name with .results.jsonl, here)");
+                        "sweep file's name with .results.jsonl, here)")
+      ->check(output_name());
   sweep_app->add_flag("--resume", sweep->resume, "keep the results file and run what it lacks");
   sweep_app->add_flag("--collect", sweep->collect,
                       "run nothing: the table from the results file and its SLURM tasks' files");
@@ -33,7 +37,8 @@ Subcommand add_sweep_command(CLI::App& app) {
   sweep_app->add_flag("--slurm", sweep->slurm, "submit the sweep as a SLURM job array (sbatch)");
   sweep_app->add_flag("--wait", sweep->wait, "with --slurm: wait for the job, then collect");
   sweep_app->add_option("--emit-slurm", sweep->emit_slurm,
-                        "only write the SLURM job script into this folder");
+                        "only write the SLURM job script into this folder")
+      ->check(output_name());
   sweep_app->add_option("--partition", sweep->partition, "SLURM partition");
   sweep_app->add_option("--time", sweep->time, "SLURM time limit per task");
   sweep_app

@@ -115,10 +115,17 @@ std::vector<TestbenchKey> rsu_keys(const std::string& path, BankMapping& (*mappi
   };
 }
 
+// An output's file name: an empty one would silently write nothing.
+std::string output_name(const KeyValue& at) {
+  std::string name = at.string();
+  if (name.empty()) at.fail("expected a file name, got an empty one");
+  return name;
+}
+
 // outputs.vcd: the file's name, or {file, from, to, scopes, limit}.
 void load_waveform(const KeyValue& at, Testbench& tb) {
   if (!at.node().IsMap()) {
-    tb.vcd.file = at.string();
+    tb.vcd.file = output_name(at);
     return;
   }
   load_keys(at.section(), tb);
@@ -899,7 +906,7 @@ std::vector<TestbenchKey> make_keys() {
        .table = "outputs",
        .type_text = "file name",
        .meaning = "the waveform",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.vcd.file = at.string(); }},
+       .load = [](const KeyValue& at, Testbench& tb) { tb.vcd.file = output_name(at); }},
       {.path = "outputs.vcd.from",
        .type = integer(0, kMaxInt),
        .table = "outputs",
@@ -935,7 +942,7 @@ std::vector<TestbenchKey> make_keys() {
        .type_text = "file name, or `\"-\"`",
        .default_text = "none",
        .meaning = "the statistics JSON ([statistics.md](statistics.md)); `-` is standard output",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.stats = at.string(); }},
+       .load = [](const KeyValue& at, Testbench& tb) { tb.stats = output_name(at); }},
       {.path = "outputs.profile",
        .type = kBoolean,
        .table = "outputs",
@@ -950,7 +957,7 @@ std::vector<TestbenchKey> make_keys() {
        .default_text = "none",
        .meaning = "the run as Chrome Trace Event JSON for Perfetto: a track per warp, a slice per "
                   "instruction ([statistics.md](statistics.md#timeline))",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.timeline = at.string(); }},
+       .load = [](const KeyValue& at, Testbench& tb) { tb.timeline = output_name(at); }},
 
       // expect, in the order of the testbench as it ran.
       figure("cycles", "the running time in time units"),

@@ -239,12 +239,19 @@ std::vector<RaceDetector::MemoryScope> memory_scopes(Machine& machine) {
   return scopes;
 }
 
-// The testbench and the files its string parameters name (a trace, a permutation, a schedule,
-// input values): no output may overwrite them.
+// What a run reads before it is made: the testbench, the program's file (program.file) or
+// library (program.library), and the files its string parameters name (a trace, a permutation,
+// a schedule, input values: any program may read them, a Python program's too). No output may
+// replace one of them.
 std::vector<NamedFile> input_files(const Testbench& tb) {
   std::vector<NamedFile> inputs;
   inputs.push_back(
       NamedFile{tb.file.string(), SourceLocation{tb.file.string(), 0, 0}, "the testbench"});
+  if (tb.external) {
+    const std::string key =
+        tb.external->kind == ExternalProgram::Kind::python ? "program.file" : "program.library";
+    inputs.push_back({tb.external->file.string(), tb.external->file_where, "the input of " + key});
+  }
   for (const ParamSpec& spec : tb.info().params) {
     if (spec.type != ParamType::string || !tb.args.params.has(spec.name)) continue;
     const std::string& value = tb.args.params.string(spec.name);
@@ -257,6 +264,15 @@ std::vector<NamedFile> input_files(const Testbench& tb) {
   return inputs;
 }
 
+// The files the made program says it reads besides (the traces a kernels list names).
+std::vector<NamedFile> program_input_files(const Testbench& tb, const WarpProgram& program) {
+  std::vector<NamedFile> inputs;
+  for (const std::filesystem::path& file : program.input_files())
+    inputs.push_back({file.string(), tb.locate("program"), "a file program " + tb.program +
+                                                                " reads"});
+  return inputs;
+}
+
 // The output an option names, else the one the testbench's `key` names.
 NamedFile output_file(const Testbench& tb, const std::string& path, const std::string& key,
                       const std::string& option_path, const std::string& option) {
@@ -266,6 +282,37 @@ NamedFile output_file(const Testbench& tb, const std::string& path, const std::s
   file.where = tb.locate(key);
   file.role = "the output of " + key;
   return file;
+}
+
+// The outputs a run writes, each located where it was asked for.
+struct RunOutputs {
+  WaveformPlan wave;  // the waveform and its GTKWave view
+  NamedFile stats;    // no path when they go to standard output
+  bool stats_on_stdout = false;
+  SourceLocation stdout_where;
+  NamedFile resolved;
+  NamedFile timeline;
+  std::vector<NamedFile> all() const {
+    std::vector<NamedFile> files = {wave.file, stats, resolved, timeline};
+    for (const NamedFile& view : wave.view_files()) files.push_back(view);
+    return files;
+  }
+};
+
+RunOutputs name_outputs(const Testbench& tb, const RunOptions& options) {
+  const std::string& named_by = options.outputs_option;
+  RunOutputs out;
+  out.wave =
+      plan_waveform(tb, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
+  out.stats = output_file(tb, tb.stats, "outputs.stats", options.stats,
+                          named_by.empty() ? "--stats" : named_by);
+  out.stats_on_stdout = out.stats.path == kStandardOutput;
+  out.stdout_where = out.stats.where;
+  if (out.stats_on_stdout) out.stats.path.clear();
+  out.resolved = option_output(options.resolved, "--out-dir");
+  out.timeline = output_file(tb, tb.timeline, "outputs.timeline", options.timeline,
+                             named_by.empty() ? "--timeline" : named_by);
+  return out;
 }
 
 // The cycles a run takes, as the program's bounds on time say before it runs: at least its
@@ -362,22 +409,20 @@ RunOutcome preview_testbench(const Testbench& testbench) {
   return o;
 }
 
+void check_run_outputs(const Testbench& tb, const RunOptions& options) {
+  check_distinct_files(input_files(tb), name_outputs(tb, options).all());
+}
+
 RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) {
-  const std::string& named_by = options.outputs_option;
-  const WaveformPlan wave = plan_waveform(
-      testbench, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
+  const RunOutputs named = name_outputs(testbench, options);
+  const WaveformPlan& wave = named.wave;
   const NamedFile& vcd = wave.file;
-  NamedFile stats = output_file(testbench, testbench.stats, "outputs.stats", options.stats,
-                                named_by.empty() ? "--stats" : named_by);
-  const bool stats_on_stdout = stats.path == kStandardOutput;
-  const SourceLocation stdout_where = stats.where;
-  if (stats_on_stdout) stats.path.clear();
-  const NamedFile resolved = option_output(options.resolved, "--out-dir");
-  const NamedFile timeline =
-      output_file(testbench, testbench.timeline, "outputs.timeline", options.timeline,
-                  named_by.empty() ? "--timeline" : named_by);
-  std::vector<NamedFile> outputs = {vcd, stats, resolved, timeline};
-  for (const NamedFile& view : wave.view_files()) outputs.push_back(view);
+  const NamedFile& stats = named.stats;
+  const bool stats_on_stdout = named.stats_on_stdout;
+  const SourceLocation& stdout_where = named.stdout_where;
+  const NamedFile& resolved = named.resolved;
+  const NamedFile& timeline = named.timeline;
+  const std::vector<NamedFile> outputs = named.all();
   check_distinct_files(input_files(testbench), outputs);
   // Made before the run, so that an output that cannot be written is reported before the work.
   std::optional<PendingFile> vcd_file;
@@ -396,6 +441,7 @@ RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) 
   std::optional<Testbench> loaded;
   const Testbench& tb = with_program_code(testbench, loaded);
   std::unique_ptr<WarpProgram> program = make_program(tb);
+  check_distinct_files(program_input_files(tb, *program), outputs);
   const ResolvedMachine machine = machine_for(tb, *program);
   RunOutcome o = named_outcome(tb, machine, options.command);
   check_run_memory(tb, o.machine, *program);  // before anything big is allocated

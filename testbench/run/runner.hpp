@@ -32,6 +32,12 @@ struct RunOptions {
   std::string outputs_option;
 };
 
+// Refuses (InputError at the option or key that named it) an output of the run that is a file
+// the run reads (the testbench, the program's file or library, a file a string parameter names)
+// or another of its outputs: the same file by any name. run_testbench checks this first, and
+// again once the program is made, against the files it says it reads.
+void check_run_outputs(const Testbench& testbench, const RunOptions& options);
+
 // Throws InputError (an invalid testbench) or SimulationError (a program or the hardware failed).
 RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options = {});
 

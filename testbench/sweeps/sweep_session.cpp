@@ -87,10 +87,11 @@ std::string table_command(const SweepRequest& c) {
   return command;
 }
 
-// The names of the program parameters that name files (a trace, a permutation, input values).
+// The keys that name files a run reads: the program's file or library, and the program
+// parameters that name files (a trace, a permutation, input values).
 const std::set<std::string>& file_parameters() {
   static const std::set<std::string> names = [] {
-    std::set<std::string> out;
+    std::set<std::string> out = {"program.file", "program.library"};
     for (const ProgramInfo& info : programs())
       for (const ParamSpec& spec : info.params)
         if (spec.type == ParamType::string) out.insert("program.params." + spec.name);
