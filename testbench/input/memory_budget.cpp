@@ -272,8 +272,10 @@ void check_memory(const MemoryEstimate& estimate, const std::string& what,
 }
 
 void check_run_memory(const Testbench& tb, const MachineConfig& machine,
-                      const WarpProgram& program) {
-  const MemoryEstimate estimate = run_memory(machine, program, tb.race_check);
+                      const WarpProgram& program,
+                      const std::vector<MemoryEstimate::Part>& outputs) {
+  MemoryEstimate estimate = run_memory(machine, program, tb.race_check);
+  for (const MemoryEstimate::Part& part : outputs) estimate.add(part.what, part.bytes, part.key);
   const MemoryEstimate::Part* largest = estimate.largest();
   std::string key = largest ? largest->key : "";
   const auto given = [&](const std::string& k) { return tb.where.count(k) != 0; };

@@ -72,9 +72,11 @@ void check_memory(const MemoryEstimate& estimate, const std::string& what,
 
 // The run's check, located at the testbench key that sets the largest part: machine.memory
 // (else program.params.n) for the memory and the program's data, machine.threads for the warps,
-// machine.race_check for the race detector.
+// machine.race_check for the race detector. `outputs`: what the run's outputs hold while it
+// goes (a timeline's buffers), counted besides.
 void check_run_memory(const Testbench& testbench, const MachineConfig& machine,
-                      const WarpProgram& program);
+                      const WarpProgram& program,
+                      const std::vector<MemoryEstimate::Part>& outputs = {});
 
 // The check of what making the program allocates before its machine is known (a trace read from
 // its file: ProgramInfo::made_bytes), located at program.params.file (or program).

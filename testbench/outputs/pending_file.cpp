@@ -138,6 +138,12 @@ void PendingFile::commit() {
   remove_on_signal_.reset();
 }
 
+void BoundedWriter::write(std::string_view piece) {
+  if (piece.size() > limit_ - written_) throw InputError(where_, refusal_);
+  written_ += piece.size();
+  file_.write(piece);
+}
+
 NamedFile option_output(const std::string& path, const std::string& option) {
   return {path, {option, 0, 0}, "the output of " + option};
 }

@@ -14,6 +14,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -91,6 +92,24 @@ class PendingStream : public std::ostream {
     std::vector<char> data_;
   };
   Buffer buffer_;
+};
+
+// A PendingFile written while the work goes (a timeline, a waveform), kept within `limit` bytes:
+// the write that would pass it throws InputError at `where` with `refusal` instead, so that the
+// file never grows past its limit and, never committed, is removed.
+class BoundedWriter {
+ public:
+  BoundedWriter(PendingFile& file, std::uint64_t limit, SourceLocation where, std::string refusal)
+      : file_(file), limit_(limit), where_(std::move(where)), refusal_(std::move(refusal)) {}
+  void write(std::string_view piece);
+  std::uint64_t written() const { return written_; }
+
+ private:
+  PendingFile& file_;
+  std::uint64_t limit_;
+  SourceLocation where_;
+  std::string refusal_;
+  std::uint64_t written_ = 0;
 };
 
 // A file a command reads or writes, where it was named, and what it is for messages ("the

@@ -346,12 +346,29 @@ RunOutcome named_outcome(const Testbench& tb, const ResolvedMachine& machine,
   return o;
 }
 
+constexpr const char* kNarrowTheTimeline =
+    "narrow it to a window of time units (--timeline-from and --timeline-to), or raise the limit "
+    "(--timeline-limit)";
+
 // Why a timeline of `size` is refused, and how to narrow it.
 std::string timeline_refusal(const std::string& size, const RunOptions& options) {
   return "this timeline would take " + size + " of JSON, more than the limit of " +
-         format_bytes(options.timeline_limit) +
-         ": narrow it to a window of time units (--timeline-from and --timeline-to), or raise "
-         "the limit (--timeline-limit)";
+         format_bytes(options.timeline_limit) + ": " + kNarrowTheTimeline;
+}
+
+// Why a timeline is refused once it passes its limit while the run goes (a run with no end).
+std::string timeline_passed(const RunOptions& options) {
+  return "this timeline passed the limit of " + format_bytes(options.timeline_limit) +
+         " of JSON while the run went on: " + kNarrowTheTimeline;
+}
+
+// What a timeline holds in memory while it is written.
+MemoryEstimate::Part timeline_memory(const MachineConfig& machine) {
+  const std::uint64_t memories =
+      machine_model(machine).hierarchical ? 1 + machine.multiprocessors : 1;
+  const std::uint64_t lanes = std::uint64_t{machine.width} * machine.super_warp;
+  return {"timeline: its buffer and tables",
+          Timeline::memory_bytes(machine.warps(), memories, lanes, machine.width), ""};
 }
 
 // Refuses before the run a timeline whose likely size, from the program's bounds on time, is
@@ -444,34 +461,44 @@ RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) 
   check_distinct_files(program_input_files(tb, *program), outputs);
   const ResolvedMachine machine = machine_for(tb, *program);
   RunOutcome o = named_outcome(tb, machine, options.command);
-  check_run_memory(tb, o.machine, *program);  // before anything big is allocated
+  std::vector<MemoryEstimate::Part> output_memory;
+  if (timeline_file) output_memory.push_back(timeline_memory(o.machine));
+  check_run_memory(tb, o.machine, *program, output_memory);  // before anything big is allocated
   prepare_program(tb, *program);
 
   SimulationOptions sim_options;
   std::optional<WaveformPipe> waveform;  // outlives the Simulation, which closes the trace file
   auto scopes = std::make_shared<ScopeSelection>(wave.scopes);
   if (vcd_file) {
-    waveform.emplace(*vcd_file, vcd.where, wave.window, wave.format);
+    waveform.emplace(*vcd_file, vcd.where, wave.window, wave.format, waveform_limit(wave));
     sim_options.vcd_base = waveform->systemc_base();
     sim_options.trace_from = wave.window.from;
     sim_options.trace_to = wave.window.to;
     if (!wave.scopes.empty())
       sim_options.trace_selection = [scopes](const std::string& name) { return (*scopes)(name); };
   }
+  // Now and then while the run goes: its progress line, the caller's heartbeat, and the
+  // waveform's limit (the timeline checks its own as it writes).
   ProgressLine progress;
-  if (options.progress || options.heartbeat)
+  if (options.progress || options.heartbeat || waveform)
     sim_options.progress = [&](Cycle now) {
       if (options.progress) progress.update(now);
       if (options.heartbeat) options.heartbeat();
+      if (waveform) waveform->check();
     };
   std::vector<GtkwaveViewFile> view;
   sim_options.stats_interval = options.stats_interval;
   std::optional<Profile> profile;
   if (tb.profile || options.profile) sim_options.recorders.push_back(&profile.emplace());
+  std::optional<BoundedWriter> timeline_writes;
   std::optional<Timeline> recorded;
   if (timeline_file) {
     check_timeline_size(timeline, options, expected_cycles(*program, o.machine), o.machine);
-    sim_options.recorders.push_back(&recorded.emplace(options.timeline_from, options.timeline_to));
+    timeline_writes.emplace(*timeline_file, options.timeline_limit, timeline.where,
+                            timeline_passed(options));
+    recorded.emplace(options.timeline_from, options.timeline_to,
+                     [&timeline_writes](std::string_view piece) { timeline_writes->write(piece); });
+    sim_options.recorders.push_back(&*recorded);
   }
   try {
     Simulation simulation(machine, sim_options);
@@ -491,6 +518,13 @@ RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) 
       detector = std::make_unique<RaceDetector>(memory_scopes(simulation.machine()), kListedRaces);
       for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m)
         simulation.memory(m).set_observer(detector.get());
+    }
+    if (recorded) {
+      std::vector<std::string> labels;
+      for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m)
+        labels.push_back(simulation.memory(m).label());
+      recorded->start(machine_model(o.machine).hierarchical ? o.machine.multiprocessors : 1,
+                      std::move(labels));
     }
     program->initialize(simulation.memory());
     o.result = simulation.run(*program);
@@ -546,13 +580,7 @@ RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) 
                       "\n");
   for (std::size_t i = 0; i < view.size(); ++i) view_files[i]->write(view[i].contents);
   if (resolved_file) resolved_file->write(yaml_text(o.resolved));
-  if (timeline_file) {
-    const std::string text = recorded->json(
-        o.result, machine_model(o.machine).hierarchical ? o.machine.multiprocessors : 1);
-    if (text.size() > options.timeline_limit)
-      throw InputError(timeline.where, timeline_refusal(format_bytes(text.size()), options));
-    timeline_file->write(text);
-  }
+  if (recorded) recorded->finish();
   if (vcd_file) {
     vcd_file->commit();
     o.vcd_file = vcd.path;

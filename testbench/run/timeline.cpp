@@ -2,34 +2,72 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "testbench/run/profile_report.hpp"
 
 namespace mmsim {
 namespace {
-
-// A JSON string, quoted and escaped (names may hold any byte: U+FFFD for what is not UTF-8).
-std::string json_string(const std::string& text) {
-  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 const char* kind_name(int kind) {
   static const char* const names[] = {"read", "write", "sync", "grid_sync"};
   return names[kind];
 }
 
-// A counter's change at a time unit.
-struct Change {
-  Cycle time;
-  std::int64_t stages;    // stage groups in flight
-  std::int64_t requests;  // thread requests per time unit, times kRateScale
-  std::int64_t banks;     // busy banks
-};
 constexpr std::int64_t kRateScale = 1 << 20;  // requests / k kept exact enough in integers
+// The buffer goes to the sink in pieces of about this size.
+constexpr std::size_t kDrainBytes = std::size_t{1} << 16;
+// Bytes of a pending counter change (a node of a std::map) and of a site's names.
+constexpr std::uint64_t kChangeBytes = 80;
 
 }  // namespace
+
+Timeline::Timeline(Cycle from, Cycle to, Sink sink) : from_(from), to_(to), sink_(std::move(sink)) {
+  buffer_.reserve(2 * kDrainBytes);
+}
+
+std::uint64_t Timeline::memory_bytes(std::uint64_t warps, std::uint64_t memories,
+                                     std::uint64_t lanes, std::uint64_t width) {
+  const std::uint64_t per_memory = (lanes + 3) * kChangeBytes + 512;
+  const std::uint64_t per_dispatch = lanes * width * 8 + lanes * 8;  // marks, groups, busy banks
+  return 2 * kDrainBytes + warps / 8 + memories * per_memory + per_dispatch;
+}
+
+void Timeline::start(unsigned blocks, std::vector<std::string> memory_labels) {
+  memory_labels_ = std::move(memory_labels);
+  memories_pid_ = blocks;
+  for (const std::string& label : memory_labels_)
+    counters_.push_back({JsonWriter::quoted(label + " pipeline"),
+                         JsonWriter::quoted(label + " requests"),
+                         JsonWriter::quoted(label + " banks"),
+                         {},
+                         {},
+                         {-1, -1, -1}});
+  json_.begin_object()
+      .key("displayTimeUnit")
+      .value("ns")
+      .key("otherData")
+      .begin_object()
+      .key("time_unit")
+      .value("1 us = 1 time unit of the machine")
+      .end()
+      .key("traceEvents")
+      .begin_array(true);
+  // Processes: the warps of each block, then the memories' counters.
+  for (unsigned b = 0; b < blocks; ++b)
+    json_.begin_object()
+        .key("ph")
+        .value("M")
+        .key("name")
+        .value("process_name")
+        .key("pid")
+        .value(b)
+        .key("args")
+        .begin_object()
+        .key("name")
+        .value(blocks == 1 ? "warps" : "SM " + std::to_string(b))
+        .end()
+        .end();
+  drain();
+}
 
 SiteId Timeline::site_of(SiteRef site) {
   if (!any_ || site.key() != last_key_) {
@@ -43,17 +81,32 @@ SiteId Timeline::site_of(SiteRef site) {
 void Timeline::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& splitter,
                           unsigned stages, unsigned requests, Cycle t, Cycle completion) {
   if (!in_window(t, completion)) return;
-  dispatches_.push_back({t, completion, stages, requests, memory, busy_.size()});
   count_busy_banks(unit.dispatch_cells(), splitter, stages);
+  write_counters(memory, t);  // the changes before t are final: no dispatch starts earlier
+  // The stage groups in flight from the dispatch to its completion, its requests over its k
+  // stages while they enter the pipeline, the busy banks of the group entering in each.
+  std::map<Cycle, Change>& at = counters_[memory].pending;
+  const std::int64_t rate = std::int64_t{requests} * kRateScale / stages;
+  const auto add = [&](Cycle time, Change change) {
+    Change& sum = at[time];
+    sum.stages += change.stages;
+    sum.requests += change.requests;
+    sum.banks += change.banks;
+  };
+  add(t, {stages, rate, busy_[0]});
+  for (unsigned g = 1; g < stages; ++g) add(t + g, {0, 0, std::int64_t{busy_[g]} - busy_[g - 1]});
+  add(t + stages, {0, -rate, -std::int64_t{busy_[stages - 1]}});
+  add(completion + 1, {-std::int64_t{stages}, 0, 0});
   const std::span<const Warp> warps = unit.warps();
   for (std::size_t j = 0; j < warps.size(); ++j) {
     if (!unit.in_flight(j)) continue;
     const Warp& warp = warps[j];
     const Warp::Instruction& in = warp.instruction();
-    slices_.push_back({t, completion + 1, warp.index(), site_of(in.site), warp.block(), memory,
-                       in.access == AccessKind::read ? Kind::read : Kind::write});
+    slice(t, completion + 1, warp, site_of(in.site), memory,
+          in.access == AccessKind::read ? Kind::read : Kind::write);
     ++instructions_;
   }
+  drain();
 }
 
 // A bank is busy in a time unit when the stage group entering the pipeline then sends it a
@@ -70,15 +123,14 @@ void Timeline::count_busy_banks(std::span<const Address> cells, StageSplitter& s
   const std::size_t width = splitter.width();
   if (group_banks_.size() < std::size_t{k} * width) group_banks_.resize(std::size_t{k} * width, 0);
   const std::uint64_t mark = ++counted_;
-  const std::size_t first = busy_.size();
-  busy_.resize(first + k, 0);
+  busy_.assign(k, 0);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (cells[i] == kInactive) continue;
     const std::size_t group = one_group ? 0 : groups_[i];
     std::uint64_t& marked = group_banks_[group * width + splitter.bank(cells[i])];
     if (marked == mark) continue;  // a merged request, or another cell of a busy bank
     marked = mark;
-    ++busy_[first + group];
+    ++busy_[group];
   }
 }
 
@@ -86,126 +138,151 @@ void Timeline::released(const WarpUnit& unit, std::size_t j, Cycle arrived, Cycl
   if (!in_window(arrived, release)) return;
   const Warp& warp = unit.warps()[j];
   const Warp::Instruction& in = warp.instruction();
-  slices_.push_back({arrived, release, warp.index(), site_of(in.site), warp.block(), kNoMemory,
-                     in.scope == BarrierScope::grid ? Kind::grid_sync : Kind::sync});
+  slice(arrived, release, warp, site_of(in.site), kNoMemory,
+        in.scope == BarrierScope::grid ? Kind::grid_sync : Kind::sync);
   ++barriers_;
+  drain();
 }
 
-std::string Timeline::json(const RunResult& result, unsigned blocks) const {
-  std::string out;
-  out.reserve(slices_.size() * 160 + dispatches_.size() * 200 + 4096);
-  auto to = std::back_inserter(out);
-  out +=
-      "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 time unit of the "
-      "machine\"},\"traceEvents\":[\n";
-  // Processes: the warps of each block, then the memories' counters.
-  const unsigned memories_pid = blocks;
-  for (unsigned b = 0; b < blocks; ++b)
-    fmt::format_to(to,
-                   R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":{}}}}},)"
-                   "\n",
-                   b, json_string(blocks == 1 ? "warps" : "SM " + std::to_string(b)));
-  constexpr unsigned kUnnamed = ~0u;
-  std::vector<unsigned> block_of;  // per warp with a slice, its block: named once each
-  for (const Slice& s : slices_) {
-    if (s.warp >= block_of.size()) block_of.resize(s.warp + 1, kUnnamed);
-    block_of[s.warp] = s.block;
+void Timeline::slice(Cycle begin, Cycle end, const Warp& warp, SiteId site, MemoryId memory,
+                     Kind kind) {
+  const WarpId index = warp.index();
+  const unsigned block = warp.block();
+  if (index >= named_warps_.size()) named_warps_.resize(index + 1, false);
+  if (!named_warps_[index]) {
+    named_warps_[index] = true;
+    json_.begin_object()
+        .key("ph")
+        .value("M")
+        .key("name")
+        .value("thread_name")
+        .key("pid")
+        .value(block)
+        .key("tid")
+        .value(std::uint64_t{index})
+        .key("args")
+        .begin_object()
+        .key("name")
+        .value("warp " + std::to_string(index))
+        .end()
+        .end();
+    json_.begin_object()
+        .key("ph")
+        .value("M")
+        .key("name")
+        .value("thread_sort_index")
+        .key("pid")
+        .value(block)
+        .key("tid")
+        .value(std::uint64_t{index})
+        .key("args")
+        .begin_object()
+        .key("sort_index")
+        .value(std::uint64_t{index})
+        .end()
+        .end();
   }
-  for (WarpId warp = 0; warp < block_of.size(); ++warp) {
-    const unsigned block = block_of[warp];
-    if (block == kUnnamed) continue;
-    fmt::format_to(
-        to,
-        R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"warp {}"}}}},)"
-        "\n"
-        R"({{"ph":"M","name":"thread_sort_index","pid":{},"tid":{},"args":{{"sort_index":{}}}}},)"
-        "\n",
-        block, warp, warp, block, warp, warp);
+  const bool barrier = memory == kNoMemory;
+  const std::size_t slots = memory_labels_.size() + 1;
+  if (names_.size() <= std::size_t{site} * 4) {
+    names_.resize((std::size_t{site} + 1) * 4);
+    details_.resize((std::size_t{site} + 1) * slots);
   }
-  // Names made once: per site and kind the slice's name, per site and memory its arguments.
-  const std::size_t memories = result.memories.size();
-  const auto memory_label = [&](MemoryId m) {
-    return m == kNoMemory ? std::string("barrier") : result.memories[m].label;
+  std::string& name = names_[std::size_t{site} * 4 + static_cast<std::size_t>(kind)];
+  std::string& details = details_[std::size_t{site} * slots + (barrier ? 0 : memory + 1)];
+  if (name.empty() || details.empty()) {
+    const std::string text = site_text(sites_.sites()[site]);
+    name = JsonWriter::quoted(std::string(kind_name(static_cast<int>(kind))) + " " + text);
+    details.clear();
+    JsonWriter(details)
+        .begin_object()
+        .key("site")
+        .value(text)
+        .key("memory")
+        .value(barrier ? std::string("barrier") : memory_labels_[memory])
+        .end();
+  }
+  json_.begin_object()
+      .key("ph")
+      .value("X")
+      .key("cat")
+      .value(barrier ? "barrier" : "memory")
+      .key("name")
+      .raw(name)
+      .key("pid")
+      .value(block)
+      .key("tid")
+      .value(std::uint64_t{index})
+      .key("ts")
+      .value(begin)
+      .key("dur")
+      .value(end - begin)
+      .key("args")
+      .raw(details)
+      .end();
+}
+
+void Timeline::write_counters(MemoryId m, Cycle before) {
+  Counters& c = counters_[m];
+  const auto counter = [&](const std::string& name, Cycle time, const char* arg) -> JsonWriter& {
+    return json_.begin_object()
+        .key("ph")
+        .value("C")
+        .key("name")
+        .raw(name)
+        .key("pid")
+        .value(memories_pid_)
+        .key("ts")
+        .value(time)
+        .key("args")
+        .begin_object()
+        .key(arg);
   };
-  std::vector<std::string> site_names;
-  for (const SiteInfo& site : sites_.sites()) site_names.push_back(site_text(site));
-  // "name":... per site and kind, "args":{...} per site and memory (slot 0: barriers).
-  std::vector<std::string> names(site_names.size() * 4);
-  std::vector<std::string> details(site_names.size() * (memories + 1));
-  for (const Slice& s : slices_) {
-    const bool barrier = s.memory == kNoMemory;
-    std::string& name = names[std::size_t{s.site} * 4 + static_cast<std::size_t>(s.kind)];
-    if (name.empty())
-      name = fmt::format(
-          R"("cat":"{}","name":{})", barrier ? "barrier" : "memory",
-          json_string(std::string(kind_name(static_cast<int>(s.kind))) + " " + site_names[s.site]));
-    std::string& args =
-        details[std::size_t{s.site} * (memories + 1) + (barrier ? 0 : std::size_t{s.memory} + 1)];
-    if (args.empty())
-      args = fmt::format(R"("args":{{"site":{},"memory":{}}})", json_string(site_names[s.site]),
-                         json_string(memory_label(s.memory)));
-    fmt::format_to(to,
-                   R"({{"ph":"X",{},"pid":{},"tid":{},"ts":{},"dur":{},{}}},)"
-                   "\n",
-                   name, s.block, s.warp, s.begin, s.end - s.begin, args);
+  // An event where a value changes only: back to back dispatches keep the first two steady.
+  for (auto it = c.pending.begin(); it != c.pending.end() && it->first < before;
+       it = c.pending.erase(it)) {
+    const auto& [time, change] = *it;
+    c.value.stages += change.stages;
+    c.value.requests += change.requests;
+    c.value.banks += change.banks;
+    if (c.value.stages != c.shown.stages)
+      counter(c.pipeline, time, "stage groups in flight").value(c.value.stages).end().end();
+    if (c.value.requests != c.shown.requests)
+      counter(c.requests, time, "requests per time unit")
+          .value(static_cast<double>(c.value.requests) / kRateScale, 4)
+          .end()
+          .end();
+    if (c.value.banks != c.shown.banks)
+      counter(c.banks, time, "busy banks").value(c.value.banks).end().end();
+    c.shown = c.value;
   }
-  // Counters per memory, as step functions: stage groups of the dispatches in flight (from the
-  // dispatch to its completion), thread requests per time unit while its stage groups enter the
-  // pipeline (its requests over its k stages), and the banks busy with the group entering in
-  // each time unit. An event where the value changes only: back to back dispatches keep the
-  // first two steady.
-  std::vector<std::vector<Change>> changes(memories);
-  for (const Dispatch& d : dispatches_) {
-    const std::int64_t rate = std::int64_t{d.requests} * kRateScale / d.stages;
-    const std::uint32_t* busy = busy_.data() + d.busy;
-    std::vector<Change>& at = changes[d.memory];
-    at.push_back({d.t, d.stages, rate, busy[0]});
-    for (unsigned g = 1; g < d.stages; ++g)
-      at.push_back({d.t + g, 0, 0, std::int64_t{busy[g]} - busy[g - 1]});
-    at.push_back({d.t + d.stages, 0, -rate, -std::int64_t{busy[d.stages - 1]}});
-    at.push_back({d.completion + 1, -std::int64_t{d.stages}, 0, 0});
-  }
-  for (MemoryId m = 0; m < memories; ++m) {
-    std::vector<Change>& at = changes[m];
-    std::stable_sort(at.begin(), at.end(),
-                     [](const Change& a, const Change& b) { return a.time < b.time; });
-    const std::string pipeline = json_string(result.memories[m].label + " pipeline");
-    const std::string requests = json_string(result.memories[m].label + " requests");
-    const std::string banks = json_string(result.memories[m].label + " banks");
-    std::int64_t stages = 0, rate = 0, busy = 0;
-    std::int64_t shown_stages = -1, shown_rate = -1, shown_busy = -1;
-    for (std::size_t i = 0; i < at.size(); ++i) {
-      stages += at[i].stages;
-      rate += at[i].requests;
-      busy += at[i].banks;
-      if (i + 1 < at.size() && at[i + 1].time == at[i].time) continue;  // one event per time
-      if (stages != shown_stages)
-        fmt::format_to(
-            to,
-            R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"stage groups in flight":{}}}}},)"
-            "\n",
-            pipeline, memories_pid, at[i].time, stages);
-      if (rate != shown_rate)
-        fmt::format_to(
-            to,
-            R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"requests per time unit":{:.4g}}}}},)"
-            "\n",
-            requests, memories_pid, at[i].time, static_cast<double>(rate) / kRateScale);
-      if (busy != shown_busy)
-        fmt::format_to(to,
-                       R"({{"ph":"C","name":{},"pid":{},"ts":{},"args":{{"busy banks":{}}}}},)"
-                       "\n",
-                       banks, memories_pid, at[i].time, busy);
-      shown_stages = stages;
-      shown_rate = rate;
-      shown_busy = busy;
-    }
-  }
-  fmt::format_to(to,
-                 R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"memories"}}}}]}})"
-                 "\n",
-                 memories_pid);
-  return out;
+}
+
+void Timeline::finish() {
+  for (MemoryId m = 0; m < counters_.size(); ++m) write_counters(m, kNever);
+  json_.begin_object()
+      .key("ph")
+      .value("M")
+      .key("name")
+      .value("process_name")
+      .key("pid")
+      .value(memories_pid_)
+      .key("args")
+      .begin_object()
+      .key("name")
+      .value("memories")
+      .end()
+      .end()
+      .end()
+      .end();
+  buffer_ += '\n';
+  drain(true);
+}
+
+void Timeline::drain(bool all) {
+  if (buffer_.empty() || (!all && buffer_.size() < kDrainBytes)) return;
+  sink_(buffer_);
+  buffer_.clear();
 }
 
 }  // namespace mmsim

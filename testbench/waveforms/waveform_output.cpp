@@ -15,6 +15,11 @@ namespace {
 
 constexpr std::uint64_t kMaxCycle = std::uint64_t{1} << 62;
 
+constexpr const char* kNarrowTheWaveform =
+    "narrow it to a window of cycles (outputs.vcd: {file, from, to}, or --vcd-from and --vcd-to) "
+    "or to some scopes (outputs.vcd.scopes, or --vcd-scope, e.g. 'machine.warp_[0-3]' "
+    "'machine.memory.bank_*'), or raise the limit (outputs.vcd.limit, or --vcd-limit)";
+
 // A regular file, a link to one, or a new file gets a save file beside it; a device or a FIFO
 // does not.
 bool gets_view(const std::string& path) {
@@ -94,6 +99,11 @@ WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
   return plan;
 }
 
+WaveformLimit waveform_limit(const WaveformPlan& plan) {
+  return {plan.limit, "this waveform passed the limit of " + format_bytes(plan.limit) +
+                          " of VCD while the run went on: " + kNarrowTheWaveform};
+}
+
 WaveformEstimate estimate_waveform(std::uint64_t signals, const WaveformCycles& run,
                                    const WaveformWindow& window) {
   const auto traced = [&](std::uint64_t cycles) -> std::uint64_t {
@@ -122,14 +132,10 @@ void check_waveform_size(const WaveformPlan& plan, const WaveformEstimate& e) {
                                e.cycles, format_bytes(bytes))
                          : ")";
   if (likely > plan.limit)
-    throw InputError(
-        plan.file.where,
-        fmt::format("this waveform would take {} of VCD, more than the limit of {}: narrow it to "
-                    "a window of cycles (outputs.vcd: {{file, from, to}}, or --vcd-from and "
-                    "--vcd-to) or to some scopes (outputs.vcd.scopes, or --vcd-scope, e.g. "
-                    "'machine.warp_[0-3]' 'machine.memory.bank_*'), or raise the limit "
-                    "(outputs.vcd.limit, or --vcd-limit)",
-                    what, format_bytes(plan.limit)));
+    throw InputError(plan.file.where,
+                     fmt::format("this waveform would take {} of VCD, more than the limit of {}: "
+                                 "{}",
+                                 what, format_bytes(plan.limit), kNarrowTheWaveform));
   if (likely > kWaveformNotice)
     std::fprintf(stderr, "mmsim: the waveform will take %s of VCD (limit %s)\n", what.c_str(),
                  format_bytes(plan.limit).c_str());

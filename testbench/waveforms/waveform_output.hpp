@@ -13,6 +13,7 @@
 #include "testbench/waveforms/gtkwave_view.hpp"
 #include "testbench/waveforms/vcd_window.hpp"
 #include "testbench/waveforms/waveform_converter.hpp"
+#include "testbench/waveforms/waveform_pipe.hpp"
 
 namespace mmsim {
 
@@ -42,6 +43,9 @@ struct WaveformPlan {
 // valid (from after to, a negative cycle, a converter that is not installed).
 WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
                            const std::string& option_name, const WaveformOptions& options);
+
+// The plan's limit, enforced while the waveform is written (a run with no end).
+WaveformLimit waveform_limit(const WaveformPlan& plan);
 
 // A run's cycles before it runs, from the program's bounds on time.
 struct WaveformCycles {

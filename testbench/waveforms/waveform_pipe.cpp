@@ -31,14 +31,15 @@ std::string private_folder(const SourceLocation& where) {
 }  // namespace
 
 WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where, WaveformWindow window,
-                           WaveformFormat format)
+                           WaveformFormat format, WaveformLimit limit)
     : file_(file),
       where_(where),
       folder_(private_folder(where)),
       base_(folder_ + "/waveform"),
       fifo_(base_ + ".vcd"),
       remove_folder_(folder_, Removal::private_folder),
-      remove_fifo_(fifo_) {
+      remove_fifo_(fifo_),
+      limit_(std::move(limit)) {
   const auto give_up = [&](const std::string& what) {
     const int error = errno;
     if (read_end_ >= 0) ::close(read_end_);
@@ -120,6 +121,11 @@ void WaveformPipe::copy() {
 }
 
 void WaveformPipe::send(std::string_view vcd) {
+  if (vcd.size() > limit_.bytes - sent_) {
+    over_limit_.store(true, std::memory_order_release);
+    throw InputError(where_, limit_.refusal);
+  }
+  sent_ += vcd.size();
   if (converter_)
     converter_->write(vcd);
   else
@@ -132,6 +138,10 @@ void WaveformPipe::stop() {
     held_write_end_ = -1;
   }
   if (copier_.joinable()) copier_.join();
+}
+
+void WaveformPipe::check() const {
+  if (over_limit_.load(std::memory_order_acquire)) throw InputError(where_, limit_.refusal);
 }
 
 void WaveformPipe::finish() {

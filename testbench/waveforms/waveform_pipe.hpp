@@ -6,6 +6,7 @@
 // GTKWave's converter for FST and LXT2 (WaveformConverter).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -20,11 +21,18 @@
 
 namespace mmsim {
 
+// What the pipe lets through: at most `limit` bytes of VCD (after the window's cut, before a
+// converter), `refusal` the message past it.
+struct WaveformLimit {
+  std::uint64_t bytes = ~std::uint64_t{0};
+  std::string refusal;
+};
+
 class WaveformPipe {
  public:
   // Throws InputError at `where` when the FIFO (or the converter) cannot be made.
   WaveformPipe(PendingFile& file, const SourceLocation& where, WaveformWindow window = {},
-               WaveformFormat format = WaveformFormat::vcd);
+               WaveformFormat format = WaveformFormat::vcd, WaveformLimit limit = {});
   // Ends the copy (SystemC must have closed its trace file: the Simulation is destroyed first).
   ~WaveformPipe();
   WaveformPipe(const WaveformPipe&) = delete;
@@ -35,6 +43,9 @@ class WaveformPipe {
   // Once SystemC has closed its trace file: waits for the copy to end and throws the
   // PendingFile's InputError if a write failed.
   void finish();
+  // While the run goes: throws InputError once the waveform has passed its limit (the copy
+  // then drops the rest, so that SystemC never blocks), to end a run that has no end.
+  void check() const;
 
  private:
   void copy();
@@ -54,6 +65,9 @@ class WaveformPipe {
   std::unique_ptr<WaveformConverter> converter_;  // none: VCD into the file itself
   std::thread copier_;
   std::exception_ptr failure_;
+  WaveformLimit limit_;
+  std::uint64_t sent_ = 0;                 // bytes of VCD let through
+  std::atomic<bool> over_limit_ = false;  // set by the copy, read by check()
 };
 
 }  // namespace mmsim
