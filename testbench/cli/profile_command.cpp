@@ -13,7 +13,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sw/program/input_error.hpp"
+#include "sw/support/text_input.hpp"
 #include "testbench/cli/subcommands.hpp"
+#include "testbench/run/profile_report.hpp"
 
 namespace mmsim {
 namespace {
@@ -25,62 +28,32 @@ struct ProfileCommand {
   std::string source_dir;  // where relative files are looked for, after the current folder
 };
 
-// One site's counts, summed over its memories.
-struct SiteLine {
-  std::string file;
-  std::uint64_t line = 0;
-  std::string label;
-  std::uint64_t instructions = 0;
-  std::uint64_t requests = 0;
-  std::uint64_t stages = 0;
-  std::uint64_t max_stages = 0;
-  std::uint64_t dispatches = 0;
-  std::uint64_t barriers = 0;
-  std::uint64_t turn = 0;
-  std::uint64_t memory = 0;
-  std::uint64_t barrier = 0;
-  std::uint64_t time() const { return turn + memory + barrier; }
-};
-
-class Failure : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::vector<SiteLine> read_sites(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Failure(path + ": cannot be read");
+// The profile in the statistics file `path`.
+ProfileTable read_profile(const std::string& path) {
+  std::string text;
+  try {
+    std::ifstream in = open_text_file(path);
+    text = read_text(in);
+  } catch (const TextInputError& e) {
+    throw InputError({path, 0, 0}, std::string("cannot be read: ") + e.what());
+  }
   nlohmann::json stats;
   try {
-    stats = nlohmann::json::parse(in);
+    stats = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    throw Failure(path + ": not a statistics JSON (" + e.what() + ")");
+    throw InputError({path, 0, 0}, std::string("not a statistics JSON (") + e.what() + ")");
   }
   if (!stats.is_object() || !stats.contains("profile"))
-    throw Failure(path + ": holds no profile (run with --profile, or outputs.profile: true)");
-  try {
-    const nlohmann::json& profile = stats.at("profile");
-    std::vector<SiteLine> sites;
-    for (const nlohmann::json& s : profile.at("sites"))
-      sites.push_back({s.at("file").get<std::string>(), s.at("line").get<std::uint64_t>(),
-                       s.at("label").get<std::string>()});
-    for (const nlohmann::json& row : profile.at("rows")) {
-      SiteLine& s = sites.at(row.at("site").get<std::size_t>());
-      const auto count = [&row](const char* key) { return row.at(key).get<std::uint64_t>(); };
-      s.instructions += count("instructions");
-      s.requests += count("requests");
-      s.stages += count("stages");
-      s.max_stages = std::max(s.max_stages, count("max_stages"));
-      s.dispatches += count("dispatches");
-      s.barriers += count("barriers");
-      s.turn += count("turn_wait");
-      s.memory += count("memory_wait");
-      s.barrier += count("barrier_wait");
-    }
-    return sites;
-  } catch (const nlohmann::json::exception& e) {
-    throw Failure(path + ": its profile is not as docs/statistics.md describes it (" + e.what() +
-                  ")");
-  }
+    throw InputError({path, 0, 0},
+                     "holds no profile (run with --profile, or outputs.profile: true)");
+  return profile_from_json(stats.at("profile"), path);
+}
+
+// Each site's counts, summed over its memories (and its barriers).
+std::vector<SiteCounts> per_site(const ProfileTable& profile) {
+  std::vector<SiteCounts> sites(profile.sites.size());
+  for (const ProfileRow& row : profile.rows) sites[row.site] += row.counts;
+  return sites;
 }
 
 std::string percent(std::uint64_t part, std::uint64_t whole) {
@@ -88,17 +61,12 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
-std::string mean(const SiteLine& s) {
-  if (s.dispatches == 0) return "-";
-  return fmt::format("{:.2f}", static_cast<double>(s.stages) / static_cast<double>(s.dispatches));
-}
-
 const char* kHeader = "   %time  instr  requests   stages  max  mean     turn   memory  barrier";
 
-std::string counts(const SiteLine& s, std::uint64_t total) {
+std::string counts(const SiteCounts& s, std::uint64_t total) {
   return fmt::format("{:>8}{:>7}{:>10}{:>9}{:>5}{:>6}{:>9}{:>9}{:>9}", percent(s.time(), total),
-                     s.instructions + s.barriers, s.requests, s.stages, s.max_stages, mean(s),
-                     s.turn, s.memory, s.barrier);
+                     s.instructions + s.barriers, s.requests, s.stages, s.max_stages,
+                     mean_stages(s), s.turn_wait, s.memory_wait, s.barrier_wait);
 }
 
 // The file of a site: as named (absolute, or from the current folder), beside the statistics,
@@ -113,42 +81,36 @@ std::optional<std::filesystem::path> find_source(const std::string& file,
   return std::nullopt;
 }
 
-void print_table(const std::vector<SiteLine>& sites, std::uint64_t total) {
-  std::vector<const SiteLine*> order;
-  for (const SiteLine& s : sites) order.push_back(&s);
+void print_table(const ProfileTable& profile, std::uint64_t total) {
+  const std::vector<SiteCounts> sites = per_site(profile);
+  std::vector<SiteId> order(sites.size());
+  for (SiteId i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
-                   [](const SiteLine* a, const SiteLine* b) { return a->time() > b->time(); });
+                   [&](SiteId a, SiteId b) { return sites[a].time() > sites[b].time(); });
   std::cout << kHeader << "  site\n";
-  for (const SiteLine* s : order) {
-    std::string where = s->file;
-    if (s->line > 0) where += ":" + std::to_string(s->line);
-    if (!s->label.empty()) where += " (" + s->label + ")";
-    std::cout << counts(*s, total) << "  " << where << "\n";
-  }
+  for (const SiteId site : order)
+    std::cout << counts(sites[site], total) << "  " << site_text(profile.sites[site]) << "\n";
 }
 
-void print_source(const std::vector<SiteLine>& sites, std::uint64_t total,
+void print_source(const ProfileTable& profile, std::uint64_t total,
                   const ProfileCommand& command) {
-  std::map<std::string, std::map<std::uint64_t, SiteLine>> files;  // a line's sites summed
-  for (const SiteLine& s : sites) {
-    SiteLine& at = files[s.file][s.line];
-    at.file = s.file;
-    at.line = s.line;
-    at.label = at.label.empty() ? s.label : at.label + ", " + s.label;
-    at.instructions += s.instructions;
-    at.requests += s.requests;
-    at.stages += s.stages;
-    at.max_stages = std::max(at.max_stages, s.max_stages);
-    at.dispatches += s.dispatches;
-    at.barriers += s.barriers;
-    at.turn += s.turn;
-    at.memory += s.memory;
-    at.barrier += s.barrier;
+  // A line's sites summed, their labels listed.
+  struct Line {
+    SiteCounts counts;
+    std::string label;
+  };
+  std::map<std::string, std::map<std::uint64_t, Line>> files;
+  const std::vector<SiteCounts> sites = per_site(profile);
+  for (SiteId i = 0; i < sites.size(); ++i) {
+    const SiteInfo& site = profile.sites[i];
+    Line& at = files[site.file][site.line];
+    at.counts += sites[i];
+    at.label = at.label.empty() ? site.label : at.label + ", " + site.label;
   }
   bool first = true;
   for (const auto& [file, lines] : files) {
     std::uint64_t time = 0;
-    for (const auto& [number, s] : lines) time += s.time();
+    for (const auto& [number, line] : lines) time += line.counts.time();
     std::cout << (first ? "" : "\n") << (file.empty() ? "(no file)" : file) << "  ("
               << percent(time, total) << " of the warp time)\n";
     first = false;
@@ -160,8 +122,9 @@ void print_source(const std::vector<SiteLine>& sites, std::uint64_t total,
     }
     std::cout << kHeader << "  line\n";
     if (text.empty()) {
-      for (const auto& [number, s] : lines)
-        std::cout << counts(s, total) << fmt::format("{:>6} | ", number) << s.label << "\n";
+      for (const auto& [number, line] : lines)
+        std::cout << counts(line.counts, total) << fmt::format("{:>6} | ", number) << line.label
+                  << "\n";
       if (!file.empty()) std::cout << "  (source not found: " << file << ")\n";
       continue;
     }
@@ -172,7 +135,8 @@ void print_source(const std::vector<SiteLine>& sites, std::uint64_t total,
       if (!near) continue;
       if (shown_to > 0 && n > shown_to + 1) std::cout << fmt::format("{:>77}\n", "...");
       const auto here = lines.find(n);
-      std::cout << (here != lines.end() ? counts(here->second, total) : std::string(72, ' '))
+      std::cout << (here != lines.end() ? counts(here->second.counts, total)
+                                        : std::string(72, ' '))
                 << fmt::format("{:>6} | ", n) << text[n - 1] << "\n";
       shown_to = n;
     }
@@ -181,16 +145,15 @@ void print_source(const std::vector<SiteLine>& sites, std::uint64_t total,
 
 int profile_command(const ProfileCommand& command) {
   try {
-    const std::vector<SiteLine> sites = read_sites(command.stats);
-    std::uint64_t total = 0;
-    for (const SiteLine& s : sites) total += s.time();
+    const ProfileTable profile = read_profile(command.stats);
+    const std::uint64_t total = profile.total().time();
     if (command.source)
-      print_source(sites, total, command);
+      print_source(profile, total, command);
     else
-      print_table(sites, total);
+      print_table(profile, total);
     return 0;
-  } catch (const Failure& e) {
-    std::cerr << "mmsim: profile: " << e.what() << "\n";
+  } catch (const InputError& e) {
+    std::cerr << "mmsim: profile: " << e.describe() << "\n";
     return 2;
   }
 }

@@ -1,8 +1,11 @@
 #include "testbench/run/profile_report.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
+
+#include "sw/program/input_error.hpp"
 
 namespace mmsim {
 namespace {
@@ -22,12 +25,22 @@ nlohmann::json counts_json(const SiteCounts& c) {
           {"barrier_wait", c.barrier_wait}};
 }
 
-std::string mean(const SiteCounts& c) {
-  if (c.dispatches == 0) return "-";
-  return fmt::format("{:.2f}", static_cast<double>(c.stages) / static_cast<double>(c.dispatches));
+// profile.<path>'s value as a T within [0, max], or InputError at `file` naming the key.
+template <class T>
+T number_at(const nlohmann::json& value, const std::string& path, const std::string& file,
+            std::uint64_t max = ~std::uint64_t{0}) {
+  if (!value.is_number_unsigned() || value.get<std::uint64_t>() > max)
+    throw InputError({file, 0, 0}, "profile." + path + ": expected an integer from 0 to " +
+                                       std::to_string(max) + ", got " + value.dump());
+  return static_cast<T>(value.get<std::uint64_t>());
 }
 
 }  // namespace
+
+std::string mean_stages(const SiteCounts& c) {
+  if (c.dispatches == 0) return "-";
+  return fmt::format("{:.2f}", static_cast<double>(c.stages) / static_cast<double>(c.dispatches));
+}
 
 std::string site_text(const SiteInfo& site) {
   std::string text = site.file;
@@ -77,7 +90,7 @@ std::vector<std::string> profile_lines(const ProfileTable& profile, const RunRes
     lines.push_back(row_line(site, row_memory(row, result), barrier ? c.barriers : c.instructions,
                              barrier ? "-" : std::to_string(c.requests),
                              barrier ? "-" : std::to_string(c.stages),
-                             barrier ? "-" : std::to_string(c.max_stages), mean(c), c.turn_wait,
+                             barrier ? "-" : std::to_string(c.max_stages), mean_stages(c), c.turn_wait,
                              c.memory_wait, c.barrier_wait));
   }
   return lines;
@@ -97,6 +110,67 @@ nlohmann::json profile_json(const ProfileTable& profile, const RunResult& result
     rows.push_back(std::move(r));
   }
   return {{"sites", sites}, {"rows", rows}, {"total", counts_json(profile.total())}};
+}
+
+ProfileTable profile_from_json(const nlohmann::json& profile, const std::string& file) {
+  const auto at = [&](const nlohmann::json& object, const std::string& path,
+                      const char* key) -> const nlohmann::json& {
+    if (!object.is_object() || !object.contains(key))
+      throw InputError({file, 0, 0}, "profile." + path + ": missing key '" + key + "'");
+    return object.at(key);
+  };
+  const auto list = [&](const char* key) -> const nlohmann::json& {
+    const nlohmann::json& value = at(profile, "", key);
+    if (!value.is_array())
+      throw InputError({file, 0, 0}, std::string("profile.") + key + ": expected a list");
+    return value;
+  };
+  const auto text = [&](const nlohmann::json& value, const std::string& path) {
+    if (!value.is_string())
+      throw InputError({file, 0, 0}, "profile." + path + ": expected a string, got " +
+                                         value.dump(-1, ' ', false,
+                                                    nlohmann::json::error_handler_t::replace));
+    return value.get<std::string>();
+  };
+  ProfileTable table;
+  const nlohmann::json& sites = list("sites");
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    const std::string path = "sites[" + std::to_string(i) + "]";
+    table.sites.push_back(
+        {text(at(sites[i], path, "file"), path + ".file"),
+         number_at<std::uint32_t>(at(sites[i], path, "line"), path + ".line", file, ~0u),
+         text(at(sites[i], path, "label"), path + ".label")});
+  }
+  const nlohmann::json& rows = list("rows");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::string path = "rows[" + std::to_string(i) + "]";
+    const nlohmann::json& row = rows[i];
+    ProfileRow r;
+    r.site = number_at<SiteId>(at(row, path, "site"), path + ".site", file,
+                               std::numeric_limits<SiteId>::max());
+    if (r.site >= table.sites.size())
+      throw InputError({file, 0, 0}, "profile." + path + ".site: names site " +
+                                         std::to_string(r.site) + "; the profile has " +
+                                         std::to_string(table.sites.size()) + " sites");
+    const nlohmann::json& memory = at(row, path, "memory_id");
+    r.memory = memory.is_null() ? kNoMemory
+                                : number_at<MemoryId>(memory, path + ".memory_id", file,
+                                                      std::numeric_limits<MemoryId>::max() - 1);
+    const auto count = [&](const char* key) {
+      return number_at<std::uint64_t>(at(row, path, key), path + "." + key, file);
+    };
+    r.counts = {.instructions = count("instructions"),
+                .dispatches = count("dispatches"),
+                .requests = count("requests"),
+                .stages = count("stages"),
+                .max_stages = count("max_stages"),
+                .turn_wait = count("turn_wait"),
+                .memory_wait = count("memory_wait"),
+                .barriers = count("barriers"),
+                .barrier_wait = count("barrier_wait")};
+    table.rows.push_back(r);
+  }
+  return table;
 }
 
 }  // namespace mmsim

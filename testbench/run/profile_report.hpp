@@ -25,5 +25,12 @@ std::vector<std::string> profile_lines(const ProfileTable& profile, const RunRes
                                        std::size_t shown = kReportedSites);
 
 nlohmann::json profile_json(const ProfileTable& profile, const RunResult& result);
+// The profile a statistics file holds (profile_json read back), from `file`: InputError at the
+// file, naming the key that is not as docs/statistics.md describes it ("profile.rows[3].site:
+// names site 1000000000; the profile has 2 sites").
+ProfileTable profile_from_json(const nlohmann::json& profile, const std::string& file);
+
+// Stages per dispatch, "2.50"; "-" without a dispatch (a barrier's row).
+std::string mean_stages(const SiteCounts& counts);
 
 }  // namespace mmsim

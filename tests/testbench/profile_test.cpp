@@ -7,8 +7,12 @@
 #include <filesystem>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "hw/dispatch/dispatch_policy.hpp"
+#include "support/command.hpp"
 #include "testbench/input/testbench.hpp"
+#include "testbench/run/profile_report.hpp"
 #include "testbench/run/runner.hpp"
 #include "testbench/run/stats_json.hpp"
 
@@ -194,6 +198,60 @@ TEST(Profile, AGpuTracesTablesPerOpcodeAndPerPcAddUpToItsSites) {
   for (const auto& row : opcodes->rows) names.insert(std::get<std::string>(row.at(0)));
   EXPECT_EQ(names,
             (std::set<std::string>{"BAR.SYNC.DEFER_BLOCKING", "LDG.E", "LDS", "STG.E", "STS"}));
+}
+
+}  // namespace
+}  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+// The statistics' profile reads back as the table it was written from.
+TEST(ProfileJson, ReadsBackAsTheTable) {
+  const RunOutcome o = run(config("hmm_sum.yaml"), {}, true);
+  const ProfileTable back =
+      profile_from_json(nlohmann::json::parse(stats_json(o).dump()).at("profile"), "s.json");
+  ASSERT_EQ(back.sites, o.profile->sites);
+  ASSERT_EQ(back.rows.size(), o.profile->rows.size());
+  for (std::size_t i = 0; i < back.rows.size(); ++i) {
+    EXPECT_EQ(back.rows[i].site, o.profile->rows[i].site);
+    EXPECT_EQ(back.rows[i].memory, o.profile->rows[i].memory);
+    EXPECT_EQ(nlohmann::json(stats_json(o)["profile"]["rows"][i]),
+              profile_json(back, o.result)["rows"][i]);
+  }
+}
+
+// Issue 40, item 7: what mmsim profile cannot read is a located error, exit status 2.
+TEST(ProfileCommand, WhatItCannotReadIsALocatedError) {
+  TempDir dir;
+  const auto stats = dir / "s.json";
+  ASSERT_EQ(mmsim("run " + config("dmm_fig4.yaml") + " --profile --stats " + shell_word(stats))
+                .status,
+            0);
+  nlohmann::json json = nlohmann::json::parse(read_file(stats));
+  json["profile"]["rows"][1]["site"] = 1000000000;
+  dir.write("far.json", json.dump());
+  json["profile"]["rows"][1]["site"] = -1;
+  dir.write("negative.json", json.dump());
+  json["profile"]["rows"][1].erase("site");
+  dir.write("no_site.json", json.dump());
+  std::filesystem::create_directory(dir / "folder");
+  const std::string d = dir.path().string() + "/";
+  for (const auto& [file, message] : std::vector<std::pair<std::string, std::string>>{
+           {"folder", "folder: cannot be read: is a folder"},
+           {"missing.json", "missing.json: cannot be read: No such file or directory"},
+           {"far.json",
+            "far.json: profile.rows[1].site: names site 1000000000; the profile has 2 sites"},
+           {"negative.json",
+            "negative.json: profile.rows[1].site: expected an integer from 0 to 4294967295, got "
+            "-1"},
+           {"no_site.json", "no_site.json: profile.rows[1]: missing key 'site'"}}) {
+    const CommandResult r = mmsim("profile " + shell_word(dir / file));
+    EXPECT_EQ(r.status, 2) << file;
+    EXPECT_EQ(r.err, "mmsim: profile: " + d + message + "\n");
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(mmsim("profile " + shell_word(stats)).status, 0);
 }
 
 }  // namespace
