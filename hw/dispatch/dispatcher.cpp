@@ -17,7 +17,10 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
       present_(units_.size()),
       wakes_(longest_delay + 1, units_.size()),
       sampler_(options_.sample_interval),
-      observed_(options_.tracing || !options_.recorders.empty()) {
+      observed_(options_.tracing || !options_.recorders.empty()),
+      stage_groups_needed_(std::any_of(
+          options_.recorders.begin(), options_.recorders.end(),
+          [](const InstructionRecorder* recorder) { return recorder->needs_stage_groups(); })) {
   for (UnitId u = 0; u < units_.size(); ++u) {
     present_.set(u);
     wakes_.push(0, u);
@@ -177,9 +180,18 @@ void Dispatcher::dispatch(Port& port, UnitId u, Cycle t) {
 
 void Dispatcher::observe_dispatch(Port& port, WarpUnit& unit, const Mmu::Accepted& accepted,
                                   Cycle t, Cycle completion) {
-  for (InstructionRecorder* recorder : options_.recorders)
-    recorder->dispatched(unit, static_cast<MemoryId>(&port - ports_.data()), port.mmu->splitter(),
-                         accepted.stages, accepted.requests, t, completion);
+  if (!options_.recorders.empty()) {
+    if (stage_groups_needed_)
+      stage_groups_.place(port.mmu->splitter(), unit.dispatch_cells(), accepted.stages);
+    const DispatchRecord record{unit,
+                                static_cast<MemoryId>(&port - ports_.data()),
+                                accepted.stages,
+                                accepted.requests,
+                                t,
+                                completion,
+                                stage_groups_};
+    for (InstructionRecorder* recorder : options_.recorders) recorder->dispatched(record);
+  }
   if (!options_.tracing) return;
   port.traced.valid = true;
   port.traced.unit.set(true, unit.id());

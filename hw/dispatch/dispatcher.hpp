@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "hw/dispatch/dispatch_policy.hpp"
-#include "hw/dispatch/instruction_recorder.hpp"
-#include "hw/dispatch/time_series.hpp"
 #include "hw/dispatch/wake_queue.hpp"
 #include "hw/mmu/mmu.hpp"
+#include "hw/observers/instruction_recorder.hpp"
+#include "hw/observers/time_series.hpp"
 #include "hw/pe/barrier_unit.hpp"
 #include "hw/pe/warp_unit.hpp"
 #include "hw/support/dynamic_bitset.hpp"
@@ -135,6 +135,9 @@ class Dispatcher : public sc_core::sc_module {
 
   std::uint64_t trace_cycle_ = 0;
   bool observed_ = false;  // a waveform, or recorders
+  // A recorder reads the stage groups of each dispatch: placed here, once for all of them.
+  bool stage_groups_needed_ = false;
+  StageGroups stage_groups_;
 };
 
 }  // namespace mmsim

@@ -36,15 +36,8 @@ void fresh_systemc_context() {
 
 Simulation::Simulation(const ResolvedMachine& machine, const SimulationOptions& options) {
   fresh_systemc_context();
-  Dispatcher::Options dispatch;
-  dispatch.quantum = options.quantum;
+  Dispatcher::Options dispatch = options.dispatch;
   dispatch.tracing = !options.vcd_base.empty();
-  dispatch.trace_from = options.trace_from;
-  dispatch.trace_to = options.trace_to;
-  dispatch.progress = options.progress;
-  dispatch.sample_interval = options.stats_interval;
-  dispatch.visit_order = options.visit_order;
-  dispatch.recorders = options.recorders;
   machine_ = std::make_unique<Machine>("machine", machine, std::move(dispatch));
   if (!options.vcd_base.empty()) {
     trace_ = sc_core::sc_create_vcd_trace_file(options.vcd_base.c_str());

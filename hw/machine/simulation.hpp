@@ -19,19 +19,16 @@ struct SimulationOptions {
   // Where SystemC writes the waveform: this name + ".vcd". Empty: no waveform (and no tracing
   // cost at all).
   std::string vcd_base;
-  // The signals the waveform shows (empty: all) and its window of cycles: outside the window
-  // the machine runs as untraced and its traced values are not kept up to date (what SystemC
-  // still writes there, the reader of the VCD cuts off: testbench/waveforms/vcd_window.hpp).
+  // The signals the waveform shows (empty: all). Its window of cycles is the dispatcher's
+  // trace_from, trace_to: outside it the machine runs as untraced and its traced values are not
+  // kept up to date (what SystemC still writes there, the reader of the VCD cuts off:
+  // testbench/waveforms/vcd_window.hpp).
   Tracer::Selection trace_selection;
-  Cycle trace_from = 0;
-  Cycle trace_to = kNever;
-  Cycle quantum = Dispatcher::Options{}.quantum;
-  std::function<void(Cycle now)> progress;
-  Cycle stats_interval = 0;  // > 0: the counters every so many time units (RunResult::time_series)
-  // Tests only: the order in which the dispatcher visits the memories, which must not matter.
-  MemoryVisitOrder visit_order = MemoryVisitOrder::ascending;
-  // What records every instruction (a Profile, a timeline), owned by the caller; none: no cost.
-  std::vector<InstructionRecorder*> recorders;
+  // The dispatcher's options, passed down as they are (its `tracing` follows vcd_base): the
+  // window, the quantum, progress, the counters' interval (RunResult::time_series), the
+  // recorders (owned by the caller; none: no cost), the order it visits the memories in (tests
+  // only: it must not matter).
+  Dispatcher::Options dispatch;
 };
 
 // What one memory did in a run.

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "hw/dispatch/profile.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/machine/simulation.hpp"
 #include "hw/mmu/mmu.hpp"
+#include "hw/observers/profile.hpp"
 #include "hw/pe/kernel.hpp"
 #include "sw/program/bound.hpp"
 #include "sw/program/program_table.hpp"

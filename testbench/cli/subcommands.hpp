@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "testbench/input/option_checks.hpp"
+
 namespace mmsim {
 
 struct Subcommand {
@@ -21,13 +23,6 @@ Subcommand add_list_command(CLI::App& app);
 Subcommand add_plan_command(CLI::App& app);
 Subcommand add_profile_command(CLI::App& app);
 Subcommand add_sweep_command(CLI::App& app);
-
-// Integer options take plain integers or 2^k within [min, max]; a negative number is refused
-// (CLI11 alone would wrap it to a huge unsigned value).
-CLI::Validator integer_in(std::uint64_t min, std::uint64_t max);
-
-// An output's file name: an empty one is refused (it would silently write nothing).
-CLI::Validator output_name();
 
 // The message for a mistyped command or option name, with the nearest valid one; empty when
 // the command line has none.

@@ -17,22 +17,18 @@
 
 namespace mmsim {
 
-// outputs.vcd: a file name, or a mapping {file, from, to, scopes, limit} (docs/waveforms.md).
-struct WaveformRequest {
-  std::string file;  // "" = none
-  std::optional<std::uint64_t> from;
+// An output a run is asked for: by the testbench's key outputs.<name> (a file name; a mapping
+// {file, from, to, scopes, limit} of the keys that output takes; `true` for the profile,
+// docs/testbench.md) or by the command line's options, each field given or not. Where a field
+// was given is the testbench's `where` ("outputs.vcd.from"), or the option that gave it.
+struct OutputRequest {
+  std::string file;                   // "" = none
+  bool on = false;                    // asked for: a file named, or `true`
+  std::optional<std::uint64_t> from;  // its window: the first and last time unit (cycle) kept
   std::optional<std::uint64_t> to;
-  std::vector<std::string> scopes;     // glob patterns of hierarchical names; empty: all
-  std::optional<std::uint64_t> limit;  // bytes of VCD refused beyond
-};
-
-// The --vcd-from, --vcd-to, --vcd-scope and --vcd-limit options of mmsim run, as given ("":
-// not given; 2^k accepted): each replaces its key of outputs.vcd.
-struct WaveformOptions {
-  std::string from;
-  std::string to;
-  std::vector<std::string> scopes;
-  std::string limit;
+  std::vector<std::string> scopes;        // a waveform's glob patterns of hierarchical names
+  std::optional<std::uint64_t> limit;     // bytes refused beyond
+  std::optional<std::uint64_t> interval;  // the counters every so many time units
 };
 
 // program.params as the file and --set wrote them (testbench_keys.cpp).
@@ -46,7 +42,7 @@ struct Testbench {
   MachineConfig machine;
   bool threads_given = false;  // else the program's own thread count
   bool race_check = false;     // machine.race_check: run the race detector
-  std::string program;  // its name: a built-in's, a Python class's, a plugin's program's
+  std::string program;         // its name: a built-in's, a Python class's, a plugin's program's
   // program.file or program.library: a program from outside the tree (none: a built-in)
   std::optional<ExternalProgram> external;
   // What makes it: a built-in's from the catalogue. A program from outside the tree is code that
@@ -58,10 +54,9 @@ struct Testbench {
   // program.params as written, while the code that declares them is not loaded.
   std::shared_ptr<const WrittenParams> written_params;
 
-  WaveformRequest vcd;   // outputs.vcd
-  std::string stats;     // outputs.stats ("" = none)
-  bool profile = false;  // outputs.profile: counts per site (the report, the statistics)
-  std::string timeline;  // outputs.timeline: Chrome Trace Event JSON ("" = none)
+  // outputs: what each output the testbench names asks, by its name ("vcd", "stats",
+  // "profile", "timeline": testbench/input/output_keys.cpp).
+  std::map<std::string, OutputRequest> outputs;
   // expect: figures the run must reproduce exactly (cycles, dispatches, stages, requests,
   // syncthreads), part of its verification.
   std::map<std::string, std::uint64_t> expect;

@@ -7,6 +7,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "sw/programs/catalogue.hpp"
+#include "testbench/input/output_keys.hpp"
 #include "testbench/input/testbench_schema.hpp"
 
 namespace mmsim {
@@ -115,36 +116,6 @@ std::vector<TestbenchKey> rsu_keys(const std::string& path, BankMapping& (*mappi
   };
 }
 
-// An output's file name: an empty one would silently write nothing.
-std::string output_name(const KeyValue& at) {
-  std::string name = at.string();
-  if (name.empty()) at.fail("expected a file name, got an empty one");
-  return name;
-}
-
-// outputs.vcd: the file's name, or {file, from, to, scopes, limit}.
-void load_waveform(const KeyValue& at, Testbench& tb) {
-  if (!at.node().IsMap()) {
-    tb.vcd.file = output_name(at);
-    return;
-  }
-  load_keys(at.section(), tb);
-}
-
-void load_scopes(const KeyValue& at, Testbench& tb) {
-  const YAML::Node scopes = at.node();
-  if (!scopes.IsSequence() || scopes.size() == 0)
-    at.fail(
-        "expected a list of scope patterns such as ['machine.warp_[0-3]', "
-        "'machine.memory.bank_*'], got " +
-        yaml_describe(scopes));
-  for (std::size_t i = 0; i < scopes.size(); ++i) {
-    const std::string what = at.key().path + "[" + std::to_string(i) + "]";
-    tb.where[what] = at.where(i);
-    tb.vcd.scopes.push_back(yaml_string(scopes[i], tb.where[what], what));
-  }
-}
-
 ParamValue param_value(const YAML::Node& node, const ParamSpec& spec, const SourceLocation& at,
                        const std::string& what) {
   switch (spec.type) {
@@ -174,10 +145,11 @@ void resolve_program(Testbench& tb) {
   const SourceLocation at = tb.where.at("program");
   if (!tb.external) {
     if (tb.program.empty())
-      throw InputError(at, "program: expected name (a built-in program), file with class (a "
-                           "Python program) or library with name (a C++ plugin)");
-    tb.program_info = std::shared_ptr<const ProgramInfo>(std::shared_ptr<void>(),
-                                                         find_program(tb.program));
+      throw InputError(at,
+                       "program: expected name (a built-in program), file with class (a "
+                       "Python program) or library with name (a C++ plugin)");
+    tb.program_info =
+        std::shared_ptr<const ProgramInfo>(std::shared_ptr<void>(), find_program(tb.program));
     return;
   }
   ExternalProgram& ext = *tb.external;
@@ -890,75 +862,9 @@ std::vector<TestbenchKey> make_keys() {
        .table = "warps",
        .meaning = "reads and writes only: the memory, `global` unless said (`shared`: the hmm's "
                   "SM's own)"},
-
-      // outputs
-      {.path = "outputs.vcd",
-       .type = kOther,
-       .table = "outputs",
-       .type_text = "file name, or a mapping",
-       .default_text = "none",
-       .meaning = "a waveform (VCD; FST or LXT2 by the extension `.fst`, `.lxt2`) and its "
-                  "GTKWave save file beside it ([waveforms.md](waveforms.md))",
-       .load = load_waveform},
-      {.path = "outputs.vcd.file",
-       .type = kString,
-       .required = true,
-       .table = "outputs",
-       .type_text = "file name",
-       .meaning = "the waveform",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.vcd.file = output_name(at); }},
-      {.path = "outputs.vcd.from",
-       .type = integer(0, kMaxInt),
-       .table = "outputs",
-       .default_text = "0",
-       .meaning = "the first cycle shown",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.vcd.from = static_cast<std::uint64_t>(at.integer()); }},
-      {.path = "outputs.vcd.to",
-       .type = integer(0, kMaxInt),
-       .table = "outputs",
-       .default_text = "the end of the run",
-       .meaning = "the last cycle shown",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.vcd.to = static_cast<std::uint64_t>(at.integer()); }},
-      {.path = "outputs.vcd.scopes",
-       .type = kOther,
-       .table = "outputs",
-       .type_text = "list of glob patterns",
-       .default_text = "everything",
-       .meaning = "the scopes and signals written, e.g. `['machine.warp_[0-3]', "
-                  "'machine.memory.bank_*']`",
-       .load = load_scopes},
-      {.path = "outputs.vcd.limit",
-       .type = integer(1, kMaxInt),
-       .table = "outputs",
-       .default_text = "2^30",
-       .meaning = "bytes of VCD beyond which the run is refused (estimated before it)",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.vcd.limit = static_cast<std::uint64_t>(at.integer()); }},
-      {.path = "outputs.stats",
-       .type = kString,
-       .table = "outputs",
-       .type_text = "file name, or `\"-\"`",
-       .default_text = "none",
-       .meaning = "the statistics JSON ([statistics.md](statistics.md)); `-` is standard output",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.stats = output_name(at); }},
-      {.path = "outputs.profile",
-       .type = kBoolean,
-       .table = "outputs",
-       .default_text = "false",
-       .meaning = "count every instruction at its source line: the report's top locations, the "
-                  "statistics' `profile` ([statistics.md](statistics.md#profile))",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.profile = at.boolean(); }},
-      {.path = "outputs.timeline",
-       .type = kString,
-       .table = "outputs",
-       .type_text = "file name",
-       .default_text = "none",
-       .meaning = "the run as Chrome Trace Event JSON for Perfetto: a track per warp, a slice per "
-                  "instruction ([statistics.md](statistics.md#timeline))",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.timeline = output_name(at); }},
-
+  });
+  add(output_keys());
+  add({
       // expect, in the order of the testbench as it ran.
       figure("cycles", "the running time in time units"),
       figure("dispatches", "dispatches"),

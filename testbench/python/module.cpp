@@ -61,8 +61,8 @@ py::dict run(const std::string& testbench, const std::optional<std::string>& tex
                       : load_testbench(testbench, overrides, ProgramSwitch::drops);
   RunOptions options;
   options.heartbeat = &PythonInterrupts::check;
-  options.stats = stats;
-  options.vcd = vcd;
+  options.ask("stats", stats);
+  options.ask("vcd", vcd);
   std::optional<OutputFolder> folder;
   if (!out_dir.empty()) {
     folder.emplace(out_dir, "out_dir");

@@ -42,13 +42,6 @@ std::string mean_stages(const SiteCounts& c) {
   return fmt::format("{:.2f}", static_cast<double>(c.stages) / static_cast<double>(c.dispatches));
 }
 
-std::string site_text(const SiteInfo& site) {
-  std::string text = site.file;
-  if (site.line > 0) text += (text.empty() ? "line " : ":") + std::to_string(site.line);
-  if (!site.label.empty()) text += text.empty() ? site.label : " (" + site.label + ")";
-  return text;
-}
-
 std::string row_memory(const ProfileRow& row, const RunResult& result) {
   if (row.memory == kNoMemory) return "barrier";
   return row.memory < result.memories.size() ? result.memories[row.memory].label
@@ -90,8 +83,8 @@ std::vector<std::string> profile_lines(const ProfileTable& profile, const RunRes
     lines.push_back(row_line(site, row_memory(row, result), barrier ? c.barriers : c.instructions,
                              barrier ? "-" : std::to_string(c.requests),
                              barrier ? "-" : std::to_string(c.stages),
-                             barrier ? "-" : std::to_string(c.max_stages), mean_stages(c), c.turn_wait,
-                             c.memory_wait, c.barrier_wait));
+                             barrier ? "-" : std::to_string(c.max_stages), mean_stages(c),
+                             c.turn_wait, c.memory_wait, c.barrier_wait));
   }
   return lines;
 }
@@ -127,9 +120,9 @@ ProfileTable profile_from_json(const nlohmann::json& profile, const std::string&
   };
   const auto text = [&](const nlohmann::json& value, const std::string& path) {
     if (!value.is_string())
-      throw InputError({file, 0, 0}, "profile." + path + ": expected a string, got " +
-                                         value.dump(-1, ' ', false,
-                                                    nlohmann::json::error_handler_t::replace));
+      throw InputError({file, 0, 0},
+                       "profile." + path + ": expected a string, got " +
+                           value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return value.get<std::string>();
   };
   ProfileTable table;

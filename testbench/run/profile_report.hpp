@@ -1,4 +1,4 @@
-// A run's profile (hw/dispatch/profile.hpp) as the report shows it, its top locations, and as
+// A run's profile (hw/observers/profile.hpp) as the report shows it, its top locations, and as
 // the statistics JSON holds it, every row (docs/statistics.md, "Profile").
 #pragma once
 
@@ -7,16 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/dispatch/profile.hpp"
 #include "hw/machine/simulation.hpp"
+#include "hw/observers/profile.hpp"
 
 namespace mmsim {
 
 // Locations the report lists.
 inline constexpr std::size_t kReportedSites = 10;
 
-// "sw/programs/transpose.cpp:48 (Transpose::run)", "trace.csv:7", "(no site)".
-std::string site_text(const SiteInfo& site);
 // "memory", "SM 3 shared", or "barrier" for a barrier row.
 std::string row_memory(const ProfileRow& row, const RunResult& result);
 

@@ -292,14 +292,9 @@ std::string format_report(const RunOutcome& o) {
   line(fmt::format("  verified     {}", !o.verified   ? "n/a (nothing to check)"
                                         : *o.verified ? "yes"
                                                       : "NO"));
-  if (!o.vcd_file.empty())
-    line("  waveform     " + o.vcd_file +
-         (o.gtkw_file.empty() ? "" : "  (gtkwave " + o.vcd_file + " " + o.gtkw_file + ")"));
-  if (!o.timeline_file.empty())
-    line("  timeline     " + o.timeline_file + "  (open it in ui.perfetto.dev)");
-  if (!o.stats_file.empty())
-    line("  statistics   " + (o.stats_file == kStandardOutput ? "standard output" : o.stats_file));
-  if (!o.resolved_file.empty()) line("  testbench as run  " + o.resolved_file);
+  for (const WrittenOutput& w : o.written)  // the text in the figures' column, if it fits
+    line("  " + w.label + std::string(w.label.size() + 2 < 13 ? 13 - w.label.size() : 2, ' ') +
+         w.text);
   return out;
 }
 

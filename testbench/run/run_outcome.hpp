@@ -10,18 +10,25 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/dispatch/profile.hpp"
 #include "hw/machine/machine_config.hpp"
 #include "hw/machine/simulation.hpp"
+#include "hw/observers/profile.hpp"
+#include "hw/observers/race_detector.hpp"
 #include "sw/program/bound.hpp"
 #include "sw/program/warp_program.hpp"
 #include "testbench/outputs/provenance.hpp"
-#include "testbench/run/race_detector.hpp"
 
 namespace mmsim {
 
 // Statistics written to standard output (--stats -, or outputs.stats: "-").
 inline constexpr const char* kStandardOutput = "-";
+
+// An output a run wrote, as its report lists it: "waveform", "w.vcd  (gtkwave w.vcd w.gtkw)".
+struct WrittenOutput {
+  std::string label;
+  std::string text;
+  bool standard_output = false;  // the statistics went to standard output
+};
 
 struct Expectation {
   std::string figure;
@@ -54,14 +61,10 @@ struct RunOutcome {
   std::optional<ProfileTable> profile;  // outputs.profile or --profile: counts per site
   std::optional<bool> verified;         // none: nothing to verify
   std::vector<std::string> warnings;
-  std::vector<std::string> errors;  // what failed verification besides data and expectations
-  std::string vcd_file;             // written, if any
-  std::string gtkw_file;            // the waveform's GTKWave save file, if any
-  std::string stats_file;           // written, if any (kStandardOutput: to standard output)
-  std::string resolved_file;        // written, if any
-  std::string timeline_file;        // written, if any
-  Provenance provenance;            // who made the run, when and where
-  nlohmann::ordered_json resolved;  // the testbench as it ran (resolved_testbench.hpp)
+  std::vector<std::string> errors;     // what failed verification besides data and expectations
+  std::vector<WrittenOutput> written;  // the outputs written, in the report's order
+  Provenance provenance;               // who made the run, when and where
+  nlohmann::ordered_json resolved;     // the testbench as it ran (resolved_testbench.hpp)
 };
 
 // Races the race detector lists (all are counted).

@@ -1,15 +1,9 @@
 #include "testbench/run/runner.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <memory>
-#include <optional>
 
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/counted.hpp"
@@ -17,38 +11,11 @@
 #include "sw/program/program_error.hpp"
 #include "testbench/input/memory_budget.hpp"
 #include "testbench/outputs/pending_file.hpp"
+#include "testbench/run/output_parts.hpp"
 #include "testbench/run/resolved_testbench.hpp"
-#include "testbench/run/stats_json.hpp"
-#include "testbench/waveforms/gtkwave_view.hpp"
-#include "testbench/waveforms/waveform_output.hpp"
-#include "testbench/waveforms/waveform_pipe.hpp"
-#include "testbench/waveforms/waveform_scopes.hpp"
 
 namespace mmsim {
 namespace {
-
-// A progress line on stderr once a run has taken a couple of seconds, refreshed twice a second.
-class ProgressLine {
- public:
-  void update(Cycle now) {
-    const auto t = std::chrono::steady_clock::now();
-    const double elapsed = std::chrono::duration<double>(t - start_).count();
-    if (elapsed < 2.0 || elapsed - last_ < 0.5) return;
-    last_ = elapsed;
-    std::fprintf(stderr, "\rmmsim: simulated %llu cycles in %.1f s",
-                 static_cast<unsigned long long>(now), elapsed);
-    std::fflush(stderr);
-    shown_ = true;
-  }
-  ~ProgressLine() {
-    if (shown_) std::fprintf(stderr, "\r\033[K");
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  double last_ = 0;
-  bool shown_ = false;
-};
 
 // A program parameter found wrong, located in the testbench.
 InputError param_error(const Testbench& tb, const ParamError& e) {
@@ -130,9 +97,8 @@ ResolvedMachine machine_for(const Testbench& tb, WarpProgram& program) {
   }
   const MachineConfig& m = resolved;
   const std::uint64_t words = program.memory_words();
-  ResolvedMachine::MemorySizes sizes{.words = m.memory_words,
-                                     .shared_words = m.shared.words,
-                                     .local_words = m.local_words};
+  ResolvedMachine::MemorySizes sizes{
+      .words = m.memory_words, .shared_words = m.shared.words, .local_words = m.local_words};
   if (m.memory_words == 0) {
     sizes.words = words;
   } else if (m.memory_words < words) {
@@ -231,14 +197,6 @@ std::vector<std::string> barrier_divergences(const RunResult& r, const MachineCo
   return out;
 }
 
-std::vector<RaceDetector::MemoryScope> memory_scopes(Machine& machine) {
-  std::vector<RaceDetector::MemoryScope> scopes;
-  const bool one_block = machine.config().multiprocessors == 1;
-  for (MemoryId m = 0; m < machine.memory_count(); ++m)
-    scopes.push_back({machine.memory(m).words(), one_block || m != 0});
-  return scopes;
-}
-
 // What a run reads before it is made: the testbench, the program's file (program.file) or
 // library (program.library), and the files its string parameters name (a trace, a permutation,
 // a schedule, input values: any program may read them, a Python program's too). No output may
@@ -268,51 +226,9 @@ std::vector<NamedFile> input_files(const Testbench& tb) {
 std::vector<NamedFile> program_input_files(const Testbench& tb, const WarpProgram& program) {
   std::vector<NamedFile> inputs;
   for (const std::filesystem::path& file : program.input_files())
-    inputs.push_back({file.string(), tb.locate("program"), "a file program " + tb.program +
-                                                                " reads"});
+    inputs.push_back(
+        {file.string(), tb.locate("program"), "a file program " + tb.program + " reads"});
   return inputs;
-}
-
-// The output an option names, else the one the testbench's `key` names.
-NamedFile output_file(const Testbench& tb, const std::string& path, const std::string& key,
-                      const std::string& option_path, const std::string& option) {
-  if (!option_path.empty()) return option_output(option_path, option);
-  NamedFile file;
-  file.path = path;
-  file.where = tb.locate(key);
-  file.role = "the output of " + key;
-  return file;
-}
-
-// The outputs a run writes, each located where it was asked for.
-struct RunOutputs {
-  WaveformPlan wave;  // the waveform and its GTKWave view
-  NamedFile stats;    // no path when they go to standard output
-  bool stats_on_stdout = false;
-  SourceLocation stdout_where;
-  NamedFile resolved;
-  NamedFile timeline;
-  std::vector<NamedFile> all() const {
-    std::vector<NamedFile> files = {wave.file, stats, resolved, timeline};
-    for (const NamedFile& view : wave.view_files()) files.push_back(view);
-    return files;
-  }
-};
-
-RunOutputs name_outputs(const Testbench& tb, const RunOptions& options) {
-  const std::string& named_by = options.outputs_option;
-  RunOutputs out;
-  out.wave =
-      plan_waveform(tb, options.vcd, named_by.empty() ? "--vcd" : named_by, options.vcd_options);
-  out.stats = output_file(tb, tb.stats, "outputs.stats", options.stats,
-                          named_by.empty() ? "--stats" : named_by);
-  out.stats_on_stdout = out.stats.path == kStandardOutput;
-  out.stdout_where = out.stats.where;
-  if (out.stats_on_stdout) out.stats.path.clear();
-  out.resolved = option_output(options.resolved, "--out-dir");
-  out.timeline = output_file(tb, tb.timeline, "outputs.timeline", options.timeline,
-                             named_by.empty() ? "--timeline" : named_by);
-  return out;
 }
 
 // The cycles a run takes, as the program's bounds on time say before it runs: at least its
@@ -346,68 +262,35 @@ RunOutcome named_outcome(const Testbench& tb, const ResolvedMachine& machine,
   return o;
 }
 
-constexpr const char* kNarrowTheTimeline =
-    "narrow it to a window of time units (--timeline-from and --timeline-to), or raise the limit "
-    "(--timeline-limit)";
-
-// Why a timeline of `size` is refused, and how to narrow it.
-std::string timeline_refusal(const std::string& size, const RunOptions& options) {
-  return "this timeline would take " + size + " of JSON, more than the limit of " +
-         format_bytes(options.timeline_limit) + ": " + kNarrowTheTimeline;
-}
-
-// Why a timeline is refused once it passes its limit while the run goes (a run with no end).
-std::string timeline_passed(const RunOptions& options) {
-  return "this timeline passed the limit of " + format_bytes(options.timeline_limit) +
-         " of JSON while the run went on: " + kNarrowTheTimeline;
-}
-
-// What a timeline holds in memory while it is written.
-MemoryEstimate::Part timeline_memory(const MachineConfig& machine) {
-  const std::uint64_t memories =
-      machine_model(machine).hierarchical ? 1 + machine.multiprocessors : 1;
-  const std::uint64_t lanes = std::uint64_t{machine.width} * machine.super_warp;
-  return {"timeline: its buffer and tables",
-          Timeline::memory_bytes(machine.warps(), memories, lanes, machine.width), ""};
-}
-
-// Refuses before the run a timeline whose likely size, from the program's bounds on time, is
-// past the limit: each warp issues at most one instruction per l time units (an instruction
-// takes k + l - 1 >= l), and each memory takes at most one dispatch per time unit.
-void check_timeline_size(const NamedFile& file, const RunOptions& options,
-                         const WaveformCycles& cycles, const MachineConfig& machine) {
-  const Cycle end = std::min<Cycle>(cycles.likely, options.timeline_to);
-  if (end < options.timeline_from) return;
-  const std::uint64_t window = end - options.timeline_from + 1;
-  const std::uint64_t memories =
-      machine_model(machine).hierarchical ? 1 + machine.multiprocessors : 1;
-  const std::uint64_t dispatches = window * memories;
-  const std::uint64_t slices =
-      std::min<std::uint64_t>(machine.warps() * (window / std::max(machine.latency, 1u) + 1),
-                              dispatches * machine.super_warp);
-  const double bytes = static_cast<double>(slices) * kTimelineBytesPerSlice +
-                       static_cast<double>(dispatches) * kTimelineBytesPerDispatch;
-  const std::string size = "about " + format_bytes(static_cast<std::uint64_t>(bytes)) +
-                           " (at most " + std::to_string(slices) + " slices in " +
-                           std::to_string(window) + " time units)";
-  if (bytes > static_cast<double>(options.timeline_limit))
-    throw InputError(file.where, timeline_refusal(size, options));
-  if (bytes > static_cast<double>(kWaveformNotice))
-    std::fprintf(stderr, "mmsim: the timeline may take %s of JSON (limit %s)\n", size.c_str(),
-                 format_bytes(options.timeline_limit).c_str());
-}
-
-// Writes `text` to standard output, every byte, or throws InputError at `where`.
-void write_standard_output(const std::string& text, const SourceLocation& where) {
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(STDOUT_FILENO, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)
-      throw InputError(where, std::string("cannot write the statistics to standard output: ") +
-                                  std::strerror(n < 0 ? errno : ENOSPC));
-    written += static_cast<std::size_t>(n);
+// What the run found, once it is over: barrier divergence, the program's check, the
+// expectations, the verdict, the bounds, the program's figures and tables (before those a part
+// drew from the run: a profile's).
+void conclude(const Testbench& tb, WarpProgram& program, RunOutcome& o) {
+  // Under race_check a divergence is an error: the barriers no longer separate what the
+  // program meant them to (the run still ends: a finished warp no longer holds a barrier).
+  for (const std::string& divergence : barrier_divergences(o.result, o.machine))
+    (o.race_check ? o.errors : o.warnings).push_back(divergence);
+  const Verification& v = program.verification();
+  o.program_checked = v.applicable();
+  o.elements_checked = v.checked();
+  o.mismatches = v.mismatches();
+  o.first_mismatch = v.first_mismatch();
+  const std::map<std::string, std::uint64_t> figures = {
+      {"cycles", o.result.cycles()},         {"dispatches", o.result.counters.dispatches},
+      {"stages", o.result.counters.stages},  {"requests", o.result.counters.requests},
+      {"syncthreads", o.result.syncthreads}, {"grid_syncs", o.result.grid_syncs}};
+  for (const auto& [figure, expected] : tb.expect)
+    o.expectations.push_back({figure, expected, figures.at(figure)});
+  if (o.program_checked || !o.expectations.empty() || o.race_check) {
+    bool ok = !o.program_checked || v.passed();
+    for (const Expectation& e : o.expectations) ok = ok && e.met();
+    o.verified = ok && o.race_count == 0 && o.errors.empty();
   }
+  o.bounds = program.bounds(o.machine, o.result);
+  o.figures = program.figures();
+  std::vector<ProgramTable> tables = program.tables();
+  o.tables.insert(o.tables.begin(), std::make_move_iterator(tables.begin()),
+                  std::make_move_iterator(tables.end()));
 }
 
 }  // namespace
@@ -427,32 +310,14 @@ RunOutcome preview_testbench(const Testbench& testbench) {
 }
 
 void check_run_outputs(const Testbench& tb, const RunOptions& options) {
-  check_distinct_files(input_files(tb), name_outputs(tb, options).all());
+  check_distinct_files(input_files(tb), OutputParts(tb, options).files());
 }
 
 RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) {
-  const RunOutputs named = name_outputs(testbench, options);
-  const WaveformPlan& wave = named.wave;
-  const NamedFile& vcd = wave.file;
-  const NamedFile& stats = named.stats;
-  const bool stats_on_stdout = named.stats_on_stdout;
-  const SourceLocation& stdout_where = named.stdout_where;
-  const NamedFile& resolved = named.resolved;
-  const NamedFile& timeline = named.timeline;
-  const std::vector<NamedFile> outputs = named.all();
+  OutputParts parts(testbench, options);
+  const std::vector<NamedFile> outputs = parts.files();
   check_distinct_files(input_files(testbench), outputs);
-  // Made before the run, so that an output that cannot be written is reported before the work.
-  std::optional<PendingFile> vcd_file;
-  std::optional<PendingFile> stats_file;
-  std::optional<PendingFile> resolved_file;
-  std::optional<PendingFile> timeline_file;
-  std::vector<std::unique_ptr<PendingFile>> view_files;
-  if (!vcd.path.empty()) vcd_file.emplace(vcd.path, vcd.where);
-  if (!stats.path.empty()) stats_file.emplace(stats.path, stats.where);
-  if (!resolved.path.empty()) resolved_file.emplace(resolved.path, resolved.where);
-  if (!timeline.path.empty()) timeline_file.emplace(timeline.path, timeline.where);
-  for (const NamedFile& view : wave.view_files())
-    view_files.push_back(std::make_unique<PendingFile>(view.path, view.where));
+  parts.open();  // an output that cannot be written is reported before the work
 
   // The run is accepted: the program's own code (program.file, program.library) runs from here.
   std::optional<Testbench> loaded;
@@ -461,150 +326,26 @@ RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) 
   check_distinct_files(program_input_files(tb, *program), outputs);
   const ResolvedMachine machine = machine_for(tb, *program);
   RunOutcome o = named_outcome(tb, machine, options.command);
-  std::vector<MemoryEstimate::Part> output_memory;
-  if (timeline_file) output_memory.push_back(timeline_memory(o.machine));
-  check_run_memory(tb, o.machine, *program, output_memory);  // before anything big is allocated
+  check_run_memory(tb, o.machine, *program, parts.memory(o.machine));  // before big allocations
   prepare_program(tb, *program);
-
-  SimulationOptions sim_options;
-  std::optional<WaveformPipe> waveform;  // outlives the Simulation, which closes the trace file
-  auto scopes = std::make_shared<ScopeSelection>(wave.scopes);
-  if (vcd_file) {
-    waveform.emplace(*vcd_file, vcd.where, wave.window, wave.format, waveform_limit(wave));
-    sim_options.vcd_base = waveform->systemc_base();
-    sim_options.trace_from = wave.window.from;
-    sim_options.trace_to = wave.window.to;
-    if (!wave.scopes.empty())
-      sim_options.trace_selection = [scopes](const std::string& name) { return (*scopes)(name); };
-  }
-  // Now and then while the run goes: its progress line, the caller's heartbeat, and the
-  // waveform's limit (the timeline checks its own as it writes).
-  ProgressLine progress;
-  if (options.progress || options.heartbeat || waveform)
-    sim_options.progress = [&](Cycle now) {
-      if (options.progress) progress.update(now);
-      if (options.heartbeat) options.heartbeat();
-      if (waveform) waveform->check();
-    };
-  std::vector<GtkwaveViewFile> view;
-  sim_options.stats_interval = options.stats_interval;
-  std::optional<Profile> profile;
-  if (tb.profile || options.profile) sim_options.recorders.push_back(&profile.emplace());
-  std::optional<BoundedWriter> timeline_writes;
-  std::optional<Timeline> recorded;
-  if (timeline_file) {
-    check_timeline_size(timeline, options, expected_cycles(*program, o.machine), o.machine);
-    timeline_writes.emplace(*timeline_file, options.timeline_limit, timeline.where,
-                            timeline_passed(options));
-    recorded.emplace(options.timeline_from, options.timeline_to,
-                     [&timeline_writes](std::string_view piece) { timeline_writes->write(piece); });
-    sim_options.recorders.push_back(&*recorded);
-  }
+  const RunPlan plan{tb, o.machine, *program, expected_cycles(*program, o.machine)};
+  parts.check_size(plan);
+  const SimulationOptions sim_options = parts.simulation_options(options.progress, options.heartbeat);
   try {
     Simulation simulation(machine, sim_options);
-    if (vcd_file) {
-      if (const auto unmatched = scopes->unmatched())
-        throw InputError(wave.scope_where[*unmatched],
-                         "scope '" + wave.scopes[*unmatched] +
-                             "' matches no signal of this machine (names look like "
-                             "machine.warp_3.state, machine.memory.bank_0.entry_address: "
-                             "docs/waveforms.md)");
-      check_waveform_size(wave,
-                          estimate_waveform(simulation.traced_signals().size(),
-                                            expected_cycles(*program, o.machine), wave.window));
-    }
-    std::unique_ptr<RaceDetector> detector;
-    if (tb.race_check) {
-      detector = std::make_unique<RaceDetector>(memory_scopes(simulation.machine()), kListedRaces);
-      for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m)
-        simulation.memory(m).set_observer(detector.get());
-    }
-    if (recorded) {
-      std::vector<std::string> labels;
-      for (MemoryId m = 0; m < simulation.machine().memory_count(); ++m)
-        labels.push_back(simulation.memory(m).label());
-      recorded->start(machine_model(o.machine).hierarchical ? o.machine.multiprocessors : 1,
-                      std::move(labels));
-    }
+    parts.start(simulation, plan);
     program->initialize(simulation.memory());
     o.result = simulation.run(*program);
     program->verify(simulation.memory());
-    if (wave.view)
-      view = gtkwave_view(simulation.machine(), simulation.traced_signals(), *wave.view,
-                          wave.window.from, std::min(o.result.cycles(), wave.window.to));
-    if (detector) {
-      o.race_check = true;
-      o.race_count = detector->count();
-      o.races = detector->races();
-    }
+    parts.finish(simulation, o, *program);
   } catch (const ProgramError&) {
     throw;  // the program's own failure (a Python exception): its own message, exit status 1
   } catch (const SimulationError& e) {
     // What the program did (an address outside memory, a deadlock): located at the program.
     throw InputError(tb.locate("program"), std::string("the run failed: ") + e.what());
   }
-  // Under race_check a divergence is an error: the barriers no longer separate what the
-  // program meant them to (the run still ends: a finished warp no longer holds a barrier).
-  for (const std::string& divergence : barrier_divergences(o.result, o.machine))
-    (o.race_check ? o.errors : o.warnings).push_back(divergence);
-
-  const Verification& v = program->verification();
-  o.program_checked = v.applicable();
-  o.elements_checked = v.checked();
-  o.mismatches = v.mismatches();
-  o.first_mismatch = v.first_mismatch();
-  const std::map<std::string, std::uint64_t> figures = {
-      {"cycles", o.result.cycles()},         {"dispatches", o.result.counters.dispatches},
-      {"stages", o.result.counters.stages},  {"requests", o.result.counters.requests},
-      {"syncthreads", o.result.syncthreads}, {"grid_syncs", o.result.grid_syncs}};
-  for (const auto& [figure, expected] : tb.expect)
-    o.expectations.push_back({figure, expected, figures.at(figure)});
-  if (o.program_checked || !o.expectations.empty() || o.race_check) {
-    bool ok = !o.program_checked || v.passed();
-    for (const Expectation& e : o.expectations) ok = ok && e.met();
-    o.verified = ok && o.race_count == 0 && o.errors.empty();
-  }
-  o.bounds = program->bounds(o.machine, o.result);
-  o.figures = program->figures();
-  o.tables = program->tables();
-  if (profile) {
-    o.profile = profile->table();
-    for (ProgramTable& t : program->profile_tables(*o.profile)) o.tables.push_back(std::move(t));
-  }
-
-  // Every output is complete before any is committed. Names and paths may hold bytes that are
-  // not UTF-8 (file names are bytes): JSON gets U+FFFD in their place.
-  if (waveform) waveform->finish();
-  if (stats_file)
-    stats_file->write(stats_json(o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                      "\n");
-  for (std::size_t i = 0; i < view.size(); ++i) view_files[i]->write(view[i].contents);
-  if (resolved_file) resolved_file->write(yaml_text(o.resolved));
-  if (recorded) recorded->finish();
-  if (vcd_file) {
-    vcd_file->commit();
-    o.vcd_file = vcd.path;
-  }
-  for (const auto& file : view_files) file->commit();
-  if (wave.view) o.gtkw_file = std::filesystem::path(vcd.path).replace_extension(".gtkw").string();
-  if (stats_file) {
-    stats_file->commit();
-    o.stats_file = stats.path;
-  }
-  if (resolved_file) {
-    resolved_file->commit();
-    o.resolved_file = resolved.path;
-  }
-  if (timeline_file) {
-    timeline_file->commit();
-    o.timeline_file = timeline.path;
-  }
-  if (stats_on_stdout) {
-    write_standard_output(
-        stats_json(o).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-        stdout_where);
-    o.stats_file = kStandardOutput;
-  }
+  conclude(tb, *program, o);
+  parts.write(o);  // every output complete before any is committed
   return o;
 }
 

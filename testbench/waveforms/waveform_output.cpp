@@ -7,13 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "testbench/input/integer_list.hpp"
 #include "testbench/input/memory_budget.hpp"
 
 namespace mmsim {
 namespace {
-
-constexpr std::uint64_t kMaxCycle = std::uint64_t{1} << 62;
 
 constexpr const char* kNarrowTheWaveform =
     "narrow it to a window of cycles (outputs.vcd: {file, from, to}, or --vcd-from and --vcd-to) "
@@ -39,60 +36,19 @@ std::vector<NamedFile> WaveformPlan::view_files() const {
   return files;
 }
 
-WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
-                           const std::string& option_name, const WaveformOptions& options) {
+WaveformPlan plan_waveform(const AskedOutput& asked) {
+  asked.check();
   WaveformPlan plan;
-  const WaveformRequest& request = tb.vcd;
-  if (!vcd_option.empty()) {
-    plan.file = option_output(vcd_option, option_name);
-  } else {
-    plan.file = {request.file, tb.locate("outputs.vcd.file"), "the output of outputs.vcd"};
+  plan.file = asked.file();
+  if (const auto from = asked.from()) plan.window.from = from->value;
+  if (const auto to = asked.to()) plan.window.to = to->value;
+  const auto limit = asked.limit();
+  plan.limit = limit ? limit->value : kDefaultWaveformLimit;
+  for (const Located<std::string>& scope : asked.scopes()) {
+    plan.scopes.push_back(scope.value);
+    plan.scope_where.push_back(scope.where);
   }
-  // Each option replaces its key; a cycle or a limit is located where it was given.
-  using Located = std::optional<std::pair<std::uint64_t, SourceLocation>>;
-  const auto cycle = [&](const std::string& option, const std::string& name,
-                         const std::optional<std::uint64_t>& value,
-                         const std::string& key) -> Located {
-    if (!option.empty())
-      return std::pair{parse_integer_option(name, option, 0, kMaxCycle),
-                       SourceLocation{name, 0, 0}};
-    if (value) return std::pair{*value, tb.locate(key)};
-    return std::nullopt;
-  };
-  const Located from = cycle(options.from, "--vcd-from", request.from, "outputs.vcd.from");
-  const Located to = cycle(options.to, "--vcd-to", request.to, "outputs.vcd.to");
-  if (from) plan.window.from = from->first;
-  if (to) plan.window.to = to->first;
-  plan.window_where = from ? from->second : to ? to->second : plan.file.where;
-  if (from && to && from->first > to->first)
-    throw InputError(to->second, fmt::format("the waveform's window ends at cycle {} before it "
-                                             "begins (from {})",
-                                             to->first, from->first));
-  if (!options.limit.empty()) {
-    plan.limit = parse_integer_option("--vcd-limit", options.limit, 1, ~std::uint64_t{0});
-    plan.limit_name = "--vcd-limit";
-  } else {
-    plan.limit = request.limit.value_or(kDefaultWaveformLimit);
-    plan.limit_name = "outputs.vcd.limit";
-  }
-  if (!options.scopes.empty()) {
-    plan.scopes = options.scopes;
-    plan.scope_where.assign(options.scopes.size(), SourceLocation{"--vcd-scope", 0, 0});
-  } else {
-    plan.scopes = request.scopes;
-    for (std::size_t i = 0; i < request.scopes.size(); ++i)
-      plan.scope_where.push_back(tb.locate("outputs.vcd.scopes[" + std::to_string(i) + "]"));
-  }
-  if (plan.file.path.empty()) {
-    for (const auto& [given, option] : {std::pair{!options.from.empty(), "--vcd-from"},
-                                        {!options.to.empty(), "--vcd-to"},
-                                        {!options.scopes.empty(), "--vcd-scope"},
-                                        {!options.limit.empty(), "--vcd-limit"}})
-      if (given)
-        throw InputError({option, 0, 0},
-                         "there is no waveform to choose for: give --vcd FILE (or outputs.vcd)");
-    return plan;
-  }
+  if (plan.file.path.empty()) return plan;
   plan.format = waveform_format(plan.file.path);
   check_converter(plan.format, plan.file.where);
   if (gets_view(plan.file.path)) plan.view = gtkwave_view_place(plan.file.path);

@@ -1,6 +1,6 @@
 // A run's waveform as it will be written: outputs.vcd with the --vcd options applied (each
-// option replaces its key), its format by extension, its window of cycles, its scopes, its
-// GTKWave view, and the size check made before the run.
+// option replaces its key: asked_output.hpp), its format by extension, its window of cycles, its
+// scopes, its GTKWave view, and the size check made before the run.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "testbench/input/testbench.hpp"
+#include "testbench/outputs/asked_output.hpp"
 #include "testbench/outputs/pending_file.hpp"
 #include "testbench/waveforms/gtkwave_view.hpp"
 #include "testbench/waveforms/vcd_window.hpp"
@@ -29,20 +30,17 @@ struct WaveformPlan {
   NamedFile file;  // no path: no waveform
   WaveformFormat format = WaveformFormat::vcd;
   WaveformWindow window;
-  SourceLocation window_where;
   std::vector<std::string> scopes;
   std::vector<SourceLocation> scope_where;  // each pattern's place
   std::uint64_t limit = kDefaultWaveformLimit;
-  std::string limit_name;                     // "outputs.vcd.limit" or "--vcd-limit"
   std::optional<GtkwaveViewPlace> view;       // none for a device or a FIFO
   std::vector<NamedFile> view_files() const;  // the save file and its filters
 };
 
-// `vcd_option` (when not empty) replaces outputs.vcd's file, named by `option_name` (--vcd, or
-// --out-dir for its folder's trace.vcd). Throws InputError for an option or key that is not
-// valid (from after to, a negative cycle, a converter that is not installed).
-WaveformPlan plan_waveform(const Testbench& tb, const std::string& vcd_option,
-                           const std::string& option_name, const WaveformOptions& options);
+// The waveform `asked` (outputs.vcd with the --vcd options over it). Throws InputError for an
+// option or key that is not valid (from after to, a converter that is not installed, an option
+// without a waveform).
+WaveformPlan plan_waveform(const AskedOutput& asked);
 
 // The plan's limit, enforced while the waveform is written (a run with no end).
 WaveformLimit waveform_limit(const WaveformPlan& plan);

@@ -307,8 +307,8 @@ namespace {
 // the state at the start of that time unit, so a warp the global memory dispatches at t is, for
 // its shared memory at t, still ready for the global memory (passed over), and the other way
 // round.
-const std::vector<std::string> kPolicies = {"round_robin", "lowest_ready", "oldest_ready",
-                                            "random", "adversarial"};
+const std::vector<std::string> kPolicies = {"round_robin", "lowest_ready", "oldest_ready", "random",
+                                            "adversarial"};
 
 // One SM, w = 2, l = l_s = 1: W(0) reads global [0, -], W(1) reads shared [0, -]. Both are
 // dispatched at time 0, each by its memory, and complete at 0: 1 time unit, whichever warp
@@ -374,8 +374,8 @@ struct VisitShape {
 // times on random programs, under every policy.
 TEST(HierarchicalSimultaneity, VisitingTheMemoriesInReverseChangesNothing) {
   const std::vector<VisitShape> shapes = {
-      {4, 2, 2, 4, 5, 1, 1, "dmm"}, {4, 3, 1, 2, 3, 2, 1, "dmm"}, {2, 1, 3, 4, 1, 1, 1, "dmm"},
-      {8, 2, 2, 8, 9, 3, 1, "dmm"}, {4, 1, 4, 4, 4, 1, 1, "pram"}, {4, 2, 4, 4, 3, 2, 2, "sdmm"},
+      {4, 2, 2, 4, 5, 1, 1, "dmm"},  {4, 3, 1, 2, 3, 2, 1, "dmm"},  {2, 1, 3, 4, 1, 1, 1, "dmm"},
+      {8, 2, 2, 8, 9, 3, 1, "dmm"},  {4, 1, 4, 4, 4, 1, 1, "pram"}, {4, 2, 4, 4, 3, 2, 2, "sdmm"},
       {2, 2, 4, 2, 7, 1, 2, "rsdmm"}};
   for (const std::string& policy : kPolicies) {
     for (std::uint64_t seed = 1; seed <= 25; ++seed) {
@@ -405,12 +405,12 @@ TEST(HierarchicalSimultaneity, VisitingTheMemoriesInReverseChangesNothing) {
         m.compute_latency = seed % 5 == 0 ? 2 : 0;
         m.memory_words = global_words;
         m.shared.words = shared_words;
-        const std::string where = policy + " w=" + std::to_string(s.width) + " d=" +
-                                  std::to_string(s.blocks) + " " + s.shared_model +
+        const std::string where = policy + " w=" + std::to_string(s.width) +
+                                  " d=" + std::to_string(s.blocks) + " " + s.shared_model +
                                   " seed=" + std::to_string(seed);
         SCOPED_TRACE(where);
         SimulationOptions reversed;
-        reversed.visit_order = MemoryVisitOrder::descending;
+        reversed.dispatch.visit_order = MemoryVisitOrder::descending;
         const Replayed a = replay(m, program);
         const Replayed b = replay(m, program, reversed);
         ASSERT_EQ(b.result.cycles(), a.result.cycles()) << where;

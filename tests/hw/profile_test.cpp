@@ -1,8 +1,8 @@
-// The profile (hw/dispatch/profile.hpp) counted by hand on Nakano 2012's Fig. 4: each site gets
+// The profile (hw/observers/profile.hpp) counted by hand on Nakano 2012's Fig. 4: each site gets
 // its own instructions, requests, stages and waits, and its barrier waits at its sync.
 #include <gtest/gtest.h>
 
-#include "hw/dispatch/profile.hpp"
+#include "hw/observers/profile.hpp"
 #include "support/replay_kernel.hpp"
 
 namespace mmsim::test {
@@ -36,7 +36,7 @@ const SiteCounts* find(const ProfileTable& table, std::uint32_t line, MemoryId m
 TEST(Profile, Fig4OnTheDmmCountsEachSiteOnItsOwn) {
   Profile profile;
   SimulationOptions options;
-  options.recorders.push_back(&profile);
+  options.dispatch.recorders.push_back(&profile);
   Simulation simulation(resolve_machine(machine("dmm", 4, 3, 8, 16)), options);
   SitedFig4 kernel;
   const RunResult r = simulation.run(kernel);
@@ -92,7 +92,7 @@ class SitedSuperWarp final : public Kernel {
 TEST(Profile, ASuperWarpsDispatchCountsAtItsLowestWarpsSite) {
   Profile profile;
   SimulationOptions options;
-  options.recorders.push_back(&profile);
+  options.dispatch.recorders.push_back(&profile);
   MachineConfig config = machine("sdmm", 4, 3, 8, 16);
   config.super_warp = 2;
   Simulation simulation(resolve_machine(config), options);
@@ -121,7 +121,7 @@ TEST(Profile, ASuperWarpsDispatchCountsAtItsLowestWarpsSite) {
 TEST(Profile, ARunWithoutRecordersCountsTheSameFigures) {
   Profile profile;
   SimulationOptions options;
-  options.recorders.push_back(&profile);
+  options.dispatch.recorders.push_back(&profile);
   SitedFig4 kernel;
   SitedFig4 again;
   Simulation profiled(resolve_machine(machine("dmm", 4, 3, 8, 16)), options);

@@ -200,7 +200,7 @@ TEST(Decoupling, QuantumAndTracingLeaveTheResultsAlone) {
     const Replayed reference = replay(m, program);
     for (const Cycle quantum : {Cycle{0}, Cycle{1}, Cycle{7}}) {
       SimulationOptions options;
-      options.quantum = quantum;
+      options.dispatch.quantum = quantum;
       const Replayed got = replay(m, program, options);
       EXPECT_EQ(got.result.cycles(), reference.result.cycles()) << "quantum " << quantum;
       EXPECT_EQ(got.memory, reference.memory);

@@ -169,7 +169,7 @@ TEST(Statistics, HierarchicalMachineCountsPerMemory) {
 // Sample i counts the events before cycle[i]; the last sample is the end of the run.
 TEST(Statistics, TimeSeriesSamplesTheCountersBeforeEachTime) {
   SimulationOptions options;
-  options.stats_interval = 2;
+  options.dispatch.sample_interval = 2;
   const auto run = replay(machine("dmm", 4, 3, 8, 16), fig4, options);
   const TimeSeries& s = run.result.time_series;
   EXPECT_EQ(s.interval, 2u);
@@ -189,7 +189,7 @@ TEST(Statistics, TimeSeriesThinsOutLongRuns) {
   RefProgram program{{{}}};
   for (int i = 0; i < 5000; ++i) program.warps[0].push_back(read({0, 1, 2, 3}));
   SimulationOptions options;
-  options.stats_interval = 1;
+  options.dispatch.sample_interval = 1;
   const auto run = replay(machine("dmm", 4, 1, 4, 16), program, options);
   const TimeSeries& s = run.result.time_series;
   EXPECT_EQ(run.result.cycles(), 5000u);

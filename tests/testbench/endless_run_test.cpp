@@ -8,6 +8,7 @@
 
 #include <chrono>
 
+#include "hw/observers/timeline.hpp"
 #include "support/command.hpp"
 #include "sw/program/external_program.hpp"
 #include "testbench/input/memory_budget.hpp"
@@ -65,18 +66,19 @@ class EndlessRun : public ::testing::Test {
 
 TEST_F(EndlessRun, TheTimelineLimitEndsIt) {
   RunOptions options;
-  options.timeline = (dir_ / "t.json").string();
-  options.timeline_limit = 1 << 20;
+  options.ask("timeline", (dir_ / "t.json").string());
+  options.outputs["timeline"].limit = 1 << 20;
   expect_ended(options,
                "--timeline: this timeline passed the limit of 1.0 MiB of JSON while the run went "
-               "on: narrow it to a window of time units (--timeline-from and --timeline-to), or "
-               "raise the limit (--timeline-limit)");
+               "on: narrow it to a window of time units (outputs.timeline: {file, from, to}, or "
+               "--timeline-from and --timeline-to), or raise the limit (outputs.timeline.limit, "
+               "or --timeline-limit)");
 }
 
 TEST_F(EndlessRun, TheWaveformLimitEndsIt) {
   RunOptions options;
-  options.vcd = (dir_ / "w.vcd").string();
-  options.vcd_options.limit = "2^20";
+  options.ask("vcd", (dir_ / "w.vcd").string());
+  options.outputs["vcd"].limit = 1 << 20;
   expect_ended(options,
                "--vcd: this waveform passed the limit of 1.0 MiB of VCD while the run went on: "
                "narrow it to a window of cycles (outputs.vcd: {file, from, to}, or --vcd-from "
@@ -90,8 +92,8 @@ TEST_F(EndlessRun, TheWaveformLimitEndsItThroughAConverter) {
   if (std::system("command -v vcd2fst > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "vcd2fst (gtkwave) is not installed";
   RunOptions options;
-  options.vcd = (dir_ / "w.fst").string();
-  options.vcd_options.limit = "2^20";
+  options.ask("vcd", (dir_ / "w.fst").string());
+  options.outputs["vcd"].limit = 1 << 20;
   try {
     run_testbench(load_testbench(testbench_), options);
     FAIL() << "an endless run ended by itself";
@@ -114,21 +116,22 @@ TEST(TimelineMemory, IsBoundedAndCountedInTheMemoryCheck) {
   setenv("MMSIM_MEMORY_LIMIT", "2^26", 1);
   RunOptions options;
   EXPECT_NO_THROW(run_testbench(load_testbench(tb), options));
-  options.timeline = (dir / "t.json").string();
+  options.ask("timeline", (dir / "t.json").string());
   EXPECT_NO_THROW(run_testbench(load_testbench(tb), options));
   const fs::path wide = dir.write("wide.yaml",
                                   "machine: {model: sdmm, width: 1024, super_warp: 8, latency: 2, "
                                   "threads: 8192}\n"
                                   "program: {name: contiguous_access, params: {n: 8192}}\n");
   EXPECT_NO_THROW(run_testbench(load_testbench(wide), RunOptions{}));
-  options.timeline = (dir / "wide.json").string();
+  options.ask("timeline", (dir / "wide.json").string());
   try {
     run_testbench(load_testbench(wide), options);
     FAIL() << "the timeline's tables were not counted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(" + timeline: its buffer and tables 64.8 MiB), 64.0 MiB are "
-                                         "available (MMSIM_MEMORY_LIMIT)"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find(" + timeline: its buffer and tables 64.8 MiB), 64.0 MiB are "
+                                   "available (MMSIM_MEMORY_LIMIT)"),
+        std::string::npos)
         << e.what();
   }
   unsetenv("MMSIM_MEMORY_LIMIT");
@@ -150,9 +153,8 @@ TEST(EndlessPythonRun, EndsAtItsLimits) {
   dir.write("endless.yaml",
             "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
             "program: {file: endless.py, class: Endless}\n");
-  for (const std::string& outputs :
-       {std::string("--timeline t.json --timeline-limit 2^20"),
-        std::string("--vcd w.vcd --vcd-limit 2^20")}) {
+  for (const std::string& outputs : {std::string("--timeline t.json --timeline-limit 2^20"),
+                                     std::string("--vcd w.vcd --vcd-limit 2^20")}) {
     const CommandResult r = run_command("cd " + shell_word(dir.path()) + " && timeout 60 '" +
                                         MMSIM_BINARY + "' run endless.yaml " + outputs);
     EXPECT_EQ(r.status, 2) << outputs;

@@ -69,9 +69,9 @@ TEST_F(PythonProgramInputs, EveryOutputOptionRefusesTheProgramFile) {
   expect_refused("run tb.yaml --stats link.json", "--stats: cannot write link.json: " + input);
   expect_refused("run tb.yaml --timeline hard.json",
                  "--timeline: cannot write hard.json: " + input);
-  expect_refused("run tb.yaml --vcd ./../" + dir_.path().filename().string() + "/user.py",
-                 "--vcd: cannot write ./../" + dir_.path().filename().string() +
-                     "/user.py: " + input);
+  expect_refused(
+      "run tb.yaml --vcd ./../" + dir_.path().filename().string() + "/user.py",
+      "--vcd: cannot write ./../" + dir_.path().filename().string() + "/user.py: " + input);
 }
 
 TEST_F(PythonProgramInputs, TheTestbenchsOutputKeysRefuseTheProgramFile) {
@@ -79,7 +79,8 @@ TEST_F(PythonProgramInputs, TheTestbenchsOutputKeysRefuseTheProgramFile) {
              kMachine + "program: {file: user.py, class: Fine}\noutputs: {timeline: user.py}\n");
   expect_refused("run outputs.yaml",
                  "outputs.yaml:3:21: cannot write user.py: it is also the input of program.file "
-                 "(" + user_py() + ")");
+                 "(" +
+                     user_py() + ")");
 }
 
 // Each policy's outputs get its name: user.round_robin.py is the program of this testbench. It
@@ -97,8 +98,9 @@ TEST_F(PythonProgramInputs, ASweepsTablesRefuseTheProgramFile) {
   dir_.write("sweep.yaml", "testbench: tb.yaml\ngrid: {machine.latency: [2, 3]}\n");
   for (const std::string option : {"--json", "--csv", "--markdown"})
     expect_refused("sweep sweep.yaml " + option + " user.py --results r.jsonl",
-                   option + ": cannot write user.py: it is also the input of program.file in "
-                            "a run (user.py)");
+                   option +
+                       ": cannot write user.py: it is also the input of program.file in "
+                       "a run (user.py)");
 }
 
 // A GPU trace's kernels list names the trace files it reads: the program says so.
@@ -137,14 +139,14 @@ TEST_F(LibraryInputs, TheLibraryIsAnInput) {
   const fs::path tb = dir_.write(
       "tb.yaml", kMachine + "program: {library: libplugin.so, name: x, params: {n: 32}}\n");
   RunOptions options;
-  options.stats = (dir_ / "libplugin.so").string();
+  const std::string library = (dir_ / "libplugin.so").string();
+  options.ask("stats", library);
   try {
     run_testbench(load_testbench(tb), options);
     FAIL() << "the library was overwritten";
   } catch (const InputError& e) {
-    EXPECT_EQ(e.describe(), "--stats: cannot write " + options.stats +
-                                ": it is also the input of program.library (" + options.stats +
-                                ")");
+    EXPECT_EQ(e.describe(), "--stats: cannot write " + library +
+                                ": it is also the input of program.library (" + library + ")");
   }
   EXPECT_EQ(read_file(dir_ / "libplugin.so"), "not looked at");
 }
@@ -157,7 +159,8 @@ TEST(EmptyOutputNames, AreErrors) {
   for (const std::string& arguments :
        {"run " + fig4 + " --stats ''", "run " + fig4 + " --timeline ''",
         "run " + fig4 + " --vcd ''", "run " + fig4 + " --out-dir ''",
-        std::string("plan --n 16 --width 4 --out ''"), std::string("plan --n 16 --width 4 --stats ''"),
+        std::string("plan --n 16 --width 4 --out ''"),
+        std::string("plan --n 16 --width 4 --stats ''"),
         std::string("congestion --width 4 --array 16 --rounds 10 --csv ''"),
         std::string("congestion --width 4 --array 16 --rounds 10 --json ''"),
         std::string("sweep sweep.yaml --json ''"), std::string("sweep sweep.yaml --csv ''"),
@@ -166,8 +169,8 @@ TEST(EmptyOutputNames, AreErrors) {
     const std::vector<std::string> before = dir.names();
     const CommandResult r = mmsim_in(dir, arguments);
     EXPECT_EQ(r.status, 2) << arguments;
-    const std::string option = arguments.substr(arguments.rfind(" --") + 1,
-                                                arguments.size() - arguments.rfind(" --") - 4);
+    const std::string option =
+        arguments.substr(arguments.rfind(" --") + 1, arguments.size() - arguments.rfind(" --") - 4);
     EXPECT_EQ(r.err, "mmsim: " + option + ": expected a file name, got an empty one (see --help)\n")
         << arguments;
     EXPECT_EQ(r.out, "");
@@ -175,8 +178,7 @@ TEST(EmptyOutputNames, AreErrors) {
   }
   const auto lines =
       std::count(std::istreambuf_iterator<char>(std::ifstream(fig4).rdbuf()), {}, '\n');
-  for (const auto& [outputs, key, column] :
-       std::vector<std::tuple<std::string, std::string, int>>{
+  for (const auto& [outputs, key, column] : std::vector<std::tuple<std::string, std::string, int>>{
            {"{stats: ''}", "outputs.stats", 18},
            {"{timeline: ''}", "outputs.timeline", 21},
            {"{vcd: ''}", "outputs.vcd", 16},

@@ -25,7 +25,7 @@ std::string config(const std::string& name) {
 
 RunOutcome run(const std::string& file, const std::vector<std::string>& overrides, bool profile) {
   RunOptions options;
-  options.profile = profile;
+  options.outputs["profile"].on = profile;
   return run_testbench(load_testbench(file, overrides), options);
 }
 
@@ -225,9 +225,9 @@ TEST(ProfileJson, ReadsBackAsTheTable) {
 TEST(ProfileCommand, WhatItCannotReadIsALocatedError) {
   TempDir dir;
   const auto stats = dir / "s.json";
-  ASSERT_EQ(mmsim("run " + config("dmm_fig4.yaml") + " --profile --stats " + shell_word(stats))
-                .status,
-            0);
+  ASSERT_EQ(
+      mmsim("run " + config("dmm_fig4.yaml") + " --profile --stats " + shell_word(stats)).status,
+      0);
   nlohmann::json json = nlohmann::json::parse(read_file(stats));
   json["profile"]["rows"][1]["site"] = 1000000000;
   dir.write("far.json", json.dump());

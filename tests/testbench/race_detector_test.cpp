@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "testbench/run/race_detector.hpp"
+#include "hw/observers/race_detector.hpp"
 
 namespace mmsim {
 namespace {

@@ -78,7 +78,7 @@ std::vector<double> per_time_unit(const Counter& track, std::uint64_t end) {
 std::vector<double> busy_banks(const std::string& file, const std::string& label = "memory") {
   TempDir dir;
   RunOptions options;
-  options.timeline = (dir / "t.json").string();
+  options.ask("timeline", (dir / "t.json").string());
   const RunOutcome o = run(file, options);
   const Parsed p = parse(dir / "t.json");
   EXPECT_EQ(p.tracks.at(label + " banks").back().second, 0) << "the track ends idle";
@@ -112,7 +112,7 @@ void expect_timeline_is_the_run(const Parsed& p, const RunOutcome& o) {
 TEST(Timeline, Fig4OnTheDmmIsTwoSlices) {
   TempDir dir;
   RunOptions options;
-  options.timeline = (dir / "fig4.json").string();
+  options.ask("timeline", (dir / "fig4.json").string());
   const RunOutcome o = run(config("dmm_fig4.yaml"), options);
   const Parsed p = parse(dir / "fig4.json");
   ASSERT_EQ(p.memory.size(), 2u);
@@ -128,7 +128,9 @@ TEST(Timeline, Fig4OnTheDmmIsTwoSlices) {
   EXPECT_NE(w0[0].name.find("read "), std::string::npos) << w0[0].name;
   EXPECT_NE(w0[0].name.find("dmm_fig4.yaml:"), std::string::npos) << w0[0].name;
   EXPECT_GT(p.counters, 0u);
-  EXPECT_EQ(o.timeline_file, options.timeline);
+  ASSERT_EQ(o.written.size(), 1u);
+  EXPECT_EQ(o.written[0].label, "timeline");
+  EXPECT_EQ(o.written[0].text, (dir / "fig4.json").string() + "  (open it in ui.perfetto.dev)");
 }
 
 // Nakano 2012, Fig. 4 on the DMM: W(0) reads m[0], m[1], m[5], m[10] (banks 0, 1, 1, 2) at 0;
@@ -180,7 +182,7 @@ class TimelineOf : public ::testing::TestWithParam<std::string> {};
 TEST_P(TimelineOf, SlicesAreTheInstructionsAndBarriersAndTheRunIsUnchanged) {
   TempDir dir;
   RunOptions options;
-  options.timeline = (dir / "t.json").string();
+  options.ask("timeline", (dir / "t.json").string());
   const RunOutcome timed = run(config(GetParam()), options);
   const RunOutcome plain = run(config(GetParam()), {});
   const Parsed p = parse(dir / "t.json");
@@ -219,12 +221,12 @@ INSTANTIATE_TEST_SUITE_P(Configs, TimelineOf,
 TEST(Timeline, AWindowKeepsWhatOverlapsIt) {
   TempDir dir;
   RunOptions options;
-  options.timeline = (dir / "all.json").string();
+  options.ask("timeline", (dir / "all.json").string());
   run(config("transpose_naive_dmm.yaml"), options);
   const Parsed all = parse(dir / "all.json");
-  options.timeline = (dir / "window.json").string();
-  options.timeline_from = 100;
-  options.timeline_to = 200;
+  options.ask("timeline", (dir / "window.json").string());
+  options.outputs["timeline"].from = 100;
+  options.outputs["timeline"].to = 200;
   run(config("transpose_naive_dmm.yaml"), options);
   const Parsed window = parse(dir / "window.json");
   std::size_t expected = 0;
@@ -238,9 +240,75 @@ TEST(Timeline, AWindowKeepsWhatOverlapsIt) {
 TEST(Timeline, PastItsLimitTheRunIsRefusedAndNoFileIsLeft) {
   TempDir dir;
   RunOptions options;
-  options.timeline = (dir / "big.json").string();
-  options.timeline_limit = 1000;
+  options.ask("timeline", (dir / "big.json").string());
+  options.outputs["timeline"].limit = 1000;
   EXPECT_THROW(run(config("transpose_naive_dmm.yaml"), options), InputError);
+  EXPECT_TRUE(dir.names().empty());
+}
+
+}  // namespace
+}  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+// outputs.timeline takes the mapping outputs.vcd takes ({file, from, to, limit}); each option
+// replaces its key, as the --vcd options do.
+TEST(Timeline, TheTestbenchsMappingIsTheOptions) {
+  TempDir dir;
+  RunOptions options;
+  options.ask("timeline", (dir / "options.json").string());
+  options.outputs["timeline"].from = 100;
+  options.outputs["timeline"].to = 200;
+  run(config("transpose_naive_dmm.yaml"), options);
+  const auto tb =
+      dir.write("tb.yaml", read_file(config("transpose_naive_dmm.yaml")) +
+                               "outputs: {timeline: {file: " + (dir / "key.json").string() +
+                               ", from: 100, to: 200}}\n");
+  run(tb.string(), {});
+  EXPECT_EQ(read_file(dir / "key.json"), read_file(dir / "options.json"));
+  // An option over the key: the window from 150.
+  RunOptions later;
+  later.outputs["timeline"].from = 150;
+  run(tb.string(), later);
+  for (const auto& [track, slices] : parse(dir / "key.json").memory)
+    for (const Slice& s : slices) EXPECT_GE(s.ts + s.dur, 150u);
+  // The key's limit, refused before the run at its place.
+  const auto small =
+      dir.write("small.yaml", read_file(config("transpose_naive_dmm.yaml")) +
+                                  "outputs:\n  timeline: {file: s.json, limit: 1000}\n");
+  try {
+    run(small.string(), {});
+    FAIL() << "a timeline past its limit";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, small.string());
+    EXPECT_NE(std::string(e.what()).find("more than the limit of 1000 bytes"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Timeline, ItsOptionsWithoutATimelineAreRefused) {
+  TempDir dir;
+  RunOptions options;
+  options.outputs["timeline"].to = 5;
+  try {
+    run(config("dmm_fig4.yaml"), options);
+    FAIL() << "--timeline-to without a timeline";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.describe(),
+              "--timeline-to: there is no timeline to choose for: give --timeline FILE (or "
+              "outputs.timeline)");
+  }
+  options.ask("timeline", (dir / "t.json").string());
+  options.outputs["timeline"].from = 6;
+  try {
+    run(config("dmm_fig4.yaml"), options);
+    FAIL() << "a window that ends before it begins";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.describe(),
+              "--timeline-to: the timeline's window ends at time unit 5 before it begins (from "
+              "6)");
+  }
   EXPECT_TRUE(dir.names().empty());
 }
 

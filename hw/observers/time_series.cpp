@@ -1,4 +1,4 @@
-#include "hw/dispatch/time_series.hpp"
+#include "hw/observers/time_series.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "testbench/run/race_detector.hpp"
+#include "hw/observers/race_detector.hpp"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "testbench/run/timeline.hpp"
+#include "hw/observers/timeline.hpp"
 
 #include <algorithm>
 
-#include "testbench/run/profile_report.hpp"
+#include "hw/observers/profile.hpp"
 
 namespace mmsim {
 namespace {
@@ -53,16 +53,7 @@ void Timeline::start(unsigned blocks, std::vector<std::string> memory_labels) {
       .begin_array(true);
   // Processes: the warps of each block, then the memories' counters.
   for (unsigned b = 0; b < blocks; ++b)
-    json_.begin_object()
-        .key("ph")
-        .value("M")
-        .key("name")
-        .value("process_name")
-        .key("pid")
-        .value(b)
-        .key("args")
-        .begin_object()
-        .key("name")
+    metadata("process_name", b, std::nullopt, "name")
         .value(blocks == 1 ? "warps" : "SM " + std::to_string(b))
         .end()
         .end();
@@ -78,31 +69,31 @@ SiteId Timeline::site_of(SiteRef site) {
   return last_id_;
 }
 
-void Timeline::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& splitter,
-                          unsigned stages, unsigned requests, Cycle t, Cycle completion) {
-  if (!in_window(t, completion)) return;
-  count_busy_banks(unit.dispatch_cells(), splitter, stages);
-  write_counters(memory, t);  // the changes before t are final: no dispatch starts earlier
+void Timeline::dispatched(const DispatchRecord& d) {
+  if (!in_window(d.t, d.completion)) return;
+  count_busy_banks(d.groups);
+  write_counters(d.memory, d.t);  // the changes before t are final: no dispatch starts earlier
   // The stage groups in flight from the dispatch to its completion, its requests over its k
   // stages while they enter the pipeline, the busy banks of the group entering in each.
-  std::map<Cycle, Change>& at = counters_[memory].pending;
-  const std::int64_t rate = std::int64_t{requests} * kRateScale / stages;
+  std::map<Cycle, Change>& at = counters_[d.memory].pending;
+  const unsigned k = d.stages;
+  const std::int64_t rate = std::int64_t{d.requests} * kRateScale / k;
   const auto add = [&](Cycle time, Change change) {
     Change& sum = at[time];
     sum.stages += change.stages;
     sum.requests += change.requests;
     sum.banks += change.banks;
   };
-  add(t, {stages, rate, busy_[0]});
-  for (unsigned g = 1; g < stages; ++g) add(t + g, {0, 0, std::int64_t{busy_[g]} - busy_[g - 1]});
-  add(t + stages, {0, -rate, -std::int64_t{busy_[stages - 1]}});
-  add(completion + 1, {-std::int64_t{stages}, 0, 0});
-  const std::span<const Warp> warps = unit.warps();
+  add(d.t, {k, rate, busy_[0]});
+  for (unsigned g = 1; g < k; ++g) add(d.t + g, {0, 0, std::int64_t{busy_[g]} - busy_[g - 1]});
+  add(d.t + k, {0, -rate, -std::int64_t{busy_[k - 1]}});
+  add(d.completion + 1, {-std::int64_t{k}, 0, 0});
+  const std::span<const Warp> warps = d.unit.warps();
   for (std::size_t j = 0; j < warps.size(); ++j) {
-    if (!unit.in_flight(j)) continue;
+    if (!d.unit.in_flight(j)) continue;
     const Warp& warp = warps[j];
     const Warp::Instruction& in = warp.instruction();
-    slice(t, completion + 1, warp, site_of(in.site), memory,
+    slice(d.t, d.completion + 1, warp, site_of(in.site), d.memory,
           in.access == AccessKind::read ? Kind::read : Kind::write);
     ++instructions_;
   }
@@ -111,23 +102,18 @@ void Timeline::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& 
 
 // A bank is busy in a time unit when the stage group entering the pipeline then sends it a
 // request (docs/statistics.md, "Timeline"): the distinct (group, bank) pairs of the active lanes,
-// each marked once per dispatch in a table of k * w marks. A dispatch of one stage group (every
-// conflict-free one) has all its lanes in group 0: the splitter need not place them.
-void Timeline::count_busy_banks(std::span<const Address> cells, StageSplitter& splitter,
-                                unsigned k) {
-  const bool one_group = k == 1;
-  if (!one_group) {
-    groups_.resize(cells.size());
-    splitter.assign_groups(cells, groups_);
-  }
-  const std::size_t width = splitter.width();
-  if (group_banks_.size() < std::size_t{k} * width) group_banks_.resize(std::size_t{k} * width, 0);
+// each marked once per dispatch in a table of k * w marks.
+void Timeline::count_busy_banks(const StageGroups& groups) {
+  const std::span<const Address> cells = groups.cells();
+  const std::size_t k = groups.count();
+  const std::size_t width = groups.width();
+  if (group_banks_.size() < k * width) group_banks_.resize(k * width, 0);
   const std::uint64_t mark = ++counted_;
   busy_.assign(k, 0);
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (cells[i] == kInactive) continue;
-    const std::size_t group = one_group ? 0 : groups_[i];
-    std::uint64_t& marked = group_banks_[group * width + splitter.bank(cells[i])];
+    const std::size_t group = groups.group(i);
+    std::uint64_t& marked = group_banks_[group * width + groups.bank(cells[i])];
     if (marked == mark) continue;  // a merged request, or another cell of a busy bank
     marked = mark;
     ++busy_[group];
@@ -151,33 +137,11 @@ void Timeline::slice(Cycle begin, Cycle end, const Warp& warp, SiteId site, Memo
   if (index >= named_warps_.size()) named_warps_.resize(index + 1, false);
   if (!named_warps_[index]) {
     named_warps_[index] = true;
-    json_.begin_object()
-        .key("ph")
-        .value("M")
-        .key("name")
-        .value("thread_name")
-        .key("pid")
-        .value(block)
-        .key("tid")
-        .value(std::uint64_t{index})
-        .key("args")
-        .begin_object()
-        .key("name")
+    metadata("thread_name", block, index, "name")
         .value("warp " + std::to_string(index))
         .end()
         .end();
-    json_.begin_object()
-        .key("ph")
-        .value("M")
-        .key("name")
-        .value("thread_sort_index")
-        .key("pid")
-        .value(block)
-        .key("tid")
-        .value(std::uint64_t{index})
-        .key("args")
-        .begin_object()
-        .key("sort_index")
+    metadata("thread_sort_index", block, index, "sort_index")
         .value(std::uint64_t{index})
         .end()
         .end();
@@ -222,6 +186,13 @@ void Timeline::slice(Cycle begin, Cycle end, const Warp& warp, SiteId site, Memo
       .end();
 }
 
+JsonWriter& Timeline::metadata(const char* name, unsigned pid, std::optional<WarpId> tid,
+                               const char* arg) {
+  json_.begin_object().key("ph").value("M").key("name").value(name).key("pid").value(pid);
+  if (tid) json_.key("tid").value(std::uint64_t{*tid});
+  return json_.key("args").begin_object().key(arg);
+}
+
 void Timeline::write_counters(MemoryId m, Cycle before) {
   Counters& c = counters_[m];
   const auto counter = [&](const std::string& name, Cycle time, const char* arg) -> JsonWriter& {
@@ -260,21 +231,8 @@ void Timeline::write_counters(MemoryId m, Cycle before) {
 
 void Timeline::finish() {
   for (MemoryId m = 0; m < counters_.size(); ++m) write_counters(m, kNever);
-  json_.begin_object()
-      .key("ph")
-      .value("M")
-      .key("name")
-      .value("process_name")
-      .key("pid")
-      .value(memories_pid_)
-      .key("args")
-      .begin_object()
-      .key("name")
-      .value("memories")
-      .end()
-      .end()
-      .end()
-      .end();
+  metadata("process_name", memories_pid_, std::nullopt, "name").value("memories").end().end();
+  json_.end().end();
   buffer_ += '\n';
   drain(true);
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/dispatch/instruction_recorder.hpp"
+#include "hw/observers/instruction_recorder.hpp"
 #include "hw/pe/site_table.hpp"
 
 namespace mmsim {
@@ -37,6 +37,9 @@ struct ProfileRow {
   SiteCounts counts;
 };
 
+// "sw/programs/transpose.cpp:48 (Transpose::run)", "trace.csv:7", "line 3", a label alone.
+std::string site_text(const SiteInfo& site);
+
 // A run's profile: its sites, and every (site, memory) that counted something, by site id and
 // then memory (barriers last).
 struct ProfileTable {
@@ -48,8 +51,7 @@ struct ProfileTable {
 
 class Profile final : public InstructionRecorder {
  public:
-  void dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& splitter, unsigned stages,
-                  unsigned requests, Cycle t, Cycle completion) override;
+  void dispatched(const DispatchRecord& dispatch) override;
   void released(const WarpUnit& unit, std::size_t j, Cycle arrived, Cycle release) override;
 
   ProfileTable table() const;

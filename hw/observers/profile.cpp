@@ -1,4 +1,4 @@
-#include "hw/dispatch/profile.hpp"
+#include "hw/observers/profile.hpp"
 
 #include <algorithm>
 
@@ -47,15 +47,15 @@ void Profile::lead(SiteCounts& counts, unsigned stages) {
   counts.max_stages = std::max<std::uint64_t>(counts.max_stages, stages);
 }
 
-void Profile::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& /*splitter*/,
-                         unsigned stages, unsigned requests, Cycle t, Cycle completion) {
-  const Cycle waited = t - unit.ready_since();
-  const Cycle in_memory = completion + 1 - t;
+void Profile::dispatched(const DispatchRecord& d) {
+  const WarpUnit& unit = d.unit;
+  const Cycle waited = d.t - unit.ready_since();
+  const Cycle in_memory = d.completion + 1 - d.t;
   const std::span<const Warp> warps = unit.warps();
   if (warps.size() == 1) {  // a single warp: it is the dispatch
-    SiteCounts& counts = at(warps.front().instruction().site, memory);
-    count(counts, requests, waited, in_memory);
-    lead(counts, stages);
+    SiteCounts& counts = at(warps.front().instruction().site, d.memory);
+    count(counts, d.requests, waited, in_memory);
+    lead(counts, d.stages);
     return;
   }
   bool led = false;
@@ -63,12 +63,12 @@ void Profile::dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& /
     if (!unit.in_flight(j)) continue;
     const Warp::Instruction& in = warps[j].instruction();
     const std::span<const Address> addresses = warps[j].addresses();
-    SiteCounts& counts = at(in.site, memory);
+    SiteCounts& counts = at(in.site, d.memory);
     count(counts,
           static_cast<std::uint64_t>(std::count_if(addresses.begin(), addresses.end(),
                                                    [](Address a) { return a != kInactive; })),
           waited, in_memory);
-    if (!led) lead(counts, stages);
+    if (!led) lead(counts, d.stages);
     led = true;
   }
 }
@@ -91,6 +91,13 @@ ProfileTable Profile::table() const {
     if (!slots.empty() && slots[0].barriers > 0) rows.push_back({site, kNoMemory, slots[0]});
   }
   return table;
+}
+
+std::string site_text(const SiteInfo& site) {
+  std::string text = site.file;
+  if (site.line > 0) text += (text.empty() ? "line " : ":") + std::to_string(site.line);
+  if (!site.label.empty()) text += text.empty() ? site.label : " (" + site.label + ")";
+  return text;
 }
 
 SiteCounts ProfileTable::total() const {

@@ -4,26 +4,24 @@
 // barrier wait, and counter tracks per memory. One time unit is one microsecond of trace time
 // (docs/statistics.md, "Timeline").
 //
-// It is written while the run goes, a piece at a time to a sink (the pending file, which counts
+// It is written while the run goes, a piece at a time to a sink (the output's file, which counts
 // it against its limit): what it holds is a buffer, its sites, and per memory the counter changes
 // of the dispatches still in flight, whatever the run's length.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "hw/dispatch/instruction_recorder.hpp"
-#include "hw/machine/simulation.hpp"
+#include "hw/observers/instruction_recorder.hpp"
+#include "hw/observers/json_writer.hpp"
 #include "hw/pe/site_table.hpp"
-#include "testbench/run/json_writer.hpp"
 
 namespace mmsim {
 
-// Refused beyond this many bytes unless outputs.timeline_limit or --timeline-limit says more.
-inline constexpr std::uint64_t kDefaultTimelineLimit = std::uint64_t{1} << 30;
 // Bytes of JSON per slice (an instruction or a barrier wait) and per dispatch (its counters,
 // with a busy banks event in each time unit one of its groups enters), about, as written.
 inline constexpr std::uint64_t kTimelineBytesPerSlice = 200;
@@ -40,8 +38,8 @@ class Timeline final : public InstructionRecorder {
   // Before the run: `blocks` streaming multiprocessors (1 for a flat machine) and the memories'
   // labels ("memory", "global", "SM 3 shared"); writes the JSON's head.
   void start(unsigned blocks, std::vector<std::string> memory_labels);
-  void dispatched(const WarpUnit& unit, MemoryId memory, StageSplitter& splitter, unsigned stages,
-                  unsigned requests, Cycle t, Cycle completion) override;
+  bool needs_stage_groups() const override { return true; }  // its busy banks
+  void dispatched(const DispatchRecord& dispatch) override;
   void released(const WarpUnit& unit, std::size_t j, Cycle arrived, Cycle release) override;
   // After the run: the counters' last changes and the JSON's end, handed to the sink.
   void finish();
@@ -80,7 +78,10 @@ class Timeline final : public InstructionRecorder {
   // Appends a slice: its event, and its warp's names on its first.
   void slice(Cycle begin, Cycle end, const Warp& warp, SiteId site, MemoryId memory, Kind kind);
   // The busy banks of each of the dispatch's k stage groups, into busy_.
-  void count_busy_banks(std::span<const Address> cells, StageSplitter& splitter, unsigned k);
+  void count_busy_banks(const StageGroups& groups);
+  // A metadata event ("ph":"M") naming a process (no `tid`) or a thread, up to its argument's
+  // value: the caller writes the value and ends the event (end().end()).
+  JsonWriter& metadata(const char* name, unsigned pid, std::optional<WarpId> tid, const char* arg);
   // Writes memory m's counter changes before time `before` (all: kNever).
   void write_counters(MemoryId m, Cycle before);
   // Hands the buffer to the sink once it has grown.
@@ -99,11 +100,10 @@ class Timeline final : public InstructionRecorder {
   SiteId last_id_ = 0;
   bool any_ = false;
   // Made once: per site and kind the slice's quoted name, per site and memory its arguments.
-  std::vector<std::string> names_;    // site * 4 + kind
-  std::vector<std::string> details_;  // site * (memories + 1) + (barrier ? 0 : memory + 1)
-  std::vector<bool> named_warps_;     // the warps whose track has its names
+  std::vector<std::string> names_;          // site * 4 + kind
+  std::vector<std::string> details_;        // site * (memories + 1) + (barrier ? 0 : memory + 1)
+  std::vector<bool> named_warps_;           // the warps whose track has its names
   std::vector<std::uint32_t> busy_;         // per stage group of the dispatch, its busy banks
-  std::vector<std::uint32_t> groups_;       // per lane of a dispatch, its stage group
   std::vector<std::uint64_t> group_banks_;  // per (group, bank), the dispatch that marked it
   std::uint64_t counted_ = 0;               // dispatches counted, marking group_banks_
   std::uint64_t instructions_ = 0;

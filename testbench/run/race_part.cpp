@@ -1,0 +1,42 @@
+// The race report (machine.race_check: docs/semantics.md): the race detector
+// (hw/observers/race_detector.hpp) watches every memory's accesses; its races go into the
+// report, the statistics and the run's verification.
+#include "hw/observers/race_detector.hpp"
+#include "testbench/run/output_part.hpp"
+
+namespace mmsim {
+namespace {
+
+class RacePart final : public OutputPart {
+ public:
+  void start(Simulation& simulation, const RunPlan&) override {
+    Machine& machine = simulation.machine();
+    // The global memory of a machine of several blocks is reached by all of them.
+    std::vector<RaceDetector::MemoryScope> scopes;
+    const bool one_block = machine.config().multiprocessors == 1;
+    for (MemoryId m = 0; m < machine.memory_count(); ++m)
+      scopes.push_back({machine.memory(m).words(), one_block || m != 0});
+    detector_ = std::make_unique<RaceDetector>(scopes, kListedRaces);
+    for (MemoryId m = 0; m < machine.memory_count(); ++m)
+      machine.memory(m).set_observer(detector_.get());
+  }
+  void finish(Simulation&, RunOutcome& outcome, const WarpProgram&) override {
+    outcome.race_check = true;
+    outcome.race_count = detector_->count();
+    outcome.races = detector_->races();
+  }
+
+ private:
+  std::unique_ptr<RaceDetector> detector_;
+};
+
+std::unique_ptr<OutputPart> make(const PartContext& context) {
+  if (!context.testbench.race_check) return nullptr;
+  return std::make_unique<RacePart>();
+}
+
+}  // namespace
+
+OutputPartInfo race_part() { return {.name = "races", .make = make}; }
+
+}  // namespace mmsim
