@@ -29,6 +29,7 @@ struct OutputRequest {
   std::vector<std::string> scopes;        // a waveform's glob patterns of hierarchical names
   std::optional<std::uint64_t> limit;     // bytes refused beyond
   std::optional<std::uint64_t> interval;  // the counters every so many time units
+  std::string shown;  // how the report shows it (the profile: "stages,all,memories")
 };
 
 // program.params as the file and --set wrote them (testbench_keys.cpp).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -48,23 +49,98 @@ std::string row_memory(const ProfileRow& row, const RunResult& result) {
                                              : "memory " + std::to_string(row.memory);
 }
 
+ProfileView profile_view(const std::string& text, const SourceLocation& where) {
+  ProfileView view;
+  const std::map<std::string, ProfileView::Order> orders = {{"time", ProfileView::Order::time},
+                                                            {"stages", ProfileView::Order::stages},
+                                                            {"mean", ProfileView::Order::mean},
+                                                            {"max", ProfileView::Order::max}};
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string word = text.substr(start, comma - start);
+    start = comma + 1;
+    if (const auto order = orders.find(word); order != orders.end()) {
+      view.order = order->second;
+    } else if (word == "all") {
+      view.rows.reset();
+    } else if (word == "memories") {
+      view.per_memory = true;
+    } else if (!word.empty() && word.size() < 10 &&
+               word.find_first_not_of("0123456789") == std::string::npos && std::stoul(word) > 0) {
+      view.rows = std::stoul(word);
+    } else {
+      throw InputError(where,
+                       "expected a sort key (time, stages, mean, max), a row count (a "
+                       "number from 1, or all) or memories, got '" +
+                           word + "'");
+    }
+  }
+  return view;
+}
+
 std::vector<std::string> profile_lines(const ProfileTable& profile, const RunResult& result,
-                                       std::size_t shown) {
-  std::vector<const ProfileRow*> rows;
-  for (const ProfileRow& row : profile.rows) rows.push_back(&row);
-  std::stable_sort(rows.begin(), rows.end(), [](const ProfileRow* a, const ProfileRow* b) {
-    return a->counts.time() > b->counts.time();
+                                       const ProfileView& view) {
+  // The rows as shown: a shared memory's row joins the row of its line's first shared memory.
+  const auto shared = [&](MemoryId m) {
+    return m != kNoMemory && m < result.memories.size() && result.memories[m].block != kNoBlock;
+  };
+  std::size_t shared_memories = 0;
+  for (const MemoryResult& m : result.memories) shared_memories += m.block != kNoBlock;
+  const bool merge = !view.per_memory && shared_memories > 1;
+  struct Shown {
+    ProfileRow row;
+    std::string memory;
+  };
+  std::vector<Shown> rows;
+  std::map<SiteId, std::size_t> shared_row;  // per site, its merged shared-memory row
+  for (const ProfileRow& row : profile.rows) {
+    if (merge && shared(row.memory)) {
+      const auto [at, added] = shared_row.emplace(row.site, rows.size());
+      if (!added) {
+        rows[at->second].row.counts += row.counts;
+        continue;
+      }
+      rows.push_back({row, "shared"});
+      continue;
+    }
+    rows.push_back({row, row_memory(row, result)});
+  }
+  // By the view's key, most first (rows without a dispatch, barriers', after the others).
+  const auto key = [&](const SiteCounts& c) -> double {
+    switch (view.order) {
+      case ProfileView::Order::time:
+        return static_cast<double>(c.time());
+      case ProfileView::Order::stages:
+        return static_cast<double>(c.stages);
+      case ProfileView::Order::mean:
+        return c.dispatches == 0
+                   ? -1.0
+                   : static_cast<double>(c.stages) / static_cast<double>(c.dispatches);
+      case ProfileView::Order::max:
+        return static_cast<double>(c.max_stages);
+    }
+    return 0;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const Shown& a, const Shown& b) {
+    return key(a.row.counts) > key(b.row.counts);
   });
+  const std::size_t shown = std::min(rows.size(), view.rows.value_or(rows.size()));
   const SiteCounts total = profile.total();
+  const std::string orders[] = {
+      fmt::format("warp time (turn + memory + barrier, of {} time units)", total.time()),
+      fmt::format("stages (of {})", total.stages), "mean stages per dispatch",
+      "the most stages of one dispatch"};
   std::vector<std::string> lines;
   lines.push_back(fmt::format(
-      "  profile      {} sites; {} by warp time (turn + memory + barrier, of {} time units)",
-      profile.sites.size(), rows.size() > shown ? fmt::format("the top {}", shown) : "all",
-      total.time()));
+      "  profile      {} sites; {} by {}{}", profile.sites.size(),
+      rows.size() > shown ? fmt::format("the top {}", shown) : "all",
+      orders[static_cast<int>(view.order)],
+      merge ? fmt::format("; each shared-memory line once over the {} SMs", shared_memories) : ""));
   std::vector<std::string> sites;
   std::size_t width = 4;
-  for (std::size_t i = 0; i < rows.size() && i < shown; ++i) {
-    sites.push_back(site_text(profile.sites[rows[i]->site]));
+  for (std::size_t i = 0; i < shown; ++i) {
+    sites.push_back(site_text(profile.sites[rows[i].row.site]));
     width = std::max(width, sites.back().size());
   }
   width = std::min<std::size_t>(width, 60);
@@ -75,12 +151,12 @@ std::vector<std::string> profile_lines(const ProfileTable& profile, const RunRes
   lines.push_back(row_line("site", "memory", "instr", "requests", "stages", "max", "mean", "turn",
                            "memory", "barrier"));
   for (std::size_t i = 0; i < sites.size(); ++i) {
-    const ProfileRow& row = *rows[i];
+    const ProfileRow& row = rows[i].row;
     const SiteCounts& c = row.counts;
     std::string site = sites[i];
     if (site.size() > width) site = "..." + site.substr(site.size() - (width - 3));
     const bool barrier = row.memory == kNoMemory;
-    lines.push_back(row_line(site, row_memory(row, result), barrier ? c.barriers : c.instructions,
+    lines.push_back(row_line(site, rows[i].memory, barrier ? c.barriers : c.instructions,
                              barrier ? "-" : std::to_string(c.requests),
                              barrier ? "-" : std::to_string(c.stages),
                              barrier ? "-" : std::to_string(c.max_stages), mean_stages(c),

@@ -248,7 +248,7 @@ std::string format_report(const RunOutcome& o) {
          (f.label.empty() ? "" : "  (" + f.label + ")"));
   if (o.profile) {
     line("");
-    for (const std::string& text : profile_lines(*o.profile, r)) line(text);
+    for (const std::string& text : profile_lines(*o.profile, r, o.profile_view)) line(text);
   }
   for (const ProgramTable& t : o.tables) table_lines(t, line);
 

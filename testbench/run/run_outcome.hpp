@@ -17,6 +17,7 @@
 #include "sw/program/bound.hpp"
 #include "sw/program/warp_program.hpp"
 #include "testbench/outputs/provenance.hpp"
+#include "testbench/run/profile_report.hpp"
 
 namespace mmsim {
 
@@ -59,6 +60,7 @@ struct RunOutcome {
   std::vector<ProgramFigure> figures;   // what the program measured about itself
   std::vector<ProgramTable> tables;     // what it read and how it mapped it
   std::optional<ProfileTable> profile;  // outputs.profile or --profile: counts per site
+  ProfileView profile_view;             // how the report shows it (--profile=stages,all)
   std::optional<bool> verified;         // none: nothing to verify
   std::vector<std::string> warnings;
   std::vector<std::string> errors;     // what failed verification besides data and expectations

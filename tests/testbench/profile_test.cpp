@@ -6,13 +6,16 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "hw/dispatch/dispatch_policy.hpp"
 #include "support/command.hpp"
+#include "sw/program/external_program.hpp"
 #include "testbench/input/testbench.hpp"
 #include "testbench/run/profile_report.hpp"
+#include "testbench/run/report.hpp"
 #include "testbench/run/runner.hpp"
 #include "testbench/run/stats_json.hpp"
 
@@ -252,6 +255,120 @@ TEST(ProfileCommand, WhatItCannotReadIsALocatedError) {
     EXPECT_EQ(r.out, "");
   }
   EXPECT_EQ(mmsim("profile " + shell_word(stats)).status, 0);
+}
+
+}  // namespace
+}  // namespace mmsim::test
+
+namespace mmsim::test {
+namespace {
+
+// Each warp reads its row of global memory, then writes four words of one bank of its SM's
+// shared memory (k = 4).
+class ReadThenConflict final : public WarpProgram {
+ public:
+  std::uint64_t memory_words() const override { return 64; }
+  std::uint64_t shared_words() const override { return 16; }
+  Task run(Warp& warp) override {
+    std::vector<Address> row(4), column(4);
+    const std::vector<Word> values(4, 1);
+    for (std::size_t lane = 0; lane < 4; ++lane) {
+      row[lane] = 4 * warp.index() + lane;
+      column[lane] = 4 * lane;
+    }
+    co_await warp.read(row);
+    co_await warp.write(column, values, Space::shared);
+  }
+};
+
+// A row of the report's profile: its memory and its eight counts, the site left out.
+std::vector<std::string> columns(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return {words.end() - 9, words.end()};
+}
+
+// Issue 45, item 3: the hmm's profile in the report has each shared-memory line once, summed
+// over the SMs; --profile takes a sort key and a row count, and `memories` shows each memory.
+// On the hmm with d = 2, w = 4, p = 8 (a warp per SM), l = 5, l_s = 1: W(0) reads global at 0
+// (k = 1, done at 4), W(1) at 1 (done at 5: it waited 1); each then writes bank 0 of its shared
+// memory four times (k = 4), W(0) at 5 (done at 8), W(1) at 6 (done at 9): 10 time units.
+class HmmProfile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    register_program_loader(ExternalProgram::Kind::library, [](const ExternalProgram&) {
+      auto info = std::make_shared<ProgramInfo>();
+      info->name = "read_then_conflict";
+      info->make = [](const ProgramArgs&) { return std::make_unique<ReadThenConflict>(); };
+      return std::shared_ptr<const ProgramInfo>(info);
+    });
+    dir_.write("lib.so", "loaded by the test's loader");
+    testbench_ = dir_.write("tb.yaml",
+                            "machine: {model: hmm, multiprocessors: 2, width: 4, latency: 5, "
+                            "threads: 8, shared: {latency: 1}}\n"
+                            "program: {library: lib.so, name: read_then_conflict}\n");
+  }
+  // The report's profile lines under --profile=`view`: its header, and each row's columns.
+  std::pair<std::string, std::vector<std::vector<std::string>>> profile(const std::string& view) {
+    RunOptions options;
+    options.outputs["profile"].shown = view;
+    const RunOutcome o = run_testbench(load_testbench(testbench_), options);
+    EXPECT_EQ(o.result.cycles(), 10u);
+    std::istringstream report(format_report(o));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(report, line);)
+      if (line.starts_with("  profile") || !lines.empty()) lines.push_back(line);
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t i = 2; i < lines.size() && lines[i].starts_with("    "); ++i)
+      rows.push_back(columns(lines[i]));
+    return {lines.at(0), rows};
+  }
+  TempDir dir_;
+  std::filesystem::path testbench_;
+};
+
+using Row = std::vector<std::string>;
+const Row kRead = {"global", "2", "8", "2", "1", "1.00", "1", "10", "0"};
+const Row kWrite = {"shared", "2", "8", "8", "4", "4.00", "0", "8", "0"};
+
+TEST_F(HmmProfile, EachSharedMemoryLineOnceByWarpTime) {
+  const auto [header, rows] = profile("time");
+  EXPECT_EQ(header,
+            "  profile      2 sites; all by warp time (turn + memory + barrier, of 19 time units); "
+            "each shared-memory line once over the 2 SMs");
+  EXPECT_EQ(rows, (std::vector<Row>{kRead, kWrite}));
+}
+
+TEST_F(HmmProfile, ByStagesMeanOrMaxTheConflictingWriteComesFirst) {
+  for (const std::string key : {"stages", "mean", "max"})
+    EXPECT_EQ(profile(key).second, (std::vector<Row>{kWrite, kRead})) << key;
+  const auto [header, rows] = profile("stages,1");
+  EXPECT_EQ(header,
+            "  profile      2 sites; the top 1 by stages (of 10); each shared-memory line once "
+            "over the 2 SMs");
+  EXPECT_EQ(rows, (std::vector<Row>{kWrite}));
+}
+
+TEST_F(HmmProfile, EachMemoryOnRequest) {
+  const auto [header, rows] = profile("all,memories");
+  EXPECT_EQ(header,
+            "  profile      2 sites; all by warp time (turn + memory + barrier, of 19 time units)");
+  EXPECT_EQ(rows, (std::vector<Row>{kRead,
+                                    {"shared", "1", "4", "4", "4", "4.00", "0", "4", "0"},
+                                    {"shared", "1", "4", "4", "4", "4.00", "0", "4", "0"}}));
+}
+
+TEST(ProfileOption, AWordItDoesNotKnowIsAnError) {
+  const CommandResult r = mmsim("run " + config("dmm_fig4.yaml") + " --profile=fast,all");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "mmsim: --profile: expected a sort key (time, stages, mean, max), a row count (a "
+            "number from 1, or all) or memories, got 'fast'\n");
+  const CommandResult ok = mmsim("run " + config("dmm_fig4.yaml") + " --profile=stages,1");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_NE(ok.out.find("  profile      2 sites; the top 1 by stages (of 3)\n"), std::string::npos)
+      << ok.out;
 }
 
 }  // namespace
