@@ -36,6 +36,12 @@ class TempDir {
     std::ofstream(file) << content;
     return file;
   }
+  // A copy of `from` in the folder, as `name`.
+  std::filesystem::path copy(const std::filesystem::path& from, const std::string& name) const {
+    const auto file = path_ / name;
+    std::filesystem::copy_file(from, file);
+    return file;
+  }
   // The names in the folder (or one of its folders), sorted.
   std::vector<std::string> names() const { return names_of(path_); }
   static std::vector<std::string> names_of(const std::filesystem::path& folder) {

@@ -42,7 +42,8 @@ class EndlessRun : public ::testing::Test {
       info->make = [](const ProgramArgs&) { return std::make_unique<Endless>(); };
       return std::shared_ptr<const ProgramInfo>(info);
     });
-    dir_.write("libendless.so", "loaded by the test's loader");
+    // A real library, as mmsim checks it before loading; the test's loader makes the program.
+    dir_.copy(MMSIM_TEST_PLUGIN, "libendless.so");
     testbench_ = dir_.write("endless.yaml",
                             "machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
                             "program: {library: libendless.so, name: endless}\n");

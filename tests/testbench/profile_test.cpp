@@ -303,7 +303,8 @@ class HmmProfile : public ::testing::Test {
       info->make = [](const ProgramArgs&) { return std::make_unique<ReadThenConflict>(); };
       return std::shared_ptr<const ProgramInfo>(info);
     });
-    dir_.write("lib.so", "loaded by the test's loader");
+    // A real library, as mmsim checks it before loading; the test's loader makes the program.
+    dir_.copy(MMSIM_TEST_PLUGIN, "lib.so");
     testbench_ = dir_.write("tb.yaml",
                             "machine: {model: hmm, multiprocessors: 2, width: 4, latency: 5, "
                             "threads: 8, shared: {latency: 1}}\n"
