@@ -13,6 +13,8 @@ if(TARGET mmsim_python_module)
   install(TARGETS mmsim_python_module LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/python/mmsim)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/testbench/python/mmsim/
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/python/mmsim FILES_MATCHING PATTERN "*.py")
+  install(FILES ${PROJECT_BINARY_DIR}/python/mmsim/_built_for.py
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/python/mmsim)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/hw ${PROJECT_SOURCE_DIR}/sw
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mmsim FILES_MATCHING PATTERN "*.hpp")

@@ -15,12 +15,38 @@ docs/own_programs.md the guide to programs of one's own.
 
 import json as _json
 import os as _os
+import sys as _sys
 import tempfile as _tempfile
 
-from . import _core
-from ._errors import Error, InputError, ProgramError, SimulationError
-from ._program import Bound, Param, ParamError, Program, ProcessExit
-from ._warp import WarpWords
+from . import _built_for
+
+
+def _check_python():
+    """One line saying why this Python cannot import mmsim: another version than the one it was
+    built for (whose native module it would not find), or no numpy."""
+    built, this = _built_for.version, _sys.version_info[:2]
+    if this != built:
+        raise ImportError(
+            f"mmsim was built for Python {built[0]}.{built[1]} ({_built_for.executable}), this is "
+            f"Python {this[0]}.{this[1]} ({_sys.executable}): rebuild it for this one (cmake "
+            f"-DMMSIM_PYTHON={_sys.executable}) or install it into this environment "
+            f"({_sys.executable} -m pip install --no-build-isolation {_built_for.source})")
+    try:
+        import numpy  # noqa: F401 (the native module uses numpy's C API)
+    except ImportError as e:
+        raise ImportError(
+            f"mmsim needs numpy, which this Python ({_sys.executable}, "
+            f"{_sys.version.split()[0]}) cannot import ({e}): apt install python3-numpy for "
+            "Debian's Python (and a virtual environment made with --system-site-packages), or "
+            "python -m pip install numpy in the virtual environment", name="numpy") from None
+
+
+_check_python()
+
+from . import _core  # noqa: E402 (once the Python is known to do)
+from ._errors import Error, InputError, ProgramError, SimulationError  # noqa: E402
+from ._program import Bound, Param, ParamError, Program, ProcessExit  # noqa: E402
+from ._warp import WarpWords  # noqa: E402
 
 # What a program's methods get, made by mmsim: the warp of run(warp), the memory of initialize
 # and verify.
