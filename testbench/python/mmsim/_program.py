@@ -1,4 +1,5 @@
-"""Warp programs written in Python: mmsim.Program, its parameters and bounds (docs/own_programs.md)."""
+"""Warp programs written in Python: mmsim.Program, its parameters and bounds
+(docs/own_programs.md)."""
 
 import ast
 import importlib.util
