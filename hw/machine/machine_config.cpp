@@ -82,6 +82,8 @@ void validate_hierarchy(const MachineConfig& c, const MachineModel& model) {
                           "rsdmm takes super warps)");
   if (c.shared.latency < 1)
     throw ConfigError("shared.latency", "the shared memory latency l_s must be at least 1");
+  if (c.shared.ports < 1)
+    throw ConfigError("shared.ports", "a bank needs at least one port (shared.ports >= 1)");
   validate_mapping(c.shared.mapping, shared_address_map(c), shared, c.width, "shared.");
 }
 
@@ -92,6 +94,7 @@ void validate(const MachineConfig& c) {
   if (c.width < 1) throw ConfigError("width", "the width w must be at least 1");
   if (c.latency < 1) throw ConfigError("latency", "the latency l must be at least 1");
   if (c.super_warp < 1) throw ConfigError("super_warp", "the super warp size s must be at least 1");
+  if (c.ports < 1) throw ConfigError("ports", "a bank needs at least one port (ports >= 1)");
   if (!model.super_warps && !model.one_unit && !model.hierarchical && c.super_warp != 1)
     throw ConfigError("super_warp", "model " + c.model +
                                         " dispatches single warps: super_warp must be 1 (got " +

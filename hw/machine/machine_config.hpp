@@ -27,6 +27,7 @@ struct SharedMemoryConfig {
   unsigned latency = 1;       // l_s
   std::uint64_t words = 0;    // of each shared memory; 0: what the program needs
   BankMapping mapping;
+  unsigned ports = 1;  // requests a bank serves per time unit (docs/semantics.md §10)
 };
 
 struct MachineConfig {
@@ -43,6 +44,8 @@ struct MachineConfig {
   std::uint64_t memory_words = 0;  // words of memory
   std::uint64_t local_words = 0;   // local memory per PE, in words
   BankMapping mapping;             // DMM family
+  // k: requests a bank serves per time unit (docs/semantics.md §10); hmm: the global memory's.
+  unsigned ports = 1;
   // The hierarchical machine (model hmm): d streaming multiprocessors, each with its shared
   // memory, over the global memory (memory_words words, latency l, width global_width).
   unsigned multiprocessors = 1;  // d

@@ -3,14 +3,15 @@
 #include "hw/mmu/bandwidth_serializer.hpp"
 #include "hw/mmu/coalescer.hpp"
 #include "hw/mmu/crossbar.hpp"
+#include "hw/mmu/ported_banks.hpp"
 #include "hw/mmu/request_packing_unit.hpp"
 #include "hw/support/errors.hpp"
 
 namespace mmsim {
 namespace {
 
-std::unique_ptr<StageSplitter> make_splitter(Splitting splitting, unsigned width, std::size_t lanes,
-                                             std::uint64_t cells) {
+std::unique_ptr<StageSplitter> one_port_splitter(Splitting splitting, unsigned width,
+                                                 std::size_t lanes, std::uint64_t cells) {
   switch (splitting) {
     case Splitting::banked:
       return std::make_unique<RequestPackingUnit>(width, lanes, cells);
@@ -22,6 +23,15 @@ std::unique_ptr<StageSplitter> make_splitter(Splitting splitting, unsigned width
       return std::make_unique<Crossbar>(width);
   }
   throw ConfigError("model", "internal: unknown splitting");
+}
+
+// The splitter of a memory whose banks have `ports` ports (the crossbar has no banks: one stage
+// group for any dispatch, whatever the ports).
+std::unique_ptr<StageSplitter> make_splitter(Splitting splitting, unsigned width, std::size_t lanes,
+                                             std::uint64_t cells, unsigned ports) {
+  std::unique_ptr<StageSplitter> one_port = one_port_splitter(splitting, width, lanes, cells);
+  if (ports == 1 || splitting == Splitting::crossbar) return one_port;
+  return std::make_unique<PortedBanks>(std::move(one_port), ports);
 }
 
 // `offset` is added to the seed a shift table is drawn with.
@@ -135,7 +145,7 @@ std::vector<MemorySpec> memory_specs(const ResolvedMachine& machine) {
       .latency = c.latency,
       .words = c.memory_words,
       .map = address_map_of(c).make(map_params(c.mapping, width, c.memory_words, c.seed)),
-      .splitter = make_splitter(model.memory.splitting, width, lanes, cells)});
+      .splitter = make_splitter(model.memory.splitting, width, lanes, cells, c.ports)});
   if (!model.hierarchical) return memories;
   const MachineModel& shared = shared_memory_model(c);
   const std::uint64_t shared_cells = (c.shared.words + c.width - 1) / c.width * c.width;
@@ -150,7 +160,8 @@ std::vector<MemorySpec> memory_specs(const ResolvedMachine& machine) {
         // Drawn shift tables differ from one streaming multiprocessor to the next.
         .map = shared_address_map(c).make(
             map_params(c.shared.mapping, c.width, c.shared.words, c.seed, j)),
-        .splitter = make_splitter(shared.memory.splitting, c.width, lanes, shared_cells)});
+        .splitter =
+            make_splitter(shared.memory.splitting, c.width, lanes, shared_cells, c.shared.ports)});
   return memories;
 }
 

@@ -20,6 +20,7 @@ class Coalescer final : public StageSplitter {
   unsigned count_consecutive_stages(Address first_cell, unsigned lanes) override;
   RequestSpread spread() const override { return {.groups = groups_}; }
   unsigned assign_groups(std::span<const Address> cells, std::span<std::uint32_t> groups) override;
+  bool rows() const override { return true; }
   std::string name() const override { return "coalescer"; }
 
  private:

@@ -79,8 +79,8 @@ struct RequestSpread {
   // Banked memories (the request packing unit): the thread requests per bank.
   std::vector<std::uint64_t> banks = {};
   // Coalescing memories (UMM, the hmm's global memory): groups[j] = the address groups that a
-  // dispatch touched with j thread requests (one per stage group: sum over j of groups[j] is
-  // the stages, of j * groups[j] the requests).
+  // dispatch touched with j thread requests (one per stage group on banks of one port: sum over
+  // j of groups[j] is the stages, of j * groups[j] the requests).
   std::vector<std::uint64_t> groups = {};
 
   RequestSpread& operator+=(const RequestSpread& other) {

@@ -29,6 +29,9 @@ Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, unsigned lat
   for (unsigned b = 0; b < config.width; ++b)
     banks_.push_back(std::make_unique<MemoryBank>(("bank_" + std::to_string(b)).c_str(),
                                                   cells_.data(), b, config.width, rows));
+  for (const auto& bank : banks_)
+    for (unsigned j = 1; j < splitter_->ports(); ++j)
+      ports_.emplace_back(std::string(bank->name()) + ".port_" + std::to_string(j), cells_.size());
 }
 
 void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
@@ -135,19 +138,24 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
                                : splitter_->count_stages(cells, active);
   MmuPipeline::InFlight& record = accept(unit, t, k, active);
   const Cycle completion = pipeline_.completion(record);
-  if (config_.keep_groups) {
-    groups_.resize(cells.size());
-    splitter_->assign_groups(cells, groups_);
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (cells[i] == kInactive) continue;
-      const MmuPipeline::Slot slot{groups_[i], splitter_->bank(cells[i]), addresses[i]};
-      const bool merged = std::any_of(record.slots.begin(), record.slots.end(), [&](const auto& s) {
-        return s.group == slot.group && s.bank == slot.bank && s.address == slot.address;
-      });
-      if (!merged) record.slots.push_back(slot);
-    }
-  }
+  if (config_.keep_groups) keep_slots(record, cells, addresses);
   return {k, active, completion};
+}
+
+void Mmu::keep_slots(MmuPipeline::InFlight& record, std::span<const Address> cells,
+                     std::span<const Address> addresses) {
+  groups_.resize(cells.size());
+  slot_ports_.resize(cells.size());
+  splitter_->assign_slots(cells, groups_, slot_ports_);
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i] == kInactive) continue;
+    const MmuPipeline::Slot slot{groups_[i], slot_ports_[i], splitter_->bank(cells[i]),
+                                 addresses[i]};
+    const bool merged = std::any_of(record.slots.begin(), record.slots.end(), [&](const auto& s) {
+      return s.group == slot.group && s.bank == slot.bank && s.address == slot.address;
+    });
+    if (!merged) record.slots.push_back(slot);
+  }
 }
 
 void Mmu::complete_until(Cycle t) {
@@ -266,7 +274,12 @@ void Mmu::trace(Tracer& tracer) {
   if (rsu_) traced_ |= rsu_->trace(tracer);
   traced_ |= splitter_unit_->trace(tracer);
   traced_ |= pipeline_.trace(tracer);
-  for (auto& bank : banks_) traced_ |= bank->trace(tracer);
+  const std::size_t more_ports = splitter_->ports() - 1;  // per bank
+  for (std::size_t b = 0; b < banks_.size(); ++b) {
+    traced_ |= banks_[b]->trace(tracer);
+    for (std::size_t j = 0; j < more_ports; ++j)
+      traced_ |= ports_[b * more_ports + j].trace(tracer);
+  }
   config_.keep_groups = config_.keep_groups && traced_;  // an untraced memory records nothing
 }
 
@@ -274,18 +287,33 @@ void Mmu::update_trace(Cycle t) {
   if (!traced_) return;
   pipeline_.update_trace(t);
   for (auto& bank : banks_) bank->entering = bank->completing = {};
+  for (BankPort& port : ports_) port.entering = port.completing = {};
+  const std::size_t more_ports = splitter_->ports() - 1;  // per bank
   const MmuPipeline::InFlight* packed = nullptr;
   const MmuPipeline::InFlight* entering = nullptr;
   pipeline_.for_each([&](const MmuPipeline::InFlight& d) {
     if (d.entry == t) packed = &d;
-    if (t >= d.entry && t < d.entry + d.stages) entering = &d;
+    const bool enters = t >= d.entry && t < d.entry + d.stages;
+    if (enters) entering = &d;
     const Cycle first_completion = pipeline_.first_completion(d);
+    const bool completes = t >= first_completion && t < first_completion + d.stages;
+    if (!enters && !completes) return;  // most dispatches in flight: no group at either end
     for (const MmuPipeline::Slot& s : d.slots) {
-      if (d.entry + s.group == t) banks_[s.bank]->entering = {true, s.address};
-      if (first_completion + s.group == t) banks_[s.bank]->completing = {true, s.address};
+      const bool entry = enters && d.entry + s.group == t;
+      const bool completion = completes && first_completion + s.group == t;
+      if (!entry && !completion) continue;
+      const auto show = [&](auto& port) {  // a bank (its port 0) or one of its other ports
+        if (entry) port.entering = {true, s.address};
+        if (completion) port.completing = {true, s.address};
+      };
+      if (s.port == 0)
+        show(*banks_[s.bank]);
+      else
+        show(ports_[s.bank * more_ports + s.port - 1]);
     }
   });
   for (auto& bank : banks_) bank->update_trace();
+  for (BankPort& port : ports_) port.update_trace();
   splitter_unit_->update_trace(packed, entering, t);
   if (rsu_) rsu_->update_trace(banks_);
 }

@@ -11,6 +11,7 @@
 
 #include "hw/memory/address_map.hpp"
 #include "hw/memory/memory_bank.hpp"
+#include "hw/mmu/bank_port.hpp"
 #include "hw/mmu/memory_counters.hpp"
 #include "hw/mmu/mmu_pipeline.hpp"
 #include "hw/mmu/random_shift_unit.hpp"
@@ -115,6 +116,10 @@ class Mmu : public sc_core::sc_module {
   // counts it.
   [[gnu::always_inline]] inline MmuPipeline::InFlight& accept(WarpUnit& unit, Cycle t, unsigned k,
                                                                unsigned active);
+  // Records the stage group, port and bank of every request of `record` (for waveforms); out of
+  // line, so that the dispatch's path keeps the registers it needs.
+  [[gnu::noinline]] void keep_slots(MmuPipeline::InFlight& record, std::span<const Address> cells,
+                                    std::span<const Address> addresses);
   void perform(const MmuPipeline::InFlight& dispatch);
   // One warp's part of a dispatch taking effect, its `width` lanes: `addresses` per lane (read
   // only where some lane is inactive), `lane_cells` their cell indices (LaneLayout::consecutive:
@@ -133,9 +138,13 @@ class Mmu : public sc_core::sc_module {
   std::unique_ptr<SplitterUnit> splitter_unit_;
   StageSplitter* splitter_;  // the splitter unit's logic
   std::vector<std::unique_ptr<MemoryBank>> banks_;
+  // Where banks have k > 1 ports: ports 1 .. k-1 of bank b at b*(k-1) .. b*(k-1) + k-2 (for
+  // waveforms; port 0 is the bank's own).
+  std::vector<BankPort> ports_;
   HugePageArray<Word> cells_;  // row-major: row j, bank b at j*w + b
   bool identity_;               // the address map is the identity: cell index = address
   std::vector<std::uint32_t> groups_;
+  std::vector<std::uint32_t> slot_ports_;  // for waveforms: each lane's port in its group
   MemoryCounters counters_;
   AccessObserver* observer_ = nullptr;
   bool traced_ = false;

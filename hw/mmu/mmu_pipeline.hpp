@@ -21,6 +21,7 @@ class MmuPipeline : public sc_core::sc_module {
   // One request of a dispatch in flight, kept only when tracing (the waveforms show it).
   struct Slot {
     std::uint32_t group;
+    std::uint32_t port;  // of its bank in its group (0 where banks have one port)
     std::uint32_t bank;
     Address address;
   };

@@ -5,7 +5,8 @@
 // in waveforms what it packed: the dispatch accepted this cycle, its stage groups, its distinct
 // requests, and per bank how many of them go to that bank (the busiest bank sets the stages). The
 // coalescer also shows the address groups a dispatch touches: the row of each stage group as it
-// enters the pipeline, one per cycle (k rows: k stages).
+// enters the pipeline, one per cycle (k rows: k stages), and where banks have several ports
+// (machine.ports) the row each port takes (port j's under `port_j`).
 #pragma once
 
 #include <memory>
@@ -34,14 +35,17 @@ class SplitterUnit : public sc_core::sc_module {
 
  private:
   std::unique_ptr<StageSplitter> logic_;
-  bool rows_ = false;  // its stage groups are address groups (the coalescer)
   bool valid_ = false;
   TracedValue stages_{32};
   TracedValue requests_{32};
   std::vector<TracedValue> load_;  // per bank
   std::vector<unsigned> counts_;   // per bank, for load_
-  bool entry_valid_ = false;
-  TracedValue entry_row_{32};
+  // Where its stage groups are address groups (the coalescer): per port, the row entering.
+  struct EntryRow {
+    bool valid = false;
+    TracedValue row{32};
+  };
+  std::vector<EntryRow> entry_rows_;
 };
 
 }  // namespace mmsim

@@ -4,6 +4,7 @@
 // experiments (mmsim congestion) can drive the very same code without a simulation kernel.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -38,6 +39,16 @@ class StageSplitter {
   // The stage group of every active lane (lanes merged into one request share it); returns k.
   virtual unsigned assign_groups(std::span<const Address> cells,
                                  std::span<std::uint32_t> groups) = 0;
+  // assign_groups(), and the port each active lane's request takes in its group (see ports()).
+  virtual unsigned assign_slots(std::span<const Address> cells, std::span<std::uint32_t> groups,
+                                std::span<std::uint32_t> ports) {
+    std::fill(ports.begin(), ports.end(), 0);
+    return assign_groups(cells, groups);
+  }
+  // Requests a bank serves per stage group (machine.ports): 1 but behind PortedBanks.
+  virtual unsigned ports() const { return 1; }
+  // Whether its stage groups are address groups (rows), as the coalescer's are.
+  virtual bool rows() const { return false; }
   virtual std::string name() const = 0;
 
   unsigned width() const { return divider_.divisor(); }
