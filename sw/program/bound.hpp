@@ -10,6 +10,10 @@ struct Bound {
   // stages: over all memories; global_stages, shared_stages: of the hierarchical machine's
   // global memory, and of its shared memories together.
   enum class Measure { cycles, stages, syncthreads, global_stages, shared_stages, grid_syncs };
+  // The banks it holds for (machine.ports): of one port, the papers'; or of any number, where its
+  // formula counts the ports or they cannot change what it measures. A run on banks of more
+  // ports leaves out those of one (bounds_for_ports, sw/program/model_bounds.hpp).
+  enum class Ports { one, any };
 
   std::string key;      // stable JSON key, e.g. "time_lower"
   std::string label;    // what it is, e.g. "lower bound (every thread's n/p requests, w per cycle)"
@@ -18,6 +22,7 @@ struct Bound {
   Kind kind = Kind::order;
   Measure measure = Measure::cycles;
   std::string source;  // where the papers give it, e.g. "Nakano 2012, Table I"
+  Ports ports = Ports::one;
 };
 
 inline const char* to_string(Bound::Kind kind) {

@@ -26,6 +26,14 @@ enum class Column {
 
 Column column_of(const MachineConfig& m);
 
+// k: the requests a bank of m's memory (the hierarchical machine's global memory) serves per
+// time unit, machine.ports; 1 on the PRAM, which has no banks (docs/semantics.md §10).
+unsigned ports_of(const MachineConfig& m);
+// The bounds of `bounds` that hold on m: every one where each bank has one port; else those that
+// count the ports (Bound::Ports::any), those of barriers (ports change no barrier count), and
+// those of the stages of a memory whose banks have one port (docs/programs.md).
+std::vector<Bound> bounds_for_ports(const MachineConfig& m, std::vector<Bound> bounds);
+
 // What a program sends, for its lower bound: `total` distinct requests in all (no two lanes of a
 // dispatch ask for one address) and `chain`, the most accesses one warp makes one after another
 // (across barriers, the sum of each phase's most), each with its formula text.
@@ -39,16 +47,17 @@ struct Requests {
   std::string chain_label = "accesses of the busiest warp";
 };
 
-// "time_lower". A dispatch of r distinct requests occupies at least ceil(r/w) stage groups on
-// every memory but the PRAM's, the groups enter one per time unit and the last completes l - 1
-// later: time >= ceil(T/w) + l - 1. A warp's accesses are l time units apart: time >= l*C. The
-// BPRAM has l = 1: max(T/w, C). The PRAM serves any dispatch of at most p requests in one time
-// unit: max(T/p, C).
+// "time_lower". A stage group holds at most bw requests on every memory but the PRAM's, b =
+// min(k, s) (k = ports_of(m) ports per bank, a dispatch of s warps): the groups enter one per
+// time unit and the last completes l - 1 later: time >= ceil(T/(bw)) + l - 1. A warp's accesses
+// are l time units apart: time >= l*C. The BPRAM has l = 1: max(T/w, C). The PRAM serves any
+// dispatch of at most p requests in one time unit: max(T/p, C). The formula's text reads w, kw
+// or sw for bw.
 Bound time_lower_bound(const MachineConfig& m, const Requests& requests);
 
 // "time_upper", Nakano and Matsumae 2013, Lemma 1: `rounds` rounds of memory access with total
 // congestion C run in C + (l - 1)*rounds (round robin); C the exact congestion where it is
-// known, else the measured one.
+// known (of banks of one port), else the measured stages (of any ports).
 Bound lemma1_upper(const MachineConfig& m, std::optional<double> congestion,
                    const RunResult& result, double rounds, const std::string& rounds_text);
 
@@ -63,6 +72,7 @@ struct TimeOrder {
   std::string formula;
   double value;
   std::string source;
+  Bound::Ports ports = Bound::Ports::one;  // as Bound::ports
 };
 
 // A program's orders by column; a column left empty has none.
@@ -73,8 +83,9 @@ struct OrdersByColumn {
 // Appends "time_order" for m's column, if the table has one.
 void add_time_order(std::vector<Bound>& out, const MachineConfig& m, const OrdersByColumn& orders);
 
-// The orders most of the papers' algorithms share, in the problem size n: PRAM n/p, BPRAM n/w,
-// and bandwidth plus latency n/w + n*l/p.
+// The orders most of the papers' algorithms share, in the problem size n: PRAM n/p, BPRAM n/w
+// (with any ports: its dispatch is one warp), and bandwidth plus latency n/w + n*l/p (of one
+// port per bank).
 TimeOrder pram_order(const MachineConfig& m, double n, std::string label, std::string source);
 TimeOrder bpram_order(const MachineConfig& m, double n, std::string label, std::string source);
 TimeOrder optimal_order(const MachineConfig& m, double n, std::string label, std::string source);

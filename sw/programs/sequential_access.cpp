@@ -134,15 +134,18 @@ class SequentialAccess final : public WarpProgram {
 std::optional<std::uint64_t> SequentialAccess::stages_per_dispatch(const MachineConfig& m) const {
   const std::uint64_t s = m.super_warp;
   const Splitting splitting = machine_model(m).memory.splitting;
-  // w distinct requests per warp: one group (BPRAM); any dispatch: one group (PRAM).
+  // A bank's requests, k at a time through its k ports (docs/semantics.md §10).
+  const std::uint64_t k = ports_of(m);
+  const auto through_ports = [k](std::uint64_t requests) { return (requests + k - 1) / k; };
+  // w distinct requests per warp: one group (BPRAM, kw per group); any dispatch: one group (PRAM).
   if (splitting == Splitting::bandwidth || splitting == Splitting::crossbar) return 1;
   // Contiguous: every warp reads one whole address group, which every map spreads over the w
   // banks (a map permutes the cells of a row): s requests per bank, or one group on the UMM.
-  if (pattern_ == Pattern::contiguous) return splitting == Splitting::banked ? s : 1;
+  if (pattern_ == Pattern::contiguous) return splitting == Splitting::banked ? through_ports(s) : 1;
   if (splitting != Splitting::banked) return std::nullopt;  // UMM: rows vary with the alignment
   if (!address_map_of(m).identity) return std::nullopt;     // banks permuted per row
   // Nakano 2012: w/G banks with G requests each, for every warp of the super warp.
-  return s * std::gcd(rounds_, std::uint64_t{m.width});
+  return through_ports(s * std::gcd(rounds_, std::uint64_t{m.width}));
 }
 
 std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunResult&) const {
@@ -159,24 +162,40 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
   // order. The RSDMM: Theorem 6 of Nakano and Matsumae 2013.
   const double g = static_cast<double>(std::gcd(rounds_, std::uint64_t{m.width}));
   const std::string with_g = ", G = GCD(n/p, w) = " + std::to_string(static_cast<int>(g));
-  const TimeOrder dmm = contiguous
-                            ? optimal_order(m, n, access + " on the DMM", "Nakano 2012, Table I")
-                            : TimeOrder{access + " on the DMM" + with_g, "n*G/w + n*l/p",
-                                        n * g / w + n * l / p, "Nakano 2012, Table I"};
+  // On banks of k > 1 ports a bank's G requests (s*G of a super warp, s of a contiguous super
+  // warp) take ceil(G/k) stage groups (docs/semantics.md §10); a single warp's contiguous access
+  // takes one group whatever k.
+  const double k = ports_of(m);
+  const double sw = static_cast<double>(m.super_warp);
+  TimeOrder dmm = contiguous
+                      ? optimal_order(m, n, access + " on the DMM", "Nakano 2012, Table I")
+                      : TimeOrder{access + " on the DMM" + with_g,
+                                  k == 1 ? "n*G/w + n*l/p" : "n*ceil(G/k)/w + n*l/p",
+                                  n * std::ceil(g / k) / w + n * l / p, "Nakano 2012, Table I"};
+  dmm.ports = Bound::Ports::any;
   TimeOrder sdmm = dmm;
   sdmm.label = access + " on the SDMM: s times the DMM's requests per bank" +
                (contiguous ? std::string{} : with_g);
   sdmm.source = "Nakano 2012, Table I, DMM column";
+  if (k > 1) {
+    const double per_bank = contiguous ? sw : sw * g;  // a super warp's requests per bank
+    sdmm.formula = contiguous ? "n*ceil(s/k)/(s*w) + n*l/p" : "n*ceil(s*G/k)/(s*w) + n*l/p";
+    sdmm.value = n * std::ceil(per_bank / k) / (sw * w) + n * l / p;
+  }
+  TimeOrder rsdmm_contiguous = sdmm;
+  rsdmm_contiguous.label = access + ": every row spread over the w banks";
+  rsdmm_contiguous.source = "Nakano and Matsumae 2013, Lemma 1";
+  TimeOrder umm_contiguous = optimal_order(m, n, access + " on the UMM", "Nakano 2012, Table I");
+  umm_contiguous.ports = Bound::Ports::any;  // one address group per warp
   add_time_order(
       out, m,
       {.pram = pram_order(m, n, access + " on the PRAM", "Nakano 2012, Table I"),
        .bpram = bpram_order(m, n, access + " on the BPRAM", "Nakano 2012, Table I"),
        .dmm = dmm,
        .sdmm = sdmm,
-       .rsdmm = contiguous ? optimal_order(m, n, access + ": every row spread over the w banks",
-                                           "Nakano and Matsumae 2013, Lemma 1")
+       .rsdmm = contiguous ? rsdmm_contiguous
                            : random_shift_order(m, n, "Nakano and Matsumae 2013, Theorem 6"),
-       .umm = contiguous ? optimal_order(m, n, access + " on the UMM", "Nakano 2012, Table I")
+       .umm = contiguous ? umm_contiguous
                          : TimeOrder{access + " on the UMM", "min(n, (n/w)*(n/p)) + n*l/p",
                                      std::min(n, n / w * s) + n * l / p, "Nakano 2012, Table I"}});
   if (m.dispatch != "round_robin") return out;
@@ -184,13 +203,16 @@ std::vector<Bound> SequentialAccess::bounds(const MachineConfig& m, const RunRes
   const double units = p / (w * m.super_warp);
   if (const auto k = stages_per_dispatch(m)) {
     const double kk = static_cast<double>(*k);
-    out.push_back({"time_exact", "round robin, " + std::to_string(*k) + " stage(s) per dispatch",
+    const std::string of_ports =
+        ports_of(m) == 1 ? "" : " (banks of " + std::to_string(ports_of(m)) + " ports)";
+    out.push_back({"time_exact",
+                   "round robin, " + std::to_string(*k) + " stage(s) per dispatch" + of_ports,
                    "(n/p - 1)*max(U*k, k + l - 1) + U*k + l - 1, U = p/(s*w)",
                    round_robin_time(s, units, kk, l), Bound::Kind::exact, Bound::Measure::cycles,
-                   "docs/semantics.md §3"});
-    out.push_back({"congestion_exact", "total congestion", "(n/p)*U*k", s * units * kk,
-                   Bound::Kind::exact, Bound::Measure::stages,
-                   "Nakano and Matsumae 2013, Lemma 1"});
+                   "docs/semantics.md §3", Bound::Ports::any});
+    out.push_back({"congestion_exact", "total congestion" + of_ports, "(n/p)*U*k", s * units * kk,
+                   Bound::Kind::exact, Bound::Measure::stages, "Nakano and Matsumae 2013, Lemma 1",
+                   Bound::Ports::any});
   } else if (machine_model(m).memory.splitting == Splitting::coalesced) {
     // Nakano 2012: a warp's cells span at most min(n/p, w) address groups.
     const double k = std::min(s, w);

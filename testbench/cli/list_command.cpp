@@ -2,6 +2,7 @@
 // parameters).
 #include <iostream>
 #include <memory>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,22 @@
 namespace mmsim {
 namespace {
 
+// What banks of k ports do to a dispatch of a memory that splits its dispatches so
+// (docs/semantics.md §10).
+std::string_view ports_rule(Splitting splitting) {
+  switch (splitting) {
+    case Splitting::banked:
+      return "ceil(c/k) stages, c the most requests to one bank";
+    case Splitting::coalesced:
+      return "k address groups per stage";
+    case Splitting::bandwidth:
+      return "k*w requests per stage (a warp: one stage)";
+    case Splitting::crossbar:
+      return "no banks: one stage, whatever k";
+  }
+  return "";
+}
+
 // Exit status 0, or 2 for an unknown list.
 int list_command(const std::string& what) {
   const bool all = what.empty();
@@ -22,6 +39,10 @@ int list_command(const std::string& what) {
     std::cout << "machine models (machine.model):\n";
     for (const MachineModel& m : machine_models())
       std::cout << fmt::format("  {:<8} {} [{}]\n", m.name, m.description, m.reference);
+    std::cout << "\nbanks of k ports (machine.ports, default 1; hmm: of its global memory, "
+                 "machine.shared.ports of its shared memories):\n";
+    for (const MachineModel& m : machine_models())
+      std::cout << fmt::format("  {:<8} {}\n", m.name, ports_rule(m.memory.splitting));
   }
   if (all || what == "maps") {
     std::cout << (all ? "\n" : "") << "address maps (machine.address_map, dmm and sdmm):\n";

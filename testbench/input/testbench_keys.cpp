@@ -575,6 +575,18 @@ std::vector<TestbenchKey> make_keys() {
        .resolved = [](const ResolvedView& r) -> Resolved {
          return json(std::string(to_string(r.machine.write_conflict)));
        }},
+      {.path = "machine.ports",
+       .type = integer(1, 1 << 16),
+       .table = "machine",
+       .default_text = "1",
+       .meaning = "k, requests a bank serves per time unit ([semantics.md](semantics.md), section "
+                  "10; hmm: the global memory's)",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.ports = static_cast<unsigned>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (r.machine.ports == 1) return std::nullopt;  // testbenches before ports read alike
+         return json(r.machine.ports);
+       }},
       {.path = "machine.memory",
        .type = integer(1, kMaxWords),
        .table = "machine",
@@ -691,6 +703,17 @@ std::vector<TestbenchKey> make_keys() {
            },
        .resolved = [](const ResolvedView& r) -> Resolved {
          return json(r.machine.shared.latency);
+       }},
+      {.path = "machine.shared.ports",
+       .type = integer(1, 1 << 16),
+       .table = "hmm",
+       .default_text = "1",
+       .meaning = "requests a bank of a shared memory serves per time unit",
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { tb.machine.shared.ports = static_cast<unsigned>(at.integer()); },
+       .resolved = [](const ResolvedView& r) -> Resolved {
+         if (r.machine.shared.ports == 1) return std::nullopt;
+         return json(r.machine.shared.ports);
        }},
       {.path = "machine.shared.memory",
        .type = integer(1, kMaxWords),

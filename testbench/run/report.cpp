@@ -208,6 +208,9 @@ std::string format_report(const RunOutcome& o) {
   if (hierarchical)
     machine += fmt::format("  d={}  w_g={}", m.multiprocessors, m.global_words_per_group());
   if (m.super_warp > 1) machine += fmt::format("  s={}", m.super_warp);
+  if (m.ports > 1 || m.shared.ports > 1)  // banks of k ports (docs/semantics.md §10)
+    machine += hierarchical ? fmt::format("  ports {} (shared {})", m.ports, m.shared.ports)
+                            : fmt::format("  ports {}", m.ports);
   machine += fmt::format("  ({})  dispatch {}", counted(m.warps(), "warp"), m.dispatch);
   if (m.barrier_latency) machine += fmt::format("  barrier latency {}", m.barrier_latency);
   if (m.kernel_latency) machine += fmt::format("  kernel latency {}", m.kernel_latency);

@@ -8,6 +8,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/counted.hpp"
 #include "hw/support/errors.hpp"
+#include "sw/program/model_bounds.hpp"
 #include "sw/program/program_error.hpp"
 #include "testbench/input/memory_budget.hpp"
 #include "testbench/outputs/pending_file.hpp"
@@ -235,7 +236,7 @@ std::vector<NamedFile> program_input_files(const Testbench& tb, const WarpProgra
 // lower bound (or its exact figure), and likely the papers' order (constant 1) where that is more.
 WaveformCycles expected_cycles(WarpProgram& program, const MachineConfig& machine) {
   WaveformCycles cycles;
-  for (const Bound& b : program.bounds(machine, RunResult{})) {
+  for (const Bound& b : bounds_for_ports(machine, program.bounds(machine, RunResult{}))) {
     if (b.measure != Bound::Measure::cycles) continue;
     const auto value = static_cast<std::uint64_t>(b.value);
     if (b.kind == Bound::Kind::lower || b.kind == Bound::Kind::exact)
@@ -286,7 +287,7 @@ void conclude(const Testbench& tb, WarpProgram& program, RunOutcome& o) {
     for (const Expectation& e : o.expectations) ok = ok && e.met();
     o.verified = ok && o.race_count == 0 && o.errors.empty();
   }
-  o.bounds = program.bounds(o.machine, o.result);
+  o.bounds = bounds_for_ports(o.machine, program.bounds(o.machine, o.result));
   o.figures = program.figures();
   std::vector<ProgramTable> tables = program.tables();
   o.tables.insert(o.tables.begin(), std::make_move_iterator(tables.begin()),
@@ -303,7 +304,7 @@ RunOutcome preview_testbench(const Testbench& testbench) {
   check_run_memory(tb, o.machine, *program);
   prepare_program(tb, *program);  // its bounds may need what it prepares (a permutation)
   o.race_check = tb.race_check;
-  o.bounds = program->bounds(o.machine, o.result);
+  o.bounds = bounds_for_ports(o.machine, program->bounds(o.machine, o.result));
   o.figures = program->figures();
   o.tables = program->tables();
   return o;
