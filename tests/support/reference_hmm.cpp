@@ -39,20 +39,26 @@ RefHmmResult run_reference_hmm(const RefHmmConfig& c, const RefProgram& program)
   const auto memory_of = [&](std::size_t v, const RefInstruction& in) {
     return in.space == Space::shared ? 1 + block_of(v) : 0;
   };
+  // Stage groups by §10: address groups i*k .. i*k+k-1 (in increasing order) share stage group
+  // i of the global memory, requests i*k .. i*k+k-1 of a bank (by lane) that of a shared one.
   const auto stages_of = [&](std::size_t m, const std::vector<Address>& addresses) {
-    std::set<Address> distinct;
+    std::vector<Address> distinct;  // in lane order
+    std::set<Address> seen;
     for (const Address a : addresses)
-      if (a != kInactive) distinct.insert(a);
-    if (m == 0) {  // the UMM: address groups of w_g words
+      if (a != kInactive && seen.insert(a).second) distinct.push_back(a);
+    std::uint64_t last = 0;  // the highest stage group a request went to
+    if (m == 0) {            // the UMM: address groups of w_g words
       std::set<Address> rows;
       for (const Address a : distinct) rows.insert(a / c.global_width);
-      return static_cast<std::uint64_t>(rows.size());
+      std::uint64_t n = 0;
+      for (auto it = rows.begin(); it != rows.end(); ++it, ++n) last = std::max(last, n / c.ports);
+      return rows.empty() ? 0 : last + 1;
     }
     if (c.shared_pram) return std::uint64_t{1};
     std::map<Address, std::uint64_t> per_bank;
-    std::uint64_t k = 0;
-    for (const Address a : distinct) k = std::max(k, ++per_bank[a % c.width]);
-    return k;
+    for (const Address a : distinct)
+      last = std::max(last, per_bank[a % c.width]++ / c.shared_ports);
+    return distinct.empty() ? 0 : last + 1;
   };
 
   std::vector<std::size_t> pc(n, 0);

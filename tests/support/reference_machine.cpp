@@ -17,20 +17,28 @@ std::uint64_t bank_of(const RefConfig& c, Address a) {
   return k;
 }
 
+// The stage groups of a dispatch, each request placed in its group by §10's table: with k ports,
+// requests i*k .. i*k+k-1 of a bank, address groups i*k .. i*k+k-1, requests i*k*w .. of the
+// BPRAM share stage group i. Returns the groups (the last one's number + 1).
 std::uint64_t stages_of(const RefConfig& c, const std::vector<Address>& addresses) {
-  std::set<Address> distinct;
+  std::vector<Address> distinct;  // in lane order
+  std::set<Address> seen;
   for (const Address a : addresses)
-    if (a != kInactive) distinct.insert(a);
-  if (c.model == "bpram") return (distinct.size() + c.width - 1) / c.width;
-  if (c.model == "umm") {
+    if (a != kInactive && seen.insert(a).second) distinct.push_back(a);
+  const std::uint64_t k = c.ports;
+  std::uint64_t last = 0;  // the highest stage group a request went to
+  if (c.model == "bpram") {
+    for (std::uint64_t n = 0; n < distinct.size(); ++n) last = std::max(last, n / (k * c.width));
+  } else if (c.model == "umm") {
     std::set<Address> rows;
     for (const Address a : distinct) rows.insert(a / c.width);
-    return rows.size();
+    std::uint64_t n = 0;  // the rows in increasing order
+    for (auto it = rows.begin(); it != rows.end(); ++it, ++n) last = std::max(last, n / k);
+  } else {
+    std::map<Address, std::uint64_t> per_bank;  // requests of each bank so far, by lane
+    for (const Address a : distinct) last = std::max(last, per_bank[bank_of(c, a)]++ / k);
   }
-  std::map<Address, std::uint64_t> per_bank;
-  std::uint64_t k = 0;
-  for (const Address a : distinct) k = std::max(k, ++per_bank[bank_of(c, a)]);
-  return k;
+  return distinct.empty() ? 0 : last + 1;
 }
 
 bool empty(const RefInstruction& in) {

@@ -1,5 +1,5 @@
-// An independent, deliberately plain implementation of docs/semantics.md §3 (time stepped cycle
-// by cycle, stages computed from the definitions) to check the SystemC model against. A
+// An independent, deliberately plain implementation of docs/semantics.md §3 and §10 (time stepped
+// cycle by cycle, stages computed from the definitions) to check the SystemC model against. A
 // dispatch unit is a super warp of `super_warp` warps: when it may go on, each of its warps
 // runs to its next instruction, and the memory instructions found then go as one dispatch.
 #pragma once
@@ -32,6 +32,7 @@ struct RefConfig {
   std::string map = "interleaved";
   std::vector<std::uint32_t> shifts;
   unsigned latency = 1;
+  unsigned ports = 1;                    // requests a bank serves per time unit (§10)
   std::string dispatch = "round_robin";  // round_robin, lowest_ready, oldest_ready, adversarial
   Cycle barrier_latency = 0;
   Cycle compute_latency = 0;

@@ -143,6 +143,20 @@ TEST(GtkwaveView, OpensTheUmmWithItsCoalescer) {
   EXPECT_EQ(view.value.at("warp_0/state"), "waiting");
 }
 
+// Banks of two ports (docs/semantics.md §10): a request slot per port of each bank, the second
+// port's below the bank, and the coalescer's address group per port.
+TEST(GtkwaveView, OpensBanksOfTwoPortsWithASlotPerPort) {
+  TempDir dir;
+  const View dmm = run_and_open(dir, kConfigs + "dmm_fig4_ports.yaml", "dmm.vcd", 0);
+  EXPECT_EQ(dmm.value.at("memory/bank_1/entry_address"), "1");
+  EXPECT_EQ(dmm.value.at("memory/bank_1/port_1/entry_address"), "5");
+  EXPECT_EQ(dmm.value.at("memory/request_packing_unit/load_1"), "2");
+  const View umm = run_and_open(dir, kConfigs + "umm_fig4_ports.yaml", "umm.vcd", 2);
+  EXPECT_EQ(umm.value.at("memory/coalescer/entry_row"), "2");
+  EXPECT_EQ(umm.value.at("memory/coalescer/port_1/entry_row"), "3");
+  EXPECT_EQ(umm.value.at("memory/bank_3/port_1/entry_address"), "15");
+}
+
 TEST(GtkwaveView, OpensTheHierarchicalMachineWithAGroupPerMultiprocessor) {
   TempDir dir;
   const View view = run_and_open(dir, kConfigs + "hmm_design_example.yaml", "hmm.vcd", 1);

@@ -147,6 +147,15 @@ TEST(Timeline, BusyBanksOfFig4OnTheUmm) {
   EXPECT_EQ(busy_banks(config("umm_fig4.yaml")), (std::vector<double>{2, 1, 1, 2, 2, 0, 0, 0}));
 }
 
+// Fig. 4 with two ports per bank (docs/semantics.md §10). DMM: W(0)'s one stage group at 0 sends
+// to banks 0, 1 (m[1] and m[5], through its two ports) and 2; W(1)'s at 1 to all four. UMM: the
+// group at 0 carries A[0] and A[1] (banks 0 and 1), at 1 A[2] (bank 2), at 2 A[2] and A[3] (all
+// four).
+TEST(Timeline, BusyBanksOfFig4WithTwoPortsPerBank) {
+  EXPECT_EQ(busy_banks(config("dmm_fig4_ports.yaml")), (std::vector<double>{3, 4, 0, 0, 0}));
+  EXPECT_EQ(busy_banks(config("umm_fig4_ports.yaml")), (std::vector<double>{2, 1, 4, 0, 0, 0}));
+}
+
 // Nakano and Matsumae 2013, Fig. 6: the super warp's 12 requests packed; banks 0, 1, 2 get 2
 // requests each, bank 3 six (m[7], m[11], m[3], m[15], m[19], m[23]). Groups 0 and 1 send to
 // all four banks, groups 2 to 5 to bank 3 alone.
