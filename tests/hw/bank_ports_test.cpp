@@ -8,6 +8,7 @@
 
 #include "hw/memory/random_shift_map.hpp"
 #include "support/random_program.hpp"
+#include "support/reference_checks.hpp"
 #include "support/reference_hmm.hpp"
 #include "support/replay_kernel.hpp"
 #include "support/testbench_text.hpp"
@@ -144,12 +145,7 @@ void compare_flat(const std::vector<FlatShape>& shapes, const std::string& polic
                                 " s=" + std::to_string(s.super_warp) +
                                 " ports=" + std::to_string(s.ports) +
                                 " seed=" + std::to_string(seed);
-      ASSERT_EQ(got.result.cycles(), expected.cycles) << where;
-      ASSERT_EQ(got.result.counters.stages, expected.stages) << where;
-      ASSERT_EQ(got.result.counters.dispatches, expected.dispatches) << where;
-      ASSERT_EQ(got.result.syncthreads, expected.syncthreads) << where;
-      ASSERT_EQ(got.memory, expected.memory) << where;
-      ASSERT_EQ(got.reads, expected.reads) << where;
+      ASSERT_NO_FATAL_FAILURE(expect_reference_run(got, expected, where));
     }
   }
 }
@@ -224,15 +220,7 @@ TEST_P(BankPortsReference, RandomProgramsOnTheHierarchicalMachineMatchTheReferen
       const std::string where = "w=" + std::to_string(s.width) + " d=" + std::to_string(s.blocks) +
                                 " ports=" + std::to_string(s.ports) + "/" +
                                 std::to_string(s.shared_ports) + " seed=" + std::to_string(seed);
-      ASSERT_EQ(got.result.cycles(), expected.cycles) << where;
-      for (std::size_t mem = 0; mem < expected.stages.size(); ++mem) {
-        ASSERT_EQ(got.result.memories[mem].counters.stages, expected.stages[mem]) << where;
-        ASSERT_EQ(got.result.memories[mem].counters.dispatches, expected.dispatches[mem]) << where;
-      }
-      ASSERT_EQ(got.result.block_syncthreads, expected.block_syncthreads) << where;
-      ASSERT_EQ(got.result.grid_syncs, expected.grid_syncs) << where;
-      ASSERT_EQ(got.memories, expected.memories) << where;
-      ASSERT_EQ(got.reads, expected.reads) << where;
+      ASSERT_NO_FATAL_FAILURE(expect_reference_run(got, expected, where));
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "support/random_program.hpp"
+#include "support/reference_checks.hpp"
 #include "support/reference_hmm.hpp"
 #include "support/replay_kernel.hpp"
 #include "support/testbench_text.hpp"
@@ -207,15 +208,7 @@ TEST_P(HierarchicalReference, RandomProgramsMatchTheReferenceMachine) {
       const Replayed got = replay(m, program);
       const std::string where = "w=" + std::to_string(s.width) + " d=" + std::to_string(s.blocks) +
                                 " seed=" + std::to_string(seed);
-      ASSERT_EQ(got.result.cycles(), expected.cycles) << where;
-      for (std::size_t mem = 0; mem < expected.stages.size(); ++mem) {
-        ASSERT_EQ(got.result.memories[mem].counters.stages, expected.stages[mem]) << where;
-        ASSERT_EQ(got.result.memories[mem].counters.dispatches, expected.dispatches[mem]) << where;
-      }
-      ASSERT_EQ(got.result.block_syncthreads, expected.block_syncthreads) << where;
-      ASSERT_EQ(got.result.grid_syncs, expected.grid_syncs) << where;
-      ASSERT_EQ(got.memories, expected.memories) << where;
-      ASSERT_EQ(got.reads, expected.reads) << where;
+      ASSERT_NO_FATAL_FAILURE(expect_reference_run(got, expected, where));
     }
   }
 }

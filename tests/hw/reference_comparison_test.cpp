@@ -5,6 +5,7 @@
 #include <random>
 
 #include "hw/memory/random_shift_map.hpp"
+#include "support/reference_checks.hpp"
 #include "support/replay_kernel.hpp"
 #include "support/temp_dir.hpp"
 
@@ -96,12 +97,7 @@ void compare(const std::vector<Shape>& shapes, const std::string& policy, std::u
           s.model + " map=" + s.map + " w=" + std::to_string(s.width) +
           " s=" + std::to_string(s.super_warp) + " l=" + std::to_string(s.latency) +
           " warps=" + std::to_string(s.warps) + " seed=" + std::to_string(seed);
-      ASSERT_EQ(got.result.cycles(), expected.cycles) << where;
-      ASSERT_EQ(got.result.counters.stages, expected.stages) << where;
-      ASSERT_EQ(got.result.counters.dispatches, expected.dispatches) << where;
-      ASSERT_EQ(got.result.syncthreads, expected.syncthreads) << where;
-      ASSERT_EQ(got.memory, expected.memory) << where;
-      ASSERT_EQ(got.reads, expected.reads) << where;
+      ASSERT_NO_FATAL_FAILURE(expect_reference_run(got, expected, where));
     }
   }
 }
