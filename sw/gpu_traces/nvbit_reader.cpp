@@ -7,10 +7,10 @@
 #include <map>
 #include <memory>
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
 #include "hw/support/vector_isa.hpp"
+#include "sw/gpu_traces/flat_index.hpp"
 #include "sw/gpu_traces/lane_addresses.hpp"
 #include "sw/gpu_traces/line_fields.hpp"
 
@@ -47,6 +47,11 @@ class ByteBuffer {
   // The bytes up to `end` (in the room given last) are written.
   void grow_to(const unsigned char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
   void clear() { size_ = 0; }
+  // Empties it and gives its memory back.
+  void release() {
+    data_.reset();
+    size_ = capacity_ = 0;
+  }
 
  private:
   std::unique_ptr<unsigned char[]> data_;
@@ -61,21 +66,19 @@ class ByteBuffer {
 class RunBuffer {
  public:
   // The record that encode(out) writes at `out` (at most kMaxRecordBytes), returning its end.
+  // `global_cta`: the CTA's number among those of every kernel (one per (kernel, cta)).
   template <class Encode>
-  void add(std::uint32_t kernel, std::uint32_t cta, std::uint32_t warp, Encode&& encode) {
-    const std::uint64_t key = std::uint64_t{kernel} << 32 | cta;
-    if (key != last_cta_) {
-      last_cta_ = key;
-      last_cta_groups_.fill(kNoGroup);
-    }
-    std::uint32_t number = warp < kCachedWarps ? last_cta_groups_[warp] : kNoGroup;
-    if (number == kNoGroup) {
-      const auto [it, added] =
-          numbers_.try_emplace({key, warp}, static_cast<std::uint32_t>(groups_.size()));
+  void add(std::uint32_t kernel, std::uint32_t cta, std::uint32_t global_cta, std::uint32_t warp,
+           Encode&& encode) {
+    const std::uint64_t key = std::uint64_t{global_cta} << 32 | warp;
+    RecentGroup& recent = recent_[(key * 0x9e3779b97f4a7c15ull) >> kRecentShift];
+    if (recent.key != key) {
+      const auto [number, added] =
+          numbers_.try_emplace(key, static_cast<std::uint32_t>(groups_.size()));
       if (added) groups_.push_back({kernel, cta, warp, 0, 0});
-      number = it->second;
-      if (warp < kCachedWarps) last_cta_groups_[warp] = number;
+      recent = {key, number};
     }
+    const std::uint32_t number = recent.group;
     GroupHeader& group = groups_[number];
     // Written in place: the record behind a length of one byte, moved on where it needs two.
     unsigned char* length = put_varint(number, bytes_.room(5 + 2 + kMaxRecordBytes));
@@ -90,9 +93,15 @@ class RunBuffer {
     ++group.records;
     group.bytes += static_cast<std::uint64_t>(record - length) + size;
   }
-  // Memory held: both buffers, and about 64 bytes per group.
+  // Memory held: both buffers, and about 64 bytes per group (its header, its place in the
+  // index, the regrouping's arrays).
   std::size_t bytes() const { return 2 * bytes_.size() + groups_.size() * 64; }
   bool empty() const { return groups_.empty(); }
+  // Gives the memory of the buffers back (once it is empty).
+  void release() {
+    bytes_.release();
+    sorted_.release();
+  }
   // Calls group(header, records) per warp in (kernel, CTA, warp) order, each warp's records in
   // the order they were added; then empties the buffer.
   template <class Group>
@@ -125,56 +134,85 @@ class RunBuffer {
       group(groups_[g],
             std::string_view(reinterpret_cast<const char*>(sorted) + start[g], groups_[g].bytes));
     numbers_.clear();
-    last_cta_ = kNoCta;
+    recent_.fill(RecentGroup{});
     groups_.clear();
     bytes_.clear();
   }
 
  private:
-  struct KeyHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint32_t>& k) const {
-      return std::hash<std::uint64_t>()((k.first * 0x9e3779b97f4a7c15ull) ^ k.second);
-    }
+  FlatIndex numbers_;  // (global CTA, warp) -> its group's number
+  // The groups added to last, found without the map: most lines go to a warp that had a line
+  // a little before (a GPU's resident warps take turns). Direct-mapped by (global CTA, warp).
+  struct RecentGroup {
+    std::uint64_t key = ~std::uint64_t{0};  // none has all bits set (global CTAs < 2^32 - 1)
+    std::uint32_t group = 0;
   };
-  std::unordered_map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t, KeyHash> numbers_;
-  // The numbers of the groups of the CTA added to last, by warp (the first kCachedWarps): most
-  // lines go to a warp of the CTA of the line before, found without the map.
-  static constexpr std::uint32_t kCachedWarps = 64;
-  static constexpr std::uint32_t kNoGroup = ~std::uint32_t{0};
-  static constexpr std::uint64_t kNoCta = ~std::uint64_t{0};
-  std::uint64_t last_cta_ = kNoCta;
-  std::array<std::uint32_t, kCachedWarps> last_cta_groups_{};
+  static constexpr unsigned kRecentShift = 64 - 10;  // 1024 of them
+  std::array<RecentGroup, std::size_t{1} << (64 - kRecentShift)> recent_{};
   std::vector<GroupHeader> groups_;  // by number in the run
   ByteBuffer bytes_;
   ByteBuffer sorted_;
 };
 
 // A run written out, one after the other in one file (one file descriptor however many runs):
-// its groups, read back in order.
+// its groups, read back in order through a buffer of its own (a group is often a few dozen
+// bytes: a system call each would cost more than the merge).
 class Run {
  public:
   Run(const ScratchFile& file, std::uint64_t begin, std::uint64_t end)
       : file_(&file), offset_(begin), end_(end) {}
+  // Before the first group: the buffer's size.
+  void buffer(std::size_t bytes) { buffer_.resize(bytes); }
   // The next group's header (false at the end of the run), then its records.
   bool next_group() {
-    if (offset_ >= end_) return false;
-    file_->read_at(offset_, &header_, sizeof header_);
-    offset_ += sizeof header_;
+    if (offset_ == end_ && begin_ == filled_) return false;
+    take(&header_, sizeof header_);
     return true;
   }
   const GroupHeader& header() const { return header_; }
+  // The group's records: in the buffer, or copied into `out` where they do not fit in it; valid
+  // until the next call.
   std::string_view records(ByteBuffer& out) {
+    const std::size_t size = header_.bytes;
+    if (filled_ - begin_ >= size) {
+      const auto* at = reinterpret_cast<const char*>(buffer_.data() + begin_);
+      begin_ += size;
+      return {at, size};
+    }
     out.clear();
-    unsigned char* at = out.room(header_.bytes);
-    file_->read_at(offset_, at, header_.bytes);
-    offset_ += header_.bytes;
-    return {reinterpret_cast<const char*>(at), header_.bytes};
+    unsigned char* at = out.room(size);
+    take(at, size);
+    return {reinterpret_cast<const char*>(at), size};
   }
 
  private:
+  // The next `size` bytes of the run.
+  void take(void* out, std::size_t size) {
+    auto* to = static_cast<unsigned char*>(out);
+    const std::size_t buffered = std::min(size, filled_ - begin_);
+    std::memcpy(to, buffer_.data() + begin_, buffered);
+    begin_ += buffered;
+    to += buffered;
+    size -= buffered;
+    if (size == 0) return;
+    if (size >= buffer_.size()) {  // longer than the buffer: straight from the file
+      file_->read_at(offset_, to, size);
+      offset_ += size;
+      return;
+    }
+    filled_ = static_cast<std::size_t>(std::min<std::uint64_t>(buffer_.size(), end_ - offset_));
+    file_->read_at(offset_, buffer_.data(), filled_);
+    offset_ += filled_;
+    std::memcpy(to, buffer_.data(), size);
+    begin_ = size;
+  }
+
   const ScratchFile* file_;
-  std::uint64_t offset_;
+  std::uint64_t offset_;  // of the bytes after the buffered ones
   std::uint64_t end_;
+  std::vector<unsigned char> buffer_;
+  std::size_t begin_ = 0;  // the buffered bytes not yet taken: buffer_[begin_, filled_)
+  std::size_t filled_ = 0;
   GroupHeader header_;
 };
 
@@ -205,21 +243,29 @@ class PrintedAccessLines {
 
 struct KernelState {
   std::uint32_t kernel = 0;
-  std::unordered_map<std::uint64_t, std::uint32_t> ctas;  // (x, y, z) -> first-appearance order
-  std::vector<std::array<std::uint32_t, 3>> ids;
-  std::uint64_t last_key = ~std::uint64_t{0};
-  std::uint32_t last_cta = 0;
+  FlatIndex ctas;  // (x, y, z) -> first-appearance order
+  std::vector<std::array<std::uint32_t, 3>> ids;  // by order
+  std::vector<std::uint32_t> global;              // by order: its number among every kernel's
+  // The CTAs of the lines read last, found without the map (a GPU's resident CTAs take turns):
+  // (x, y, z), its order and global number, direct-mapped (no (x, y, z) has all bits set).
+  struct Recent {
+    std::uint64_t key = ~std::uint64_t{0};
+    std::uint32_t cta = 0;
+    std::uint32_t global = 0;
+  };
+  static constexpr unsigned kRecentShift = 64 - 8;  // 256 of them
+  std::vector<Recent> recent = std::vector<Recent>(std::size_t{1} << (64 - kRecentShift));
 };
 
 class NvbitReader {
  public:
   NvbitReader(const std::filesystem::path& file, const KernelSelection& selection,
-              RecordedTrace& trace, std::size_t run_bytes)
+              RecordedTrace& trace, NvbitRegrouping regrouping)
       : lines_(file, "mem_trace file", kMaxTraceLineBytes, trace.skipped_limit),
         selection_(selection),
         trace_(trace),
         recorder_(trace),
-        run_bytes_(run_bytes) {}
+        regrouping_(regrouping) {}
 
   void read();
 
@@ -245,7 +291,7 @@ class NvbitReader {
   const KernelSelection& selection_;
   RecordedTrace& trace_;
   TraceRecorder recorder_;
-  std::size_t run_bytes_;
+  NvbitRegrouping regrouping_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> kernels_;  // (ctx, launch)
   const std::pair<const std::pair<std::uint64_t, std::uint64_t>, std::uint32_t>* last_kernel_ =
       nullptr;  // the kernel of the line before, in kernels_
@@ -260,6 +306,7 @@ class NvbitReader {
   std::vector<OpcodeSite> opcode_sites_;
   std::size_t replaced_ = 0;
   std::vector<KernelState> states_;  // per kernel
+  std::uint64_t ctas_seen_ = 0;      // of the selected kernels
   std::vector<bool> launched_;       // per kernel: its LAUNCH line was read
   std::uint64_t access_lines_ = 0;
   PrintedAccessLines printed_;
@@ -306,7 +353,7 @@ std::uint32_t NvbitReader::kernel_of(std::uint64_t ctx, std::uint64_t launch) {
   kernel.read = true;
   it->second = static_cast<std::uint32_t>(trace_.kernels.size());
   trace_.kernels.push_back(std::move(kernel));
-  states_.push_back({it->second, {}, {}, ~std::uint64_t{0}, 0});
+  states_.emplace_back().kernel = it->second;
   launched_.push_back(false);
   return it->second;
 }
@@ -507,18 +554,22 @@ void NvbitReader::access_line(std::string_view text, const AccessFields& line) {
   if (!trace_.kernels[k].selected) return;
   KernelState& state = states_[k];
   const std::uint64_t key = std::uint64_t{id[0]} << 32 | std::uint64_t{id[1]} << 16 | id[2];
-  if (key != state.last_key) {
-    const auto [it, added] =
+  KernelState::Recent& cta =
+      state.recent[(key * 0x9e3779b97f4a7c15ull) >> KernelState::kRecentShift];
+  if (cta.key != key) {
+    const auto [order, added] =
         state.ctas.try_emplace(key, static_cast<std::uint32_t>(state.ids.size()));
-    if (added) state.ids.push_back(id);
-    state.last_key = key;
-    state.last_cta = it->second;
+    if (added) {
+      state.ids.push_back(id);
+      state.global.push_back(static_cast<std::uint32_t>(ctas_seen_++));
+    }
+    cta = {key, order, state.global[order]};
   }
-  buffer_.add(k, state.last_cta, static_cast<std::uint32_t>(warp), [this](unsigned char* out) {
+  buffer_.add(k, cta.cta, cta.global, static_cast<std::uint32_t>(warp), [this](unsigned char* out) {
     RecordPosition fresh;
     return encode_record(in_, fresh, out);
   });
-  if (buffer_.bytes() >= run_bytes_) spill();
+  if (buffer_.bytes() >= regrouping_.run_bytes) spill();
 }
 
 void NvbitReader::spill() {
@@ -621,11 +672,16 @@ void NvbitReader::merge() {
     buffer_.regroup([this](const GroupHeader& h, std::string_view r) { emit(h, r); });
   } else {
     if (!buffer_.empty()) spill();
+    buffer_.release();  // the runs' buffers take its place
     // The smallest group first; of equal keys, the earlier run's first (recorded order).
     using Head = std::pair<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t>;
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    for (std::size_t i = 0; i < runs_.size(); ++i)
+    const std::size_t buffer = std::clamp(regrouping_.merge_bytes / runs_.size(),
+                                          std::size_t{256}, std::size_t{1} << 20);
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+      runs_[i].buffer(buffer);
       if (runs_[i].next_group()) heads.push({runs_[i].header().key(), i});
+    }
     ByteBuffer records;
     while (!heads.empty()) {
       const std::size_t i = heads.top().second;
@@ -682,8 +738,8 @@ void NvbitReader::read() {
 }  // namespace
 
 void read_nvbit_trace(const std::filesystem::path& file, const KernelSelection& selection,
-                      RecordedTrace& trace, std::size_t run_bytes) {
-  NvbitReader(file, selection, trace, run_bytes).read();
+                      RecordedTrace& trace, NvbitRegrouping regrouping) {
+  NvbitReader(file, selection, trace, regrouping).read();
 }
 
 }  // namespace mmsim

@@ -7,11 +7,12 @@
 // the warps on one SM at a time — and CTAs are numbered in the order they first appear.
 //
 // The lines of all warps come interleaved in the order the GPU ran them. They are regrouped per
-// (CTA, warp) with bounded memory: records are gathered in memory up to kRunBytes, regrouped by
+// (CTA, warp) with bounded memory: records are gathered in memory up to run_bytes, regrouped by
 // (kernel, CTA, warp) with a counting sort (each warp keeps its order) and written out as a run;
-// the runs are then merged into the WarpStore, one warp's records of one run in memory at a
-// time. Memory: kRunBytes (records of about 14 bytes, twice: as read and regrouped), and about
-// 60 bytes per CTA of the selected kernels (their recorded order).
+// the runs are then merged into the WarpStore, read back through a buffer per run (merge_bytes
+// in all), one warp's records of one run in memory at a time. Memory: run_bytes (records of about
+// 14 bytes, twice: as read and regrouped), and about 60 bytes per CTA of the selected kernels
+// (their recorded order).
 //
 // Most lines are read without scanning them field by field (lane_addresses.hpp); the others are
 // scanned, which locates a malformed field.
@@ -24,9 +25,14 @@
 
 namespace mmsim {
 
-inline constexpr std::size_t kRunBytes = std::size_t{64} << 20;
+// The memory regrouping takes: the records gathered before a run is written out, and the
+// buffers through which the merge reads the runs back (all of them: 256 bytes to 1 MiB each).
+struct NvbitRegrouping {
+  std::size_t run_bytes = std::size_t{64} << 20;
+  std::size_t merge_bytes = std::size_t{16} << 20;
+};
 
 void read_nvbit_trace(const std::filesystem::path& file, const KernelSelection& selection,
-                      RecordedTrace& trace, std::size_t run_bytes = kRunBytes);
+                      RecordedTrace& trace, NvbitRegrouping regrouping = {});
 
 }  // namespace mmsim

@@ -4,6 +4,16 @@
 #include <cstring>
 
 namespace mmsim {
+namespace {
+
+// Blocks of 64 KiB, eight for the records and four for each table: about 1600 CTA or warp entries
+// a block. Reads of records longer than kDirectRead go to the file (a long warp's records fill
+// its cursor's buffer at once).
+constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
+constexpr unsigned kDataBlocks = 8, kTableBlocks = 4;
+constexpr std::size_t kDirectRead = std::size_t{8} << 10;
+
+}  // namespace
 
 WarpStore::WarpStore(const std::string& trace_file)
     : data_(trace_file, "the temporary encoding of " + trace_file),
@@ -14,18 +24,30 @@ void WarpStore::finish() {
   data_.flush();
   ctas_.flush();
   warps_.flush();
+  caches_.emplace(Caches{BlockCache(data_, kBlockBytes, kDataBlocks),
+                         BlockCache(ctas_, kBlockBytes, kTableBlocks),
+                         BlockCache(warps_, kBlockBytes, kTableBlocks)});
 }
+
+std::size_t WarpStore::cache_bytes() { return kBlockBytes * (kDataBlocks + 2 * kTableBlocks); }
 
 CtaEntry WarpStore::cta(std::uint64_t i) const {
   CtaEntry entry;
-  ctas_.read_at(i * sizeof entry, &entry, sizeof entry);
+  caches_->ctas.read(i * sizeof entry, &entry, sizeof entry);
   return entry;
 }
 
 WarpEntry WarpStore::warp(std::uint64_t i) const {
   WarpEntry entry;
-  warps_.read_at(i * sizeof entry, &entry, sizeof entry);
+  caches_->warps.read(i * sizeof entry, &entry, sizeof entry);
   return entry;
+}
+
+void WarpStore::read_records(std::uint64_t offset, void* out, std::size_t size) const {
+  if (size > kDirectRead)
+    data_.read_at(offset, out, size);
+  else
+    caches_->data.read(offset, out, size);
 }
 
 WarpCursor::WarpCursor(std::size_t buffer_bytes)
@@ -48,7 +70,7 @@ bool WarpCursor::next(RecordedInstruction& in) {
     begin_ = 0;
     const std::size_t n =
         static_cast<std::size_t>(std::min<std::uint64_t>(left_, buffer_.size() - end_));
-    store_->data().read_at(next_offset_, buffer_.data() + end_, n);
+    store_->read_records(next_offset_, buffer_.data() + end_, n);
     next_offset_ += n;
     left_ -= n;
     end_ += n;

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sw/gpu_traces/block_cache.hpp"
 #include "sw/gpu_traces/scratch_file.hpp"
 #include "sw/gpu_traces/warp_records.hpp"
 
@@ -48,15 +50,23 @@ class WarpStore {
   // After the last write, before the first read.
   void finish();
 
-  // ---- reading
+  // ---- reading, by the simulation's one thread: through a few cached blocks of each file
+  // (block_cache.hpp), so that the many small reads of small CTAs cost no system call each.
   CtaEntry cta(std::uint64_t i) const;
   WarpEntry warp(std::uint64_t i) const;
-  const ScratchFile& data() const { return data_; }
+  // `size` bytes of records at `offset`.
+  void read_records(std::uint64_t offset, void* out, std::size_t size) const;
+  // Host memory of the cached blocks.
+  static std::size_t cache_bytes();
 
  private:
   ScratchFile data_;
   ScratchFile ctas_;
   ScratchFile warps_;
+  struct Caches {
+    BlockCache data, ctas, warps;
+  };
+  mutable std::optional<Caches> caches_;  // from finish() on
 };
 
 // Reads one warp's records after another, through a buffer of its own.

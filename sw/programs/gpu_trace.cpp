@@ -154,8 +154,10 @@ void GpuTraceProgram::configure(const MachineConfig& machine) {
 }
 
 std::uint64_t GpuTraceProgram::host_bytes() const {
-  // Per warp its origin, cursor buffer and word layout; the relocations; what reading kept.
-  std::uint64_t bytes = origins_.size() * (sizeof(TraceOrigin) + cursor_bytes_ + 2048);
+  // Per warp its origin, cursor buffer and word layout; the store's cached blocks; the
+  // relocations; what reading kept.
+  std::uint64_t bytes = origins_.size() * (sizeof(TraceOrigin) + cursor_bytes_ + 2048) +
+                        WarpStore::cache_bytes();
   bytes += global_.ranges().size() * sizeof(AddressRelocation::Range) + trace_.global_words.bytes();
   for (const KernelRun& k : runs_)
     bytes += k.shared.ranges().size() * sizeof(AddressRelocation::Range) +

@@ -1,7 +1,6 @@
 #include "testbench/sweeps/process_pool.hpp"
 
 #include <poll.h>
-#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -251,12 +250,6 @@ int ProcessPool::run(const std::vector<std::size_t>& jobs,
   if (!stop_requested) return 0;
   end_all(running);
   return stop_requested;
-}
-
-unsigned available_cores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace mmsim

@@ -39,7 +39,4 @@ class ProcessPool {
   unsigned workers_;
 };
 
-// The processors this process may run on.
-unsigned available_cores();
-
 }  // namespace mmsim

@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sw/programs/catalogue.hpp"
+#include "sw/support/available_cores.hpp"
 #include "testbench/input/integer_list.hpp"
 #include "testbench/outputs/output_folder.hpp"
 #include "testbench/outputs/pending_file.hpp"

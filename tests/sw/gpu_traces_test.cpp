@@ -16,6 +16,7 @@
 #include "support/vector_isas.hpp"
 #include "sw/gpu_traces/accelsim_reader.hpp"
 #include "sw/gpu_traces/address_relocation.hpp"
+#include "sw/gpu_traces/block_cache.hpp"
 #include "sw/gpu_traces/cta_scheduler.hpp"
 #include "sw/gpu_traces/lane_addresses.hpp"
 #include "sw/gpu_traces/lane_words.hpp"
@@ -311,6 +312,33 @@ TEST(WarpRecords, MovesARecordToAnotherPositionWithoutDecodingItsAddresses) {
 
 // ---- relocation and words ----------------------------------------------------------------------
 
+// Reads through cached blocks give the file's bytes wherever they fall: within a block, across
+// two or three, in a slot another block took meanwhile; bytes past the end are an error.
+TEST(BlockCache, ReadsTheFilesBytesAcrossBlocksAndSlots) {
+  ScratchFile file("trace.txt", "a test's bytes");
+  std::vector<unsigned char> bytes(100);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(3 * i + 1);
+  file.append(bytes.data(), bytes.size());
+  file.flush();
+  BlockCache cache(file, 16, 2);
+  const auto read = [&](std::uint64_t offset, std::size_t size) {
+    std::vector<unsigned char> out(size);
+    cache.read(offset, out.data(), size);
+    return out;
+  };
+  const auto expected = [&](std::size_t offset, std::size_t size) {
+    return std::vector<unsigned char>(bytes.begin() + static_cast<std::ptrdiff_t>(offset),
+                                      bytes.begin() + static_cast<std::ptrdiff_t>(offset + size));
+  };
+  for (const auto& [offset, size] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {0, 4}, {14, 4}, {30, 40}, {2, 3}, {96, 4}, {0, 100}, {50, 0}, {33, 1}})
+    EXPECT_EQ(read(offset, size), expected(offset, size)) << offset << "+" << size;
+  EXPECT_EQ(cache.bytes(), 32u);
+  EXPECT_THROW(read(90, 11), InputError);
+  EXPECT_THROW(read(101, 1), InputError);
+  EXPECT_EQ(read(90, 10), expected(90, 10));
+}
+
 TEST(AddressRelocation, LaysTheTouchedUnitsOneAfterTheOtherKeepingBanks) {
   TouchedGranules touched;
   touched.touch(5, 6);
@@ -531,6 +559,32 @@ TEST(NvbitReader, TellsWarpsApartByCtaAndSlotKeepingEachWarpsOrder) {
   EXPECT_EQ(t.not_mapped.at({"LDL", "local memory (each thread's own): not modelled"}), 1u);
 }
 
+// Whether two readings of one trace regrouped every warp's records alike.
+void expect_same_warps(const RecordedTrace& a, const RecordedTrace& b) {
+  ASSERT_EQ(a.store->ctas(), b.store->ctas());
+  ASSERT_EQ(a.store->warps(), b.store->warps());
+  for (std::uint64_t c = 0; c < a.store->ctas(); ++c)
+    for (unsigned q = 0; q < a.store->cta(c).warps; ++q) {
+      const auto x = records(a, c, q);
+      const auto y = records(b, c, q);
+      ASSERT_EQ(x.size(), y.size());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        EXPECT_EQ(x[i].line, y[i].line);
+        EXPECT_EQ(x[i].mask, y[i].mask);
+        EXPECT_EQ(x[i].address, y[i].address);
+      }
+    }
+}
+
+RecordedTrace read_through_runs(const std::filesystem::path& file, NvbitRegrouping regrouping) {
+  RecordedTrace runs;
+  runs.file = file;
+  runs.store = std::make_unique<WarpStore>(file.string());
+  read_nvbit_trace(file, KernelSelection("all"), runs, regrouping);
+  runs.store->finish();
+  return runs;
+}
+
 TEST(NvbitReader, RegroupsThroughSortedRunsAsItDoesInMemory) {
   TempDir dir;
   std::string text = nvbit_launch(0, "k", "40,1,1", "128,1,1");
@@ -538,24 +592,43 @@ TEST(NvbitReader, RegroupsThroughSortedRunsAsItDoesInMemory) {
     text += nvbit_line(std::to_string(i * 7 % 40) + ",0,0", i % 4, i % 3 ? "LDG.E" : "STG.E",
                        0x10000 + 128 * i, 4);
   const auto file = dir.write("t.txt", text);
-  RecordedTrace in_memory = read(file, TraceFormat::nvbit);
-  RecordedTrace runs;
-  runs.file = file;
-  runs.store = std::make_unique<WarpStore>(file.string());
-  read_nvbit_trace(file, KernelSelection("all"), runs, 2000);  // a run every 2 kB of records
-  runs.store->finish();
-  ASSERT_EQ(runs.store->ctas(), in_memory.store->ctas());
-  ASSERT_EQ(runs.store->warps(), in_memory.store->warps());
-  for (std::uint64_t c = 0; c < 40; ++c)
-    for (unsigned q = 0; q < 4; ++q) {
-      const auto a = records(in_memory, c, q);
-      const auto b = records(runs, c, q);
-      ASSERT_EQ(a.size(), b.size());
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        EXPECT_EQ(a[i].line, b[i].line);
-        EXPECT_EQ(a[i].address, b[i].address);
-      }
+  const RecordedTrace in_memory = read(file, TraceFormat::nvbit);
+  ASSERT_EQ(in_memory.store->ctas(), 40u);
+  ASSERT_EQ(in_memory.store->warps(), 40u);  // a CTA's lines (i = c / 7 mod 40) share i mod 4
+  // A run every 2 kB of records, read back through buffers of 256 bytes.
+  expect_same_warps(in_memory, read_through_runs(file, {2000, 512}));
+}
+
+// Groups of a run longer than the merge's buffer (warps whose lanes are scattered: about 100
+// bytes a record), shorter ones, and headers that straddle the buffer's end: all read back alike.
+TEST(NvbitReader, MergesRunsThroughBuffersShorterThanTheirGroups) {
+  TempDir dir;
+  std::string text = nvbit_launch(0, "k", "2,1,1", "64,1,1");
+  for (unsigned i = 0; i < 400; ++i) {
+    const std::string cta = std::to_string(i % 2) + ",0,0";
+    const unsigned warp = i / 2 % 2;
+    if (warp == 1) {
+      text += nvbit_line(cta, warp, "LDG.E", 0x20000 + 128 * i, 4);
+      continue;
     }
+    char head[128];
+    std::snprintf(head, sizeof head,
+                  "MEMTRACE: CTX 0x00005581e4e9f0a0 - grid_launch_id 0 - CTA %s - warp 0 - "
+                  "STG.E - ",
+                  cta.c_str());
+    text += head;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      char address[24];
+      std::snprintf(address, sizeof address, "0x%016llx ",
+                    static_cast<unsigned long long>(0x100000 + 4096 * i + 4 * lane * lane));
+      text += address;
+    }
+    text += "\n";
+  }
+  const auto file = dir.write("t.txt", text);
+  const RecordedTrace in_memory = read(file, TraceFormat::nvbit);
+  EXPECT_EQ(records(in_memory, 0, 0)[3].address[5], 0x100000u + 4096 * 12 + 4 * 25);
+  expect_same_warps(in_memory, read_through_runs(file, {8000, 512}));
 }
 
 TEST(NvbitReader, LocatesMalformedLinesAndRefusesOtherWidths) {
