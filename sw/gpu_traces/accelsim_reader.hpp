@@ -5,7 +5,9 @@
 // "#BEGIN_TB", "thread block = x,y,z", per warp "warp = q", "insts = n" and n instruction lines
 // "[source_line] PC mask dest_num dests opcode src_num srcs mem_width [format addresses]
 // [immediate]", then "#END_TB". Thread blocks are read one at a time, their warps' records
-// written to the WarpStore as they come.
+// written to the WarpStore as they come. Past the header, a .traceg is read in two stages: its
+// lines read, decompressed and parsed each on its own (accelsim_lines.hpp), beside the stage
+// that records them where the process may use two processors (read_ahead.hpp).
 #pragma once
 
 #include <filesystem>

@@ -31,9 +31,9 @@ void BlockCache::read(std::uint64_t offset, void* out, std::size_t size) {
     if (held_[slot] != block) {
       held_[slot] = kNone;  // until it is read whole: a read that throws leaves no stale block
       const std::uint64_t begin = block << shift_;
-      file_.read_at(begin, data,
-                    static_cast<std::size_t>(
-                        std::min<std::uint64_t>(block_bytes, file_.size() - begin)));
+      file_.read_at(
+          begin, data,
+          static_cast<std::size_t>(std::min<std::uint64_t>(block_bytes, file_.size() - begin)));
       held_[slot] = block;
     }
     const auto within = static_cast<std::size_t>(offset & (block_bytes - 1));

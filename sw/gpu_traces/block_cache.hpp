@@ -27,9 +27,9 @@ class BlockCache {
 
  private:
   const ScratchFile& file_;
-  unsigned shift_;  // log2(block_bytes)
+  unsigned shift_;                   // log2(block_bytes)
   std::vector<std::uint64_t> held_;  // per slot: its block's number, or kNone
-  std::vector<unsigned char> data_;   // slot after slot
+  std::vector<unsigned char> data_;  // slot after slot
 };
 
 }  // namespace mmsim

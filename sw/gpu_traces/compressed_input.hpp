@@ -44,6 +44,8 @@ class CompressedInput {
   bool mappable();
   std::string_view map(std::uint64_t offset, std::size_t length);
   std::uint64_t size() const { return size_; }
+  // Whether it is a regular file (not a pipe, a FIFO or a device).
+  bool regular() const { return regular_; }
 
   Compression compression() const { return compression_; }
   const std::string& file() const { return file_; }
@@ -74,6 +76,20 @@ inline constexpr std::size_t kMaxTraceLineBytes = std::size_t{1} << 20;
 // decompression bomb: a few kB of zstd that make 20 GiB of newlines) ends in seconds.
 inline constexpr std::uint64_t kMaxSkippedBytes = std::uint64_t{1} << 30;
 
+// A line of a trace file: its file and 1-based number. where() locates it, or a field of it
+// (column 1-based; 0: the whole line), as an error's place.
+struct TraceLinePlace {
+  const std::string* file = nullptr;
+  std::uint64_t number = 0;
+
+  SourceLocation where(std::size_t column = 0) const {
+    const auto clamp = [](std::uint64_t v) {
+      return static_cast<int>(std::min<std::uint64_t>(v, INT_MAX));
+    };
+    return {*file, clamp(number), clamp(column)};
+  }
+};
+
 // The lines of a trace file (compressed or not), each at most `line_limit` bytes, at most
 // `skipped_limit` bytes of them in a row that are not the trace's own (the reader says which are:
 // took()).
@@ -94,15 +110,12 @@ class TraceLines {
   }
   // The 1-based number of the line last read.
   std::uint64_t number() const { return number_; }
-  // Where the line last read is (column 1-based, 0: the whole line).
-  SourceLocation where(std::size_t column = 0) const {
-    const auto clamp = [](std::uint64_t v) {
-      return static_cast<int>(std::min<std::uint64_t>(v, INT_MAX));
-    };
-    return {input_.file(), clamp(number_), clamp(column)};
-  }
+  // The line last read, and where it is (column 1-based, 0: the whole line).
+  TraceLinePlace place() const { return {&input_.file(), number_}; }
+  SourceLocation where(std::size_t column = 0) const { return place().where(column); }
   const std::string& file() const { return input_.file(); }
   Compression compression() const { return input_.compression(); }
+  bool regular() const { return input_.regular(); }
   double decompress_seconds() const { return input_.seconds(); }
 
  private:

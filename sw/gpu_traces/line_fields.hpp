@@ -49,8 +49,8 @@ inline bool parse_triple(std::string_view text, std::array<std::uint32_t, 3>& ou
 
 class LineFields {
  public:
-  LineFields(std::string_view line, const TraceLines& lines)
-      : begin_(line.data()), at_(line.data()), end_(line.data() + line.size()), lines_(lines) {}
+  LineFields(std::string_view line, TraceLinePlace place)
+      : begin_(line.data()), at_(line.data()), end_(line.data() + line.size()), place_(place) {}
 
   // The next field; empty at the end of the line.
   std::string_view next() {
@@ -174,7 +174,7 @@ class LineFields {
   // The column (1-based) of the field read last.
   std::size_t column() const { return static_cast<std::size_t>(start_ - begin_) + 1; }
   [[noreturn]] void fail(const std::string& message) const {
-    throw InputError(lines_.where(column()), message);
+    throw InputError(place_.where(column()), message);
   }
   static std::string shown(std::string_view field) {
     if (field.empty()) return "the end of the line";
@@ -200,7 +200,7 @@ class LineFields {
   const char* at_;
   const char* end_;
   const char* start_ = nullptr;
-  const TraceLines& lines_;
+  TraceLinePlace place_;
 };
 
 }  // namespace mmsim

@@ -9,15 +9,13 @@
 #include <queue>
 #include <vector>
 
-#include "hw/support/vector_isa.hpp"
 #include "sw/gpu_traces/flat_index.hpp"
-#include "sw/gpu_traces/lane_addresses.hpp"
 #include "sw/gpu_traces/line_fields.hpp"
+#include "sw/gpu_traces/nvbit_lines.hpp"
+#include "sw/gpu_traces/read_ahead.hpp"
 
 namespace mmsim {
 namespace {
-
-constexpr std::string_view kPrefix = "MEMTRACE: ";
 
 // One group of a run: the records of one warp, in recorded order.
 struct GroupHeader {
@@ -216,34 +214,9 @@ class Run {
   GroupHeader header_;
 };
 
-// The fields of an access line.
-struct AccessFields {
-  std::uint64_t ctx = 0;
-  std::uint64_t launch = 0;
-  std::array<std::uint32_t, 3> cta{};
-  std::uint64_t warp = 0;
-  std::string_view opcode;
-};
-
-// The fields of an access line as mem_trace prints it ("CTX 0x" and 16 digits, one blank
-// between fields, the addresses in their printed form: lane_addresses.hpp), parsed without
-// scanning it field by field, the addresses and active lanes into `in`; false for any other
-// line, which scanned_access_line then reads (and, if malformed, locates).
-class PrintedAccessLines {
- public:
-  bool parse(std::string_view line, AccessFields& out, RecordedInstruction& in);
-
- private:
-  // The head of the line parsed last ("MEMTRACE: CTX 0x... - grid_launch_id G - CTA "), which
-  // the lines of a kernel share, with its context and launch.
-  std::string head_;
-  std::uint64_t ctx_ = 0;
-  std::uint64_t launch_ = 0;
-};
-
 struct KernelState {
   std::uint32_t kernel = 0;
-  FlatIndex ctas;  // (x, y, z) -> first-appearance order
+  FlatIndex ctas;                                 // (x, y, z) -> first-appearance order
   std::vector<std::array<std::uint32_t, 3>> ids;  // by order
   std::vector<std::uint32_t> global;              // by order: its number among every kernel's
   // The CTAs of the lines read last, found without the map (a GPU's resident CTAs take turns):
@@ -261,7 +234,8 @@ class NvbitReader {
  public:
   NvbitReader(const std::filesystem::path& file, const KernelSelection& selection,
               RecordedTrace& trace, NvbitRegrouping regrouping)
-      : lines_(file, "mem_trace file", kMaxTraceLineBytes, trace.skipped_limit),
+      : file_(file),
+        file_name_(file.string()),
         selection_(selection),
         trace_(trace),
         recorder_(trace),
@@ -270,16 +244,11 @@ class NvbitReader {
   void read();
 
  private:
-  std::uint32_t kernel_of(std::uint64_t ctx, std::uint64_t launch);
+  std::uint32_t kernel_of(std::uint64_t ctx, std::uint64_t launch, std::uint64_t number);
   // The site of `opcode` in `kernel`.
-  std::uint32_t site_of(std::uint32_t kernel, std::string_view opcode);
-  void launch_line(std::string_view line);
-  // Any form mem_trace's fields may take (blanks, digits): throws at the first malformed one.
-  void scanned_access_line(std::string_view line, AccessFields& out, RecordedInstruction& in);
-  // The line whose fields are `fields`, its addresses and active lanes in in_.
-  void access_line(std::string_view text, const AccessFields& fields);
-  // Throws `message` at the address of `lane` in `line`.
-  [[noreturn]] void fail_at_lane(std::string_view line, unsigned lane, const std::string& message);
+  std::uint32_t site_of(std::uint32_t kernel, std::string_view opcode, unsigned bytes);
+  void launch_line(std::string_view line, std::uint64_t number);
+  void access_line(NvbitLine& line, std::string_view opcode);
   void spill();
   void merge();
   // The merge's output, group after group.
@@ -287,7 +256,8 @@ class NvbitReader {
   void close_warp();
   void close_cta();
 
-  TraceLines lines_;
+  std::filesystem::path file_;
+  std::string file_name_;
   const KernelSelection& selection_;
   RecordedTrace& trace_;
   TraceRecorder recorder_;
@@ -295,8 +265,8 @@ class NvbitReader {
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> kernels_;  // (ctx, launch)
   const std::pair<const std::pair<std::uint64_t, std::uint64_t>, std::uint32_t>* last_kernel_ =
       nullptr;  // the kernel of the line before, in kernels_
-  // The sites of the last opcodes seen (a kernel has a few), found without working out each
-  // opcode's access width again as the recorder's look-up would.
+  // The sites of the last opcodes seen (a kernel has a few), found without the recorder's
+  // look-up.
   struct OpcodeSite {
     std::uint32_t kernel = 0;
     std::string opcode;
@@ -309,8 +279,6 @@ class NvbitReader {
   std::uint64_t ctas_seen_ = 0;      // of the selected kernels
   std::vector<bool> launched_;       // per kernel: its LAUNCH line was read
   std::uint64_t access_lines_ = 0;
-  PrintedAccessLines printed_;
-  AccessFields fields_;
   RunBuffer buffer_;
   std::unique_ptr<ScratchFile> runs_file_;  // made at the first run
   std::vector<Run> runs_;
@@ -324,14 +292,14 @@ class NvbitReader {
   RecordPosition position_;
 };
 
-std::uint32_t NvbitReader::site_of(std::uint32_t kernel, std::string_view opcode) {
+std::uint32_t NvbitReader::site_of(std::uint32_t kernel, std::string_view opcode, unsigned bytes) {
   for (const OpcodeSite& s : opcode_sites_)  // opcodes differ mostly in their first or last letter
     if (s.kernel == kernel && s.opcode.size() == opcode.size() &&
         s.opcode.front() == opcode.front() && s.opcode.back() == opcode.back() &&
         s.opcode == opcode)
       return s.site;
   const std::uint32_t site =
-      recorder_.site(kernel, std::nullopt, std::nullopt, opcode, access_bytes(opcode), true);
+      recorder_.site(kernel, std::nullopt, std::nullopt, opcode, bytes, true);
   OpcodeSite& slot = opcode_sites_.size() < kOpcodeSites
                          ? opcode_sites_.emplace_back()
                          : opcode_sites_[replaced_++ % kOpcodeSites];
@@ -339,7 +307,8 @@ std::uint32_t NvbitReader::site_of(std::uint32_t kernel, std::string_view opcode
   return site;
 }
 
-std::uint32_t NvbitReader::kernel_of(std::uint64_t ctx, std::uint64_t launch) {
+std::uint32_t NvbitReader::kernel_of(std::uint64_t ctx, std::uint64_t launch,
+                                     std::uint64_t number) {
   if (last_kernel_ && last_kernel_->first == std::pair(ctx, launch)) return last_kernel_->second;
   const auto [it, added] = kernels_.try_emplace({ctx, launch}, 0);
   last_kernel_ = &*it;
@@ -348,7 +317,7 @@ std::uint32_t NvbitReader::kernel_of(std::uint64_t ctx, std::uint64_t launch) {
   kernel.number = trace_.kernels.size() + 1;
   kernel.launch = launch;
   kernel.name = "grid launch " + std::to_string(launch);
-  kernel.where = lines_.where();
+  kernel.where = TraceLinePlace{&file_name_, number}.where();
   kernel.selected = selection_.matches(kernel.number, kernel.name);
   kernel.read = true;
   it->second = static_cast<std::uint32_t>(trace_.kernels.size());
@@ -358,8 +327,9 @@ std::uint32_t NvbitReader::kernel_of(std::uint64_t ctx, std::uint64_t launch) {
   return it->second;
 }
 
-void NvbitReader::launch_line(std::string_view line) {
-  LineFields f(line, lines_);
+void NvbitReader::launch_line(std::string_view line, std::uint64_t number) {
+  const TraceLinePlace place{&file_name_, number};
+  LineFields f(line, place);
   f.next();  // MEMTRACE:
   f.next();  // CTX
   const std::uint64_t ctx = f.hex("the context");
@@ -370,7 +340,7 @@ void NvbitReader::launch_line(std::string_view line) {
   const std::size_t launch_at = line.rfind(kLaunch);
   if (name_at == std::string_view::npos || launch_at == std::string_view::npos ||
       launch_at < name_at)
-    throw InputError(lines_.where(1),
+    throw InputError(place.where(1),
                      "a LAUNCH line without '- Kernel name NAME - grid launch "
                      "id N': expected mem_trace's LAUNCH line");
   const std::string name(line.substr(name_at + kName.size(), launch_at - name_at - kName.size()));
@@ -391,16 +361,16 @@ void NvbitReader::launch_line(std::string_view line) {
       std::uint64_t v = 0;
       const auto [p, error] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (value.empty() || error != std::errc() || p != value.data() + value.size())
-        throw InputError(lines_.where(column),
+        throw InputError(place.where(column),
                          "expected 'grid launch id N', got '" + std::string(segment) + "'");
       launch = v;
     } else if (key == "grid size" || key == "block size") {
       std::array<std::uint32_t, 3>& size = key == "grid size" ? grid : block;
       if (!parse_triple(value, size))
-        throw InputError(lines_.where(column), "expected '" + std::string(key) + " x,y,z', got '" +
-                                                   std::string(segment) + "'");
+        throw InputError(place.where(column), "expected '" + std::string(key) + " x,y,z', got '" +
+                                                  std::string(segment) + "'");
       if (std::find(size.begin(), size.end(), 0u) != size.end())
-        throw InputError(lines_.where(column),
+        throw InputError(place.where(column),
                          "'" + std::string(segment) + "': a " +
                              (key == "grid size" ? "grid has at least one CTA"
                                                  : "block has at least one thread") +
@@ -408,21 +378,21 @@ void NvbitReader::launch_line(std::string_view line) {
     }
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 3);
   }
-  if (!launch) throw InputError(lines_.where(launch_at + 4), "expected 'grid launch id N'");
-  const std::uint32_t k = kernel_of(ctx, *launch);
+  if (!launch) throw InputError(place.where(launch_at + 4), "expected 'grid launch id N'");
+  const std::uint32_t k = kernel_of(ctx, *launch, number);
   if (launched_[k])
-    throw InputError(lines_.where(),
+    throw InputError(place.where(),
                      "a second LAUNCH line for grid launch id " + std::to_string(*launch));
   launched_[k] = true;
   TraceKernel& kernel = trace_.kernels[k];
   kernel.name = name;
-  kernel.where = lines_.where();
+  kernel.where = place.where();
   kernel.grid = grid;
   kernel.block = block;
   const bool selected = selection_.matches(kernel.number, kernel.name);
   if (selected != kernel.selected && kernel.instructions > 0)
-    throw InputError(lines_.where(), "the LAUNCH line of grid launch id " +
-                                         std::to_string(*launch) + " comes after its accesses");
+    throw InputError(place.where(), "the LAUNCH line of grid launch id " + std::to_string(*launch) +
+                                        " comes after its accesses");
   kernel.selected = selected;
   const std::uint64_t threads = std::uint64_t{block[0]} * block[1] * block[2];
   if (threads > 0)
@@ -430,129 +400,17 @@ void NvbitReader::launch_line(std::string_view line) {
         std::min<std::uint64_t>((threads + kTraceLanes - 1) / kTraceLanes, 1u << 20));
 }
 
-bool PrintedAccessLines::parse(std::string_view line, AccessFields& out, RecordedInstruction& in) {
-  std::size_t at = 0;
-  // Compared in place: the lengths are constants.
-  const auto literal = [&]<std::size_t N>(const char(&text)[N]) {
-    if (line.size() - at < N - 1 || std::memcmp(line.data() + at, text, N - 1) != 0) return false;
-    at += N - 1;
-    return true;
-  };
-  // A decimal of 1 to `digits` digits.
-  const auto decimal = [&](unsigned digits, std::uint64_t& value) {
-    value = 0;
-    const std::size_t first = at;
-    for (; at < line.size() && line[at] >= '0' && line[at] <= '9'; ++at)
-      value = value * 10 + static_cast<unsigned>(line[at] - '0');
-    return at > first && at - first <= digits;
-  };
-  if (!head_.empty() && line.starts_with(head_)) {
-    at = head_.size();
-  } else {
-    head_.clear();
-    std::uint32_t high = 0, low = 0;
-    if (!literal("MEMTRACE: CTX 0x") || line.size() - at < 16 ||
-        !LineFields::eight_hex_digits(line.data() + at, high) ||
-        !LineFields::eight_hex_digits(line.data() + at + 8, low))
-      return false;
-    at += 16;
-    ctx_ = std::uint64_t{high} << 32 | low;
-    if (!literal(" - grid_launch_id ") || !decimal(19, launch_) || !literal(" - CTA "))
-      return false;
-    head_ = line.substr(0, at);
-  }
-  out.ctx = ctx_;
-  out.launch = launch_;
-  std::uint64_t cta[3] = {0, 0, 0};
-  if (!decimal(10, cta[0]) || !literal(",") || !decimal(5, cta[1]) || !literal(",") ||
-      !decimal(5, cta[2]) || !literal(" - warp ") || !decimal(10, out.warp) || !literal(" - "))
-    return false;
-  // The checks of the field-by-field parse, which reports what fails.
-  if (cta[0] > 0x7fffffff || cta[1] > 0xffff || cta[2] > 0xffff || out.warp > 0xffffffffu)
-    return false;
-  for (unsigned i = 0; i < 3; ++i) out.cta[i] = static_cast<std::uint32_t>(cta[i]);
-  const std::size_t opcode = at;
-  while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
-  out.opcode = line.substr(opcode, at - opcode);
-  if (out.opcode.empty() || out.opcode == "-") return false;
-  return literal(" - ") && parse_lane_addresses(line.substr(at), in.address, in.mask);
-}
-
-void NvbitReader::scanned_access_line(std::string_view line, AccessFields& out,
-                                      RecordedInstruction& in) {
-  LineFields f(line, lines_);
-  f.next();  // MEMTRACE:
-  f.next();  // CTX
-  out.ctx = f.hex("the context");
-  const auto expect = [&f](std::string_view word) {
-    if (const std::string_view got = f.next(); got != word)
-      f.fail("expected '" + std::string(word) + "', got " + LineFields::shown(got) +
-             " (mem_trace's line: MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - warp W - "
-             "OPCODE - 32 addresses)");
-  };
-  expect("-");
-  expect("grid_launch_id");
-  out.launch = f.decimal("the grid launch id");
-  expect("-");
-  expect("CTA");
-  std::array<std::uint32_t, 3>& id = out.cta;
-  if (!parse_triple(f.next(), id)) f.fail("expected the CTA's 'x,y,z'");
-  if (id[1] > 0xffff || id[2] > 0xffff || id[0] > 0x7fffffff)
-    f.fail("the CTA lies beyond CUDA's grid (x < 2^31, y and z < 65536)");
-  expect("-");
-  expect("warp");
-  out.warp = f.decimal("the warp");
-  if (out.warp > 0xffffffffu) f.fail("the warp number is out of range");
-  expect("-");
-  out.opcode = f.next();
-  if (out.opcode.empty() || out.opcode == "-") f.fail("expected the opcode");
-  expect("-");
-  unsigned lanes = 0;
-  in.mask = 0;
-  for (std::uint64_t a = 0; f.address(a, "a lane's address"); ++lanes) {
-    if (lanes >= kTraceLanes) continue;
-    in.address[lanes] = a;
-    in.mask |= std::uint32_t{a != 0} << lanes;
-  }
-  if (lanes != kTraceLanes)
-    throw InputError(lines_.where(), "expected 32 lane addresses, got " + std::to_string(lanes) +
-                                         ": a trace for another warp width (mem_trace and mmsim "
-                                         "read warps of 32 threads)");
-}
-
-void NvbitReader::fail_at_lane(std::string_view line, unsigned lane, const std::string& message) {
-  // The fields before the addresses: MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - warp
-  // W - OPCODE -, as both ways of reading the line require.
-  constexpr unsigned kFieldsBefore = 15;
-  LineFields f(line, lines_);
-  for (unsigned field = 0; field <= kFieldsBefore + lane; ++field) f.next();
-  f.fail(message);
-}
-
-void NvbitReader::access_line(std::string_view text, const AccessFields& line) {
-  const std::uint64_t ctx = line.ctx, launch = line.launch, warp = line.warp;
-  const std::array<std::uint32_t, 3>& id = line.cta;
-  const std::string_view opcode = line.opcode;
-  in_.strided = false;
-  if (in_.mask == 0xffffffffu) {  // one stride, as most warp accesses: known from here on
-    in_.stride = in_.address[1] - in_.address[0];
-    in_.strided = with_vector_isa([&a = in_.address, stride = in_.stride] {
-      std::uint64_t off = 0;  // an or-reduction, which vectorises
-      for (unsigned lane = 2; lane < kTraceLanes; ++lane) off |= (a[lane] - a[lane - 1]) ^ stride;
-      return off == 0;
-    });
-  }
-  const std::uint32_t k = kernel_of(ctx, launch);
+void NvbitReader::access_line(NvbitLine& line, std::string_view opcode) {
+  RecordedInstruction& in = line.in;
+  const std::uint32_t k = kernel_of(line.ctx, line.grid_launch, line.number);
   ++access_lines_;
-  in_.site = site_of(k, opcode);
-  if (const unsigned lane = recorder_.lane_past_end(in_); lane < kTraceLanes)
-    fail_at_lane(text, lane, recorder_.past_end(in_, lane));
-  in_.has_addresses = true;
-  in_.index = 0;
-  in_.line = lines_.number();
-  recorder_.count(in_);
+  in.site = site_of(k, opcode, line.bytes);
+  in.has_addresses = true;
+  in.index = 0;
+  recorder_.count(in);
   if (!trace_.kernels[k].selected) return;
   KernelState& state = states_[k];
+  const std::array<std::uint32_t, 3>& id = line.cta;
   const std::uint64_t key = std::uint64_t{id[0]} << 32 | std::uint64_t{id[1]} << 16 | id[2];
   KernelState::Recent& cta =
       state.recent[(key * 0x9e3779b97f4a7c15ull) >> KernelState::kRecentShift];
@@ -565,9 +423,9 @@ void NvbitReader::access_line(std::string_view text, const AccessFields& line) {
     }
     cta = {key, order, state.global[order]};
   }
-  buffer_.add(k, cta.cta, cta.global, static_cast<std::uint32_t>(warp), [this](unsigned char* out) {
+  buffer_.add(k, cta.cta, cta.global, line.warp, [&in](unsigned char* out) {
     RecordPosition fresh;
-    return encode_record(in_, fresh, out);
+    return encode_record(in, fresh, out);
   });
   if (buffer_.bytes() >= regrouping_.run_bytes) spill();
 }
@@ -676,8 +534,8 @@ void NvbitReader::merge() {
     // The smallest group first; of equal keys, the earlier run's first (recorded order).
     using Head = std::pair<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t>;
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    const std::size_t buffer = std::clamp(regrouping_.merge_bytes / runs_.size(),
-                                          std::size_t{256}, std::size_t{1} << 20);
+    const std::size_t buffer =
+        std::clamp(regrouping_.merge_bytes / runs_.size(), std::size_t{256}, std::size_t{1} << 20);
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       runs_[i].buffer(buffer);
       if (runs_[i].next_group()) heads.push({runs_[i].header().key(), i});
@@ -696,41 +554,32 @@ void NvbitReader::merge() {
 }
 
 void NvbitReader::read() {
-  trace_.compression = lines_.compression();
-  std::string_view line;
-  while (lines_.next(line)) {
-    if (printed_.parse(line, fields_, in_)) {
-      lines_.took();
-      access_line(line, fields_);
-      continue;
-    }
-    if (!line.starts_with(kPrefix)) {
-      ++trace_.skipped_lines;
-      continue;
-    }
-    // "MEMTRACE: CTX 0x... - LAUNCH - ..." or "MEMTRACE: CTX 0x... - grid_launch_id ..."; other
-    // MEMTRACE lines (TOOL_VERBOSE's) are skipped.
-    const std::size_t dash = line.find(" - ");
-    const std::string_view after =
-        dash == std::string_view::npos ? std::string_view{} : line.substr(dash + 3);
-    if (after.starts_with("grid_launch_id ")) {
-      lines_.took();
-      scanned_access_line(line, fields_, in_);
-      access_line(line, fields_);
-    } else if (after.starts_with("LAUNCH")) {
-      lines_.took();
-      launch_line(line);
-    } else {
-      ++trace_.skipped_lines;
+  NvbitLines lines(file_, trace_.skipped_limit);
+  trace_.compression = lines.compression();
+  std::uint64_t lines_read = 0;
+  {
+    ReadAhead<NvbitBatch> batches([&lines](NvbitBatch& batch) { return lines.fill(batch); },
+                                  lines.regular() && read_ahead_allowed());
+    while (NvbitBatch* batch = batches.next()) {
+      for (std::size_t i = 0; i < batch->size; ++i) {
+        NvbitLine& line = batch->lines[i];
+        if (line.launch)
+          launch_line(batch->text_of(line), line.number);
+        else
+          access_line(line, batch->text_of(line));
+      }
+      trace_.skipped_lines += batch->skipped;
+      lines_read = batch->lines_read;
+      trace_.decompress_seconds = batch->decompress_seconds;
+      if (batch->error) std::rethrow_exception(batch->error);
     }
   }
-  trace_.lines = lines_.number();
-  trace_.decompress_seconds = lines_.decompress_seconds();
+  trace_.lines = lines_read;
   if (access_lines_ == 0)
-    throw InputError({trace_.file.string(), 0, 0},
+    throw InputError({file_name_, 0, 0},
                      "no mem_trace line ('MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z - "
                      "warp W - OPCODE - addresses') in " +
-                         std::to_string(lines_.number()) +
+                         std::to_string(lines_read) +
                          " lines: is it the output of NVBit's mem_trace tool?");
   merge();
 }

@@ -14,8 +14,9 @@
 // 14 bytes, twice: as read and regrouped), and about 60 bytes per CTA of the selected kernels
 // (their recorded order).
 //
-// Most lines are read without scanning them field by field (lane_addresses.hpp); the others are
-// scanned, which locates a malformed field.
+// Reading goes in two stages: the lines are read, decompressed and parsed each on its own
+// (nvbit_lines.hpp), beside the stage that records them where the process may use two
+// processors (read_ahead.hpp); the merge follows once every line is recorded.
 #pragma once
 
 #include <cstddef>

@@ -141,8 +141,8 @@ bool TraceRecorder::count(const RecordedInstruction& in) {
   return true;
 }
 
-unsigned TraceRecorder::lane_past_end(const RecordedInstruction& in) const {
-  const std::uint64_t last_start = ~std::uint64_t{0} - (trace_.sites[in.site].bytes - 1);
+unsigned lane_past_end(const RecordedInstruction& in, unsigned bytes) {
+  const std::uint64_t last_start = ~std::uint64_t{0} - (bytes - 1);
   // No address exceeds the or of them all: an or-reduction (it vectorises) clears almost every
   // line, the lanes inactive ones included, before the lanes are looked at one by one.
   std::uint64_t any = 0;
@@ -155,11 +155,10 @@ unsigned TraceRecorder::lane_past_end(const RecordedInstruction& in) const {
   return kTraceLanes;
 }
 
-std::string TraceRecorder::past_end(const RecordedInstruction& in, unsigned lane) const {
+std::string past_end(const RecordedInstruction& in, unsigned lane, unsigned bytes) {
   char address[24];
   std::snprintf(address, sizeof address, "0x%016llx",
                 static_cast<unsigned long long>(in.address[lane]));
-  const unsigned bytes = trace_.sites[in.site].bytes;
   return "lane " + std::to_string(lane) + " accesses " + std::to_string(bytes) + " bytes from " +
          address + ", past the last byte address 0xffffffffffffffff: no memory has them";
 }

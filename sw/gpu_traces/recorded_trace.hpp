@@ -109,11 +109,6 @@ class TraceRecorder {
                      unsigned bytes, bool has_addresses);
   // `in.site`, `in.mask` and `in.address` set.
   bool count(const RecordedInstruction& in);
-  // The first active lane of `in` (its site set) whose access passes the last byte address,
-  // 2^64 - 1, or kTraceLanes when none does: words no memory has, which the reader refuses at
-  // that lane's place in the line (before count) with past_end's message.
-  unsigned lane_past_end(const RecordedInstruction& in) const;
-  std::string past_end(const RecordedInstruction& in, unsigned lane) const;
 
  private:
   RecordedTrace& trace_;
@@ -123,5 +118,11 @@ class TraceRecorder {
   std::vector<std::uint32_t> recent_;  // the first sites without a PC
   std::string key_;
 };
+
+// The first active lane of `in` whose access of `bytes` bytes passes the last byte address,
+// 2^64 - 1, or kTraceLanes when none does: words no memory has, which a reader refuses at that
+// lane's place in the line with past_end's message.
+unsigned lane_past_end(const RecordedInstruction& in, unsigned bytes);
+std::string past_end(const RecordedInstruction& in, unsigned lane, unsigned bytes);
 
 }  // namespace mmsim

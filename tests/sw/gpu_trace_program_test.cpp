@@ -12,9 +12,11 @@
 #include <thread>
 
 #include "support/command.hpp"
+#include "support/statistics_json.hpp"
 #include "support/testbench_text.hpp"
 #include "sw/programs/catalogue.hpp"
 #include "sw/programs/gpu_trace.hpp"
+#include "sw/support/available_cores.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -455,6 +457,216 @@ TEST(GpuTraceCommand, LeavesNoTemporaryFileBehindEvenWhenInterrupted) {
                             ", the folder TMPDIR names): No such file or directory"),
             std::string::npos)
       << no_tmp.err;
+}
+
+// ---- reading beside recording: one thread or two -------------------------------------------
+
+// `scripts/gpu_trace_samples --synthetic N FORMAT` into `file`.
+std::filesystem::path synthetic_trace(const TempDir& dir, const std::string& name,
+                                      unsigned instructions, const std::string& format) {
+  const auto file = dir / name;
+  const std::string command = std::string(MMSIM_SOURCE_DIR) + "/scripts/gpu_trace_samples " +
+                              "--synthetic " + std::to_string(instructions) + " " + format + " " +
+                              shell_word(file);
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  return file;
+}
+
+// mmsim with `arguments`, as it runs on this machine (reading a trace ahead on a second thread
+// where two processors may run it), and confined to one processor as taskset does (reading and
+// recording in turn, on one thread).
+std::pair<CommandResult, CommandResult> on_two_and_one(const std::string& arguments) {
+  return {mmsim(arguments),
+          run_command("taskset --cpu-list 0 '" + std::string(MMSIM_BINARY) + "' " + arguments)};
+}
+
+// The report without the lines that give wall-clock times.
+std::string without_times(const std::string& report) {
+  std::string out;
+  std::size_t from = 0;
+  while (from < report.size()) {
+    const std::size_t end = std::min(report.find('\n', from), report.size());
+    const std::string_view line(report.data() + from, end - from);
+    if (line.find("wall time") == std::string_view::npos &&
+        line.find("_seconds") == std::string_view::npos)
+      out.append(line).push_back('\n');
+    from = end + 1;
+  }
+  return out;
+}
+
+// Both formats, plain and compressed, one kernel and several, many batches of lines and one:
+// the report, the statistics and the profile are the same whether the trace was read beside the
+// recording or in turn with it.
+TEST(GpuTraceCommand, GivesTheSameOutputsReadOnOneThreadOrTwo) {
+  TempDir dir;
+  const auto nvbit = synthetic_trace(dir, "n.txt", 6000, "nvbit");
+  const auto accelsim = synthetic_trace(dir, "a.traceg", 12000, "accelsim");
+  ASSERT_EQ(std::system(("zstd -q -1 -k " + shell_word(nvbit) + " && gzip -1 -k " +
+                         shell_word(accelsim) + " && xz -0 -k " + shell_word(accelsim))
+                            .c_str()),
+            0);
+  const std::string flat = "machine: {model: dmm, width: 32, latency: 8, threads: 1024}\n";
+  const std::string hmm =
+      "machine: {model: hmm, multiprocessors: 2, width: 32, latency: 20, threads: 1024, "
+      "shared: {latency: 2}}\n";
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {flat, nvbit.string(), "nvbit"},
+      {flat, nvbit.string() + ".zst", "nvbit"},
+      {flat, accelsim.string(), "accelsim"},
+      {flat, accelsim.string() + ".gz", "accelsim"},
+      {flat, accelsim.string() + ".xz", "accelsim"},
+      {hmm, kSamples + "three_kernels.nvbit.txt.xz", "nvbit"},
+      {hmm, kSamples + "three_kernels/kernelslist.g", "accelsim"},
+  };
+  for (const auto& [machine, file, format] : cases) {
+    const auto tb = dir.write("tb.yaml", machine + "program: {name: gpu_trace, params: {file: '" +
+                                             file + "', format: " + format + "}}\n");
+    const auto stats = [&] {
+      return without_wall_clock(nlohmann::json::parse(read_file(dir / "s.json"))).dump(1);
+    };
+    const CommandResult two =
+        mmsim("run " + shell_word(tb) + " --profile --stats " + shell_word(dir / "s.json"));
+    ASSERT_EQ(two.status, 0) << file << "\n" << two.err;
+    const std::string two_stats = stats();
+    const CommandResult one =
+        run_command("taskset --cpu-list 0 '" + std::string(MMSIM_BINARY) + "' run " +
+                    shell_word(tb) + " --profile --stats " + shell_word(dir / "s.json"));
+    ASSERT_EQ(one.status, 0) << file << "\n" << one.err;
+    EXPECT_NE(two.out.find("profile per opcode"), std::string::npos) << two.out;
+    EXPECT_EQ(without_times(two.out), without_times(one.out)) << file;
+    EXPECT_EQ(two_stats, stats()) << file;
+  }
+}
+
+// An error is located at the same line and column whether the trace was read beside the
+// recording or in turn with it, whichever stage finds it; and where the recording stage finds
+// one on a line before another that the reading stage has found already, it is the first's.
+TEST(GpuTraceCommand, LocatesErrorsAlikeOnOneThreadOrTwo) {
+  TempDir dir;
+  const auto lines_of = [](const std::filesystem::path& file) {
+    std::vector<std::string> lines;
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  };
+  // The index of the n-th line (from 0) that starts with `start`.
+  const auto nth = [](const std::vector<std::string>& lines, const std::string& start, unsigned n) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (lines[i].starts_with(start) && n-- == 0) return i;
+    ADD_FAILURE() << "no line " << start;
+    return std::size_t{0};
+  };
+  const auto write = [&](const std::string& name, const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& line : lines) text += line + "\n";
+    return dir.write(name, text);
+  };
+  struct Case {
+    std::filesystem::path file;
+    std::string format;
+    std::size_t line;  // 1-based
+    std::size_t column;
+    std::string message;
+  };
+  std::vector<Case> cases;
+  const auto accelsim = lines_of(synthetic_trace(dir, "a.traceg", 8000, "accelsim"));
+  {  // A malformed base address, 6000 instructions in (the reading stage's error).
+    auto lines = accelsim;
+    const std::size_t at = nth(lines, "0070", 3000);
+    const std::size_t column = lines[at].find("0x") + 1;
+    lines[at].insert(column + 1, "q");
+    cases.push_back({write("bad_base.traceg", lines), "accelsim", at + 1, column,
+                     "expected the base address (hexadecimal), got '0xq7f8ea"});
+  }
+  {  // A warp beyond its block, then a malformed line a few lines on, in the same batch.
+    auto lines = accelsim;
+    const std::size_t at = nth(lines, "warp = 2", 5);
+    lines[at] = "warp = 9";
+    lines[at + 5].insert(0, "x");
+    cases.push_back({write("bad_warp.traceg", lines), "accelsim", at + 1, 0,
+                     "warp 9: a block of 128x1x1 threads has 4 warps"});
+  }
+  {  // A warp one instruction short (located at its insts line), then a malformed line.
+    auto lines = accelsim;
+    const std::size_t insts = nth(lines, "insts = 250", 9);
+    lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(insts) + 1);
+    lines[insts + 260].insert(0, "x");
+    cases.push_back({write("short_warp.traceg", lines), "accelsim", insts + 1, 0,
+                     "insts = 250, but warp 1 has 249 instruction lines"});
+  }
+  const auto nvbit = lines_of(synthetic_trace(dir, "n.txt", 4000, "nvbit"));
+  {  // A lane's address with a letter that is no digit, 3000 lines in.
+    auto lines = nvbit;
+    const std::size_t at = nth(lines, "MEMTRACE: CTX", 3000);
+    const std::size_t column = lines[at].find(" 0x", lines[at].find("G.E - ")) + 2;
+    lines[at][column + 10] = 'Z';
+    cases.push_back({write("bad_address.txt", lines), "nvbit", at + 1, column,
+                     "expected a lane's address (hexadecimal), got '0x00007f8eaZ"});
+  }
+  {  // A second LAUNCH line (the recording stage's error), then a malformed line.
+    auto lines = nvbit;
+    const std::size_t at = nth(lines, "MEMTRACE: CTX", 2500);
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), lines[0]);
+    lines[at + 2].insert(lines[at + 2].find("CTA ") + 4, "x");
+    cases.push_back({write("two_launches.txt", lines), "nvbit", at + 1, 0,
+                     "a second LAUNCH line for grid launch id 0"});
+  }
+  for (const Case& c : cases) {
+    const auto tb = dir.write("tb.yaml", run_yaml_text(c.file.string(), c.format));
+    const auto [two, one] = on_two_and_one("run " + shell_word(tb));
+    const std::string where = c.file.string() + ":" + std::to_string(c.line) +
+                              (c.column > 0 ? ":" + std::to_string(c.column) : "") + ": ";
+    EXPECT_EQ(two.status, 2) << two.err;
+    EXPECT_EQ(two.err.rfind("mmsim: " + where + c.message, 0), 0u)
+        << two.err << "expected: " << where << c.message;
+    EXPECT_EQ(one.status, 2);
+    EXPECT_EQ(one.err, two.err);
+  }
+}
+
+// Interrupted while a trace is read on the second thread (a zstd file of the same frame 400
+// times: 280 MB of mem_trace lines to read, a few kB on disk), mmsim ends by the signal at once,
+// with no statistics and nothing left in TMPDIR: the signal is the main thread's, whose handler
+// removes what is unfinished.
+TEST(GpuTraceCommand, AnInterruptWhileATraceIsReadAheadLeavesNothing) {
+  if (available_cores() < 2) GTEST_SKIP() << "one processor: no thread reads ahead";
+  TempDir dir;
+  const auto tmp = dir / "tmp";
+  std::filesystem::create_directory(tmp);
+  const auto frame_text = synthetic_trace(dir, "frame.txt", 1000, "nvbit");
+  ASSERT_EQ(std::system(("zstd -q -1 " + shell_word(frame_text)).c_str()), 0);
+  const std::string frame = read_file(frame_text.string() + ".zst");
+  std::string frames;
+  for (int i = 0; i < 400; ++i) frames += frame;
+  const auto trace = dir.write("long.txt.zst", frames);
+  const auto tb = dir.write("tb.yaml", run_yaml_text(trace.string(), "nvbit"));
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("TMPDIR", tmp.c_str(), 1);
+    execl(MMSIM_BINARY, "mmsim", "run", tb.c_str(), "--stats", (dir / "s.json").c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Once its second thread reads.
+  const auto task = "/proc/" + std::to_string(child) + "/task";
+  bool reading_ahead = false;
+  for (int i = 0; i < 5000 && !reading_ahead; ++i) {
+    std::error_code error;
+    std::size_t threads = 0;
+    for (auto it = std::filesystem::directory_iterator(task, error);
+         !error && it != std::filesystem::directory_iterator(); it.increment(error))
+      ++threads;
+    reading_ahead = threads >= 2;
+    if (!reading_ahead) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_TRUE(reading_ahead);
+  kill(child, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  EXPECT_TRUE(TempDir::names_of(tmp).empty());
+  EXPECT_FALSE(std::filesystem::exists(dir / "s.json"));
 }
 
 TEST(GpuTraceSamples, TheScriptWritesTheSamplesByteForByte) {

@@ -3,12 +3,18 @@
 // schedule, each against what docs/gpu_traces.md says.
 #include <gtest/gtest.h>
 #include <lzma.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <chrono>
 #include <random>
+#include <thread>
 #include <tuple>
 
 #include "support/command.hpp"
@@ -23,9 +29,11 @@
 #include "sw/gpu_traces/line_fields.hpp"
 #include "sw/gpu_traces/nvbit_reader.hpp"
 #include "sw/gpu_traces/opcode_map.hpp"
+#include "sw/gpu_traces/read_ahead.hpp"
 #include "sw/gpu_traces/recorded_trace.hpp"
 #include "sw/gpu_traces/trace_readers.hpp"
 #include "sw/program/input_error.hpp"
+#include "sw/support/available_cores.hpp"
 
 namespace mmsim::test {
 namespace {
@@ -475,6 +483,109 @@ TEST(CtaSchedule, PlacesCtasOnSlotsRoundByRound) {
   EXPECT_EQ(by_id.cta(*by_id.slot_of(1), 0), 0u);
 }
 
+// ---- reading ahead (read_ahead.hpp) ---------------------------------------------------------
+
+// A producer of numbered batches: batch i holds i; the one after `last` throws.
+struct Numbers {
+  int last = 0;
+  std::atomic<int> filled{0};
+  bool fill(std::vector<int>& batch) {
+    const int i = filled++;
+    if (i > last)
+      throw std::runtime_error("the input ends badly after batch " + std::to_string(last));
+    batch.assign(1, i);
+    return true;
+  }
+};
+
+// The threads of this process.
+std::size_t threads_now() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task"))
+    ++n;
+  return n;
+}
+
+// The consumer gets every batch in order, then the producer's exception, whether the producer
+// runs on its own thread or when asked; on its thread it is never more than its depth ahead
+// (with the batch it fills and the one the consumer holds), however slowly the consumer goes.
+TEST(ReadAhead, HandsOverTheBatchesInOrderThenTheProducersErrorAFewAheadAtMost) {
+  for (const bool thread : {false, true}) {
+    Numbers numbers{.last = 40};
+    ReadAhead<std::vector<int>> batches(
+        [&numbers](std::vector<int>& batch) { return numbers.fill(batch); }, thread, 3);
+    std::vector<int> got;
+    std::string error;
+    try {
+      while (const std::vector<int>* batch = batches.next()) {
+        got.push_back(batch->front());
+        if (got.size() % 8 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        EXPECT_LE(numbers.filled.load(), static_cast<int>(got.size()) + (thread ? 4 : 0));
+      }
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+    ASSERT_EQ(got.size(), 41u) << thread;
+    for (int i = 0; i <= 40; ++i) EXPECT_EQ(got[static_cast<std::size_t>(i)], i);
+    EXPECT_EQ(error, "the input ends badly after batch 40") << thread;
+  }
+}
+
+// A consumer that stops early (an error of its own) stops the producer, which never ends by
+// itself here, and waits for it: nothing runs on after the reader is gone.
+TEST(ReadAhead, StopsItsProducerWhenTheConsumerStopsEarly) {
+  const std::size_t before = threads_now();
+  std::atomic<int> filled{0};
+  {
+    ReadAhead<int> batches(
+        [&filled](int& batch) {
+          batch = filled++;
+          return true;
+        },
+        true, 2);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(*batches.next(), i);
+    EXPECT_EQ(threads_now(), before + 1);
+  }
+  EXPECT_EQ(threads_now(), before);
+  const int stopped_at = filled.load();
+  EXPECT_LE(stopped_at, 3 + 4);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(filled.load(), stopped_at);
+}
+
+// On a machine of one processor (here: this process confined to one, as taskset does) no thread
+// reads ahead: each batch is filled when the consumer asks for it, on its thread.
+TEST(ReadAhead, ReadsOnTheConsumersThreadWhereOneProcessorMayRun) {
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(static_cast<int>(::sched_getcpu()), &one);
+    if (::sched_setaffinity(0, sizeof one, &one) != 0) ::_exit(3);
+    if (read_ahead_allowed()) ::_exit(4);
+    const std::thread::id consumer = std::this_thread::get_id();
+    bool elsewhere = false;
+    ReadAhead<int> batches(
+        [&](int& batch) {
+          elsewhere = elsewhere || std::this_thread::get_id() != consumer || threads_now() != 1;
+          batch = 1;
+          return false;
+        },
+        read_ahead_allowed());
+    const int* batch = batches.next();
+    ::_exit(batch == nullptr || *batch != 1 || batches.next() != nullptr ? 5 : elsewhere ? 6 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  if (available_cores() >= 2) {
+    EXPECT_TRUE(read_ahead_allowed());
+  } else {
+    EXPECT_FALSE(read_ahead_allowed());
+  }
+}
+
 // ---- the readers ------------------------------------------------------------------------------
 
 std::string nvbit_line(const std::string& cta, unsigned warp, const std::string& opcode,
@@ -674,7 +785,7 @@ std::string printed_addresses(const std::array<std::uint64_t, kTraceLanes>& addr
 
 // The addresses as the field-by-field parse reads them (`lines` names the file in messages).
 std::vector<std::uint64_t> scanned_addresses(std::string_view text, const TraceLines& lines) {
-  LineFields f(text, lines);
+  LineFields f(text, lines.place());
   std::vector<std::uint64_t> out;
   for (std::uint64_t a = 0; f.address(a, "a lane's address");) out.push_back(a);
   return out;

@@ -11,6 +11,9 @@
 
 #include "support/command.hpp"
 #include "sw/gpu_traces/compressed_input.hpp"
+#include "sw/gpu_traces/nvbit_lines.hpp"
+#include "sw/gpu_traces/read_ahead.hpp"
+#include "sw/support/available_cores.hpp"
 #include "testbench/outputs/pending_file.hpp"
 
 namespace mmsim::test {
@@ -139,6 +142,32 @@ TEST(Signals, ATraceCutShortWhileItIsReadIsAnErrorThatLeavesNoPartialFile) {
         if (!lines.next(line) || line != "line 0") std::exit(3);
         fs::resize_file(trace, 0);
         while (lines.next(line)) {
+        }
+        std::exit(4);
+      },
+      ::testing::ExitedWithCode(2),
+      "mmsim: " + trace.string() +
+          ": the trace changed while it was read \\(it was cut short while mmsim read it\\)\n");
+  EXPECT_EQ(dir.names(), std::vector<std::string>{"trace.txt"});
+}
+
+// The same with the trace read ahead on a second thread, whose access faults: the handler runs
+// on that thread, and it is the same error.
+TEST(Signals, ATraceCutShortWhileItIsReadAheadIsTheSameError) {
+  if (available_cores() < 2) GTEST_SKIP() << "one processor: no thread reads ahead";
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 400000; ++i) text += "line " + std::to_string(i) + "\n";
+  const auto trace = dir.write("trace.txt", text);
+  EXPECT_EXIT(
+      {
+        PendingFile output(dir / "stats.json", {"--stats", 0, 0});
+        NvbitLines lines(trace, kMaxSkippedBytes);
+        ReadAhead<NvbitBatch> batches([&lines](NvbitBatch& batch) { return lines.fill(batch); },
+                                      true);
+        if (batches.next() == nullptr) std::exit(3);
+        fs::resize_file(trace, 0);
+        while (batches.next() != nullptr) {
         }
         std::exit(4);
       },
