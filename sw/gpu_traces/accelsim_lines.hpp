@@ -72,8 +72,13 @@ class AccelsimLines {
   bool fill(AccelsimBatch& batch);
 
  private:
-  // Parses the instruction `line` into `out`; throws at its first malformed field.
-  void instruction(std::string_view line, AccelsimLine& out);
+  // Parses the instruction `line` (`text` without its blanks at either end) into `out`, as the
+  // tracer prints it, with the fields' one blank between them; false, `out` unspecified, for any
+  // other form, or a line that is wrong, which `instruction` then reads.
+  bool printed_instruction(std::string_view line, std::string_view text, AccelsimLine& out);
+  // Parses the instruction `line` into `out` field by field, whatever the blanks between them;
+  // throws at its first malformed field.
+  void instruction(std::string_view line, std::string_view text, AccelsimLine& out);
 
   TraceLines& lines_;
   AccelsimForm form_;

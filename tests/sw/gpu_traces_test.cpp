@@ -1032,6 +1032,68 @@ TEST(AccelsimReader, ReadsEveryAddressFormatAndVersion) {
   EXPECT_EQ(records(v2, 0, 0).size(), 1u);
 }
 
+// An instruction line as the tracer prints it (one blank between fields) is parsed at once; the
+// same line with its blanks doubled goes field by field: every record and site is the same, for
+// every address format, mask, width, sign, register count, version and lineinfo.
+TEST(AccelsimReader, ReadsPrintedLinesAsTheFieldByFieldParseDoes) {
+  TempDir dir;
+  const std::vector<std::string> instructions = {
+      "0000 ffffffff 1 R1 MOV 0 0",
+      "0010 0000000f 1 R2 LDG.E 1 R2 4 0 0x10 0x20 0x34 0x48",
+      "0020 000000f0 0 STG.E.64 2 R4 R2 8 1 0x100 -8",
+      "0030 00000007 1 R3 LDS 1 R4 4 2 0x7f0000000000 12 -4",
+      "0040 ffffffff 3 R5 R6 R7 ATOMG.E.ADD 2 R8 R9 4 1 0x7f8ea2000000 4",
+      "0050 80000001 0 STG.E.128 1 R10 16 2 0xffffffffff000000 16777200",
+      "0060 ffffffff 0 LDG.E 0 4 1 0xf0000000 -4096",
+      "0070 00000000 0 STG.E 1 R2 4 1 0x0 0",
+      "0080 ffffffff 0 BAR.SYNC 0 0",
+      "00a0 0000ffff 1 R12 LDS.U.128 1 R2 16 1 0x40 16",
+  };
+  // `immediate`: version 5's, after the lines of an address 0x10.
+  const auto block = [&](const std::string& prefix, bool immediate, bool doubled) {
+    std::string text = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = " +
+                       std::to_string(instructions.size()) + "\n";
+    for (const std::string& instruction : instructions) {
+      const std::string line =
+          prefix + instruction +
+          (immediate && instruction.find("0x10 ") != std::string::npos ? " -3" : "");
+      for (const char c : line) {
+        text += c;
+        if (c == ' ' && doubled) text += ' ';
+      }
+      text += " \n";
+    }
+    return text + "#END_TB\n";
+  };
+  for (const auto& [header, prefix] : std::vector<std::pair<std::string, std::string>>{
+           {"-accelsim tracer version = 4\n-enable lineinfo = 0\n", ""},
+           {"-accelsim tracer version = 4\n-enable lineinfo = 1\n", "17 "},
+           {"-accelsim tracer version = 5\n-enable lineinfo = 0\n", ""}}) {
+    const bool immediate = header.find("version = 5") != std::string::npos;
+    const std::string printed = block(prefix, immediate, false);
+    const std::string scanned = block(prefix, immediate, true);
+    const RecordedTrace a =
+        read(dir.write("a.traceg", traceg(header, printed)), TraceFormat::accelsim);
+    const RecordedTrace b =
+        read(dir.write("b.traceg", traceg(header, scanned)), TraceFormat::accelsim);
+    ASSERT_EQ(a.sites.size(), b.sites.size()) << header;
+    for (std::size_t i = 0; i < a.sites.size(); ++i) {
+      EXPECT_EQ(a.sites[i].pc, b.sites[i].pc);
+      EXPECT_EQ(a.sites[i].opcode, b.sites[i].opcode);
+      EXPECT_EQ(a.sites[i].bytes, b.sites[i].bytes);
+      EXPECT_EQ(a.sites[i].source_line, b.sites[i].source_line);
+      EXPECT_EQ(a.sites[i].has_addresses, b.sites[i].has_addresses);
+    }
+    EXPECT_EQ(a.kernels[0].lanes, b.kernels[0].lanes);
+    expect_same_warps(a, b);
+    const auto records_a = records(a, 0, 0);
+    ASSERT_EQ(records_a.size(), 9u) << header;  // the MOV is counted, not kept
+    EXPECT_EQ(records_a[3].address[31], 0x7f8ea2000000u + 124);
+    EXPECT_EQ(records_a[4].address[31], 0xffffffffff000000u + 16777200);
+    EXPECT_EQ(records_a[5].address[31], 0xf0000000u - 31 * 4096);
+  }
+}
+
 TEST(AccelsimReader, LocatesMalformedLinesAndRefusesOtherWidths) {
   TempDir dir;
   const auto error = [&](const std::string& blocks) {
