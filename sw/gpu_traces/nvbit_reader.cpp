@@ -106,9 +106,12 @@ class RunBuffer {
   void regroup(Group&& group) {
     std::vector<std::uint32_t> order(groups_.size());
     for (std::uint32_t g = 0; g < order.size(); ++g) order[g] = g;
-    std::sort(order.begin(), order.end(), [this](std::uint32_t a, std::uint32_t b) {
+    // Often in order already: groups are numbered as their warps first appear, and so are CTAs.
+    const auto by_key = [this](std::uint32_t a, std::uint32_t b) {
       return groups_[a].key() < groups_[b].key();
-    });
+    };
+    if (!std::is_sorted(order.begin(), order.end(), by_key))
+      std::sort(order.begin(), order.end(), by_key);
     std::vector<std::uint64_t> start(groups_.size());
     std::uint64_t total = 0;
     for (const std::uint32_t g : order) {

@@ -106,22 +106,32 @@ bool TraceRecorder::count(const RecordedInstruction& in) {
   const std::uint64_t span = site.bytes - 1;
   std::uint64_t granule = ~std::uint64_t{0};
   const auto lane = [&](std::uint64_t a) {
-    if ((a >> granule_shift) == granule && ((a + span) >> granule_shift) == granule) return;
-    touched.touch(a >> shift, (a + span) >> shift);
-    granule = (a + span) >> granule_shift;
+    const std::uint64_t first = a >> granule_shift, last = (a + span) >> granule_shift;
+    if (first == granule && last == granule) return;
+    if (first == last)
+      touched.touch_granule(first);
+    else
+      touched.touch(a >> shift, (a + span) >> shift);
+    granule = last;
   };
   if (in.strided && in.mask != 0) {
+    const auto active = static_cast<unsigned>(std::popcount(in.mask));
+    const std::uint64_t first = in.address[static_cast<unsigned>(std::countr_zero(in.mask))];
+    const std::uint64_t last = first + in.stride * (active - 1);
+    const std::uint64_t low = std::min(first, last), high = std::max(first, last);
     // Lanes at most a word apart touch every word between the first and the last.
     const auto magnitude = static_cast<std::uint64_t>(static_cast<std::int64_t>(in.stride) < 0
                                                           ? -static_cast<std::int64_t>(in.stride)
                                                           : static_cast<std::int64_t>(in.stride));
-    if (magnitude <= (std::uint64_t{1} << shift)) {
-      const std::uint64_t first = in.address[static_cast<unsigned>(std::countr_zero(in.mask))];
-      const std::uint64_t last =
-          first + in.stride * static_cast<unsigned>(std::popcount(in.mask) - 1);
-      touched.touch(std::min(first, last) >> shift, (std::max(first, last) + span) >> shift);
+    if (magnitude <= (std::uint64_t{1} << shift) ||
+        (low >> granule_shift) == ((high + span) >> granule_shift)) {
+      touched.touch(low >> shift, (high + span) >> shift);
       return true;
     }
+    // Lanes further apart: one after the other, from the first and the stride.
+    std::uint64_t a = first;
+    for (unsigned i = 0; i < active; ++i, a += in.stride) lane(a);
+    return true;
   }
   if (in.mask == 0xffffffffu) {
     std::uint64_t low = in.address[0], high = in.address[0];

@@ -6,25 +6,17 @@
 
 namespace mmsim {
 
-TouchedGranules::Page& TouchedGranules::page(std::uint64_t number) {
-  if (number != cached_number_) {
-    std::swap(cached_number_, other_number_);
-    std::swap(cached_, other_);
-    if (number != cached_number_) {
-      cached_ = &pages_[number];
-      cached_number_ = number;
-    }
-  }
-  return *cached_;
+TouchedGranules::Page& TouchedGranules::missed(std::uint64_t number) {
+  Page& p = pages_[number];
+  if (pages_.size() > recent_.size() && recent_.size() < kRecent)
+    recent_.assign(2 * recent_.size(), Recent{});
+  recent_[number & (recent_.size() - 1)] = {number, &p};
+  return p;
 }
 
 void TouchedGranules::touch(std::uint64_t first_word, std::uint64_t last_word) {
   const std::uint64_t last = last_word / kGranuleWords;
-  for (std::uint64_t g = first_word / kGranuleWords; g <= last; ++g) {
-    Page& p = page(g / kPageGranules);
-    const unsigned bit = static_cast<unsigned>(g % kPageGranules);
-    p.bits[bit / 64] |= std::uint64_t{1} << (bit % 64);
-  }
+  for (std::uint64_t g = first_word / kGranuleWords; g <= last; ++g) touch_granule(g);
 }
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> TouchedGranules::runs() const {
