@@ -48,10 +48,10 @@ struct AccelsimBatch {
   std::exception_ptr error;
 
   std::string_view text_of(const AccelsimLine& line) const {
-    return std::string_view(text).substr(line.text, line.text_bytes);
+    return {text.data() + line.text, line.text_bytes};
   }
   std::string_view opcode_of(const AccelsimLine& line) const {
-    return std::string_view(text).substr(line.opcode, line.opcode_bytes);
+    return {text.data() + line.opcode, line.opcode_bytes};
   }
 };
 

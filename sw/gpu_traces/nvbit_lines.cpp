@@ -16,7 +16,8 @@ constexpr std::string_view kPrefix = "MEMTRACE: ";
 // that a batch is filled in about a millisecond and a reader told to stop stops soon.
 constexpr std::size_t kBatchLines = 512;
 constexpr std::size_t kBatchReadLines = 16384;
-constexpr std::size_t kOpcodes = 16;
+// The bytes of a lane's access are at most 16 (access_bytes: 128 bits).
+constexpr unsigned kWidestAccess = 16;
 
 }  // namespace
 
@@ -77,18 +78,6 @@ bool NvbitLines::fill(NvbitBatch& batch) {
   return more;
 }
 
-unsigned NvbitLines::bytes_of(std::string_view opcode) {
-  for (const OpcodeBytes& o : opcodes_)  // opcodes differ mostly in their first or last letter
-    if (o.opcode.size() == opcode.size() && o.opcode.front() == opcode.front() &&
-        o.opcode.back() == opcode.back() && o.opcode == opcode)
-      return o.bytes;
-  const unsigned bytes = access_bytes(opcode);
-  OpcodeBytes& slot =
-      opcodes_.size() < kOpcodes ? opcodes_.emplace_back() : opcodes_[replaced_++ % kOpcodes];
-  slot = {std::string(opcode), bytes};
-  return bytes;
-}
-
 void NvbitLines::access(std::string_view line, std::string_view opcode, NvbitBatch& batch) {
   NvbitLine& out = batch.lines[batch.size];
   RecordedInstruction& in = out.in;
@@ -101,14 +90,18 @@ void NvbitLines::access(std::string_view line, std::string_view opcode, NvbitBat
       return off == 0;
     });
   }
-  out.bytes = bytes_of(opcode);
-  if (const unsigned lane = lane_past_end(in, out.bytes); lane < kTraceLanes) {
-    // The fields before the addresses: MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z -
-    // warp W - OPCODE -, as both ways of reading the line require.
-    constexpr unsigned kFieldsBefore = 15;
-    LineFields f(line, lines_.place());
-    for (unsigned field = 0; field <= kFieldsBefore + lane; ++field) f.next();
-    f.fail(past_end(in, lane, out.bytes));
+  // Whether an access passes the last byte address: only where one of the widest would (16
+  // bytes) are the opcode's bytes worked out (the second stage knows them from its site).
+  if (lane_past_end(in, kWidestAccess) < kTraceLanes) {
+    const unsigned bytes = access_bytes(opcode);
+    if (const unsigned lane = lane_past_end(in, bytes); lane < kTraceLanes) {
+      // The fields before the addresses: MEMTRACE: CTX 0x... - grid_launch_id G - CTA x,y,z -
+      // warp W - OPCODE -, as both ways of reading the line require.
+      constexpr unsigned kFieldsBefore = 15;
+      LineFields f(line, lines_.place());
+      for (unsigned field = 0; field <= kFieldsBefore + lane; ++field) f.next();
+      f.fail(past_end(in, lane, bytes));
+    }
   }
   out.launch = false;
   out.number = lines_.number();

@@ -30,7 +30,6 @@ struct NvbitLine {
   std::uint64_t grid_launch = 0;
   std::array<std::uint32_t, 3> cta{};
   std::uint32_t warp = 0;
-  unsigned bytes = 4;  // per lane, from the opcode's modifiers
   RecordedInstruction in;
   // The access's opcode, or the LAUNCH line, in the batch's text.
   std::uint32_t text = 0;
@@ -49,7 +48,7 @@ struct NvbitBatch {
   std::exception_ptr error;
 
   std::string_view text_of(const NvbitLine& line) const {
-    return std::string_view(text).substr(line.text, line.text_bytes);
+    return {text.data() + line.text, line.text_bytes};
   }
 };
 
@@ -71,10 +70,9 @@ class NvbitLines {
   bool printed(std::string_view line, NvbitLine& out, std::string_view& opcode);
   // Any form mem_trace's fields may take (blanks, digits): throws at the first malformed one.
   void scanned(std::string_view line, NvbitLine& out, std::string_view& opcode);
-  // The rest of an access line's parse: its stride, bytes per lane, an access past the last
-  // address refused at its lane, its opcode copied into the batch.
+  // The rest of an access line's parse: its stride, an access past the last address refused at
+  // its lane, its opcode copied into the batch.
   void access(std::string_view line, std::string_view opcode, NvbitBatch& batch);
-  unsigned bytes_of(std::string_view opcode);
 
   TraceLines lines_;
   // The head of the access line parsed last ("MEMTRACE: CTX 0x... - grid_launch_id G - CTA "),
@@ -82,13 +80,6 @@ class NvbitLines {
   std::string head_;
   std::uint64_t ctx_ = 0;
   std::uint64_t launch_ = 0;
-  // The last opcodes seen (a kernel has a few) and their bytes per lane.
-  struct OpcodeBytes {
-    std::string opcode;
-    unsigned bytes = 4;
-  };
-  std::vector<OpcodeBytes> opcodes_;
-  std::size_t replaced_ = 0;
 };
 
 }  // namespace mmsim

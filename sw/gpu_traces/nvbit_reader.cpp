@@ -45,6 +45,11 @@ class ByteBuffer {
   // The bytes up to `end` (in the room given last) are written.
   void grow_to(const unsigned char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
   void clear() { size_ = 0; }
+  // Room for `bytes` in all, kept: a buffer grown by doubling as it fills would hold its old
+  // and new arrays at once, and leave the old ones in the heap.
+  void reserve(std::size_t bytes) {
+    if (bytes > capacity_) room(bytes - size_);
+  }
   // Empties it and gives its memory back.
   void release() {
     data_.reset();
@@ -63,6 +68,8 @@ class ByteBuffer {
 // second buffer of the same size: no comparison sort of the records.
 class RunBuffer {
  public:
+  // Written out as a run once bytes() reaches `run_bytes`.
+  explicit RunBuffer(std::size_t run_bytes) : run_bytes_(run_bytes) {}
   // The record that encode(out) writes at `out` (at most kMaxRecordBytes), returning its end.
   // `global_cta`: the CTA's number among those of every kernel (one per (kernel, cta)).
   template <class Encode>
@@ -78,8 +85,9 @@ class RunBuffer {
     }
     const std::uint32_t number = recent.group;
     GroupHeader& group = groups_[number];
+    bytes_.reserve(kRecordRoom + run_bytes_ / 2);  // a run's records and their heads
     // Written in place: the record behind a length of one byte, moved on where it needs two.
-    unsigned char* length = put_varint(number, bytes_.room(5 + 2 + kMaxRecordBytes));
+    unsigned char* length = put_varint(number, bytes_.room(kRecordRoom));
     unsigned char* record = length + 1;
     auto size = static_cast<std::size_t>(encode(record) - record);
     if (size >= 0x80) {
@@ -94,6 +102,7 @@ class RunBuffer {
   // Memory held: both buffers, and about 64 bytes per group (its header, its place in the
   // index, the regrouping's arrays).
   std::size_t bytes() const { return 2 * bytes_.size() + groups_.size() * 64; }
+  bool full() const { return bytes() >= run_bytes_; }
   bool empty() const { return groups_.empty(); }
   // Gives the memory of the buffers back (once it is empty).
   void release() {
@@ -118,6 +127,7 @@ class RunBuffer {
       start[g] = total;
       total += groups_[g].bytes;
     }
+    sorted_.reserve(kRecordRoom + run_bytes_ / 2);
     sorted_.clear();
     unsigned char* sorted = sorted_.room(total);
     std::vector<std::uint64_t> at = start;
@@ -141,6 +151,9 @@ class RunBuffer {
   }
 
  private:
+  // Room for the record add() writes, its group's number and its length.
+  static constexpr std::size_t kRecordRoom = 5 + 2 + kMaxRecordBytes;
+  std::size_t run_bytes_;
   FlatIndex numbers_;  // (global CTA, warp) -> its group's number
   // The groups added to last, found without the map: most lines go to a warp that had a line
   // a little before (a GPU's resident warps take turns). Direct-mapped by (global CTA, warp).
@@ -242,14 +255,15 @@ class NvbitReader {
         selection_(selection),
         trace_(trace),
         recorder_(trace),
-        regrouping_(regrouping) {}
+        regrouping_(regrouping),
+        buffer_(regrouping.run_bytes) {}
 
   void read();
 
  private:
   std::uint32_t kernel_of(std::uint64_t ctx, std::uint64_t launch, std::uint64_t number);
   // The site of `opcode` in `kernel`.
-  std::uint32_t site_of(std::uint32_t kernel, std::string_view opcode, unsigned bytes);
+  std::uint32_t site_of(std::uint32_t kernel, std::string_view opcode);
   void launch_line(std::string_view line, std::uint64_t number);
   void access_line(NvbitLine& line, std::string_view opcode);
   void spill();
@@ -268,8 +282,8 @@ class NvbitReader {
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t> kernels_;  // (ctx, launch)
   const std::pair<const std::pair<std::uint64_t, std::uint64_t>, std::uint32_t>* last_kernel_ =
       nullptr;  // the kernel of the line before, in kernels_
-  // The sites of the last opcodes seen (a kernel has a few), found without the recorder's
-  // look-up.
+  // The sites of the last opcodes seen (a kernel has a few), found without working out each
+  // opcode's access width again as the recorder's look-up would.
   struct OpcodeSite {
     std::uint32_t kernel = 0;
     std::string opcode;
@@ -295,14 +309,14 @@ class NvbitReader {
   RecordPosition position_;
 };
 
-std::uint32_t NvbitReader::site_of(std::uint32_t kernel, std::string_view opcode, unsigned bytes) {
+std::uint32_t NvbitReader::site_of(std::uint32_t kernel, std::string_view opcode) {
   for (const OpcodeSite& s : opcode_sites_)  // opcodes differ mostly in their first or last letter
     if (s.kernel == kernel && s.opcode.size() == opcode.size() &&
         s.opcode.front() == opcode.front() && s.opcode.back() == opcode.back() &&
         s.opcode == opcode)
       return s.site;
   const std::uint32_t site =
-      recorder_.site(kernel, std::nullopt, std::nullopt, opcode, bytes, true);
+      recorder_.site(kernel, std::nullopt, std::nullopt, opcode, access_bytes(opcode), true);
   OpcodeSite& slot = opcode_sites_.size() < kOpcodeSites
                          ? opcode_sites_.emplace_back()
                          : opcode_sites_[replaced_++ % kOpcodeSites];
@@ -407,7 +421,7 @@ void NvbitReader::access_line(NvbitLine& line, std::string_view opcode) {
   RecordedInstruction& in = line.in;
   const std::uint32_t k = kernel_of(line.ctx, line.grid_launch, line.number);
   ++access_lines_;
-  in.site = site_of(k, opcode, line.bytes);
+  in.site = site_of(k, opcode);
   in.has_addresses = true;
   in.index = 0;
   recorder_.count(in);
@@ -430,7 +444,7 @@ void NvbitReader::access_line(NvbitLine& line, std::string_view opcode) {
     RecordPosition fresh;
     return encode_record(in, fresh, out);
   });
-  if (buffer_.bytes() >= regrouping_.run_bytes) spill();
+  if (buffer_.full()) spill();
 }
 
 void NvbitReader::spill() {

@@ -28,8 +28,9 @@ namespace mmsim {
 
 // The memory regrouping takes: the records gathered before a run is written out, and the
 // buffers through which the merge reads the runs back (all of them: 256 bytes to 1 MiB each).
+// With the lines read ahead and the process's own, reading stays under 64 MiB.
 struct NvbitRegrouping {
-  std::size_t run_bytes = std::size_t{64} << 20;
+  std::size_t run_bytes = std::size_t{48} << 20;
   std::size_t merge_bytes = std::size_t{16} << 20;
 };
 
