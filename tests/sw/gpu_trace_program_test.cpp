@@ -411,6 +411,19 @@ TEST(GpuTraceCommand, RefusesBadParametersAtTheirKey) {
             std::string::npos);
 }
 
+// Starts `mmsim run TESTBENCH --stats STATS` with TMPDIR at `tmp`, in the background.
+pid_t start_run(const std::filesystem::path& testbench, const std::filesystem::path& stats,
+                const std::filesystem::path& tmp) {
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("TMPDIR", tmp.c_str(), 1);
+    execl(MMSIM_BINARY, "mmsim", "run", testbench.c_str(), "--stats", stats.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return child;
+}
+
 TEST(GpuTraceCommand, LeavesNoTemporaryFileBehindEvenWhenInterrupted) {
   TempDir dir;
   const auto tmp = dir / "tmp";
@@ -426,13 +439,7 @@ TEST(GpuTraceCommand, LeavesNoTemporaryFileBehindEvenWhenInterrupted) {
   const auto pipe = dir / "trace.fifo";
   ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
   const auto tb_pipe = dir.write("pipe.yaml", run_yaml_text(pipe.string(), "nvbit"));
-  const pid_t child = fork();
-  if (child == 0) {
-    setenv("TMPDIR", tmp.c_str(), 1);
-    execl(MMSIM_BINARY, "mmsim", "run", tb_pipe.c_str(), "--stats", (dir / "s.json").c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  const pid_t child = start_run(tb_pipe, dir / "s.json", tmp);
   {
     std::ofstream writer(pipe);
     std::ifstream sample(kSamples + "transpose_naive.nvbit.txt");
@@ -641,13 +648,7 @@ TEST(GpuTraceCommand, AnInterruptWhileATraceIsReadAheadLeavesNothing) {
   for (int i = 0; i < 400; ++i) frames += frame;
   const auto trace = dir.write("long.txt.zst", frames);
   const auto tb = dir.write("tb.yaml", run_yaml_text(trace.string(), "nvbit"));
-  const pid_t child = fork();
-  if (child == 0) {
-    setenv("TMPDIR", tmp.c_str(), 1);
-    execl(MMSIM_BINARY, "mmsim", "run", tb.c_str(), "--stats", (dir / "s.json").c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  const pid_t child = start_run(tb, dir / "s.json", tmp);
   // Once its second thread reads.
   const auto task = "/proc/" + std::to_string(child) + "/task";
   bool reading_ahead = false;
