@@ -80,7 +80,7 @@ bool NvbitLines::fill(NvbitBatch& batch) {
 
 void NvbitLines::access(std::string_view line, std::string_view opcode, NvbitBatch& batch) {
   NvbitLine& out = batch.lines[batch.size];
-  RecordedInstruction& in = out.in;
+  RecordedInstruction& in = parsed_;
   in.strided = false;
   if (in.mask == 0xffffffffu) {  // one stride, as most warp accesses: known from here on
     in.stride = in.address[1] - in.address[0];
@@ -105,7 +105,14 @@ void NvbitLines::access(std::string_view line, std::string_view opcode, NvbitBat
   }
   out.launch = false;
   out.number = lines_.number();
-  in.line = out.number;
+  out.in.line = out.number;
+  out.in.mask = in.mask;
+  out.in.strided = in.strided;
+  out.in.stride = in.stride;
+  if (in.strided)
+    out.in.address[0] = in.address[0];
+  else
+    out.in.address = in.address;
   out.text = static_cast<std::uint32_t>(batch.text.size());
   out.text_bytes = static_cast<std::uint32_t>(opcode.size());
   batch.text.append(opcode);
@@ -158,7 +165,7 @@ bool NvbitLines::printed(std::string_view line, NvbitLine& out, std::string_view
   while (at < line.size() && line[at] != ' ' && line[at] != '\t') ++at;
   opcode = line.substr(first, at - first);
   if (opcode.empty() || opcode == "-") return false;
-  return literal(" - ") && parse_lane_addresses(line.substr(at), out.in.address, out.in.mask);
+  return literal(" - ") && parse_lane_addresses(line.substr(at), parsed_.address, parsed_.mask);
 }
 
 void NvbitLines::scanned(std::string_view line, NvbitLine& out, std::string_view& opcode) {
@@ -190,7 +197,7 @@ void NvbitLines::scanned(std::string_view line, NvbitLine& out, std::string_view
   opcode = f.next();
   if (opcode.empty() || opcode == "-") f.fail("expected the opcode");
   expect("-");
-  RecordedInstruction& in = out.in;
+  RecordedInstruction& in = parsed_;
   unsigned lanes = 0;
   in.mask = 0;
   for (std::uint64_t a = 0; f.address(a, "a lane's address"); ++lanes) {

@@ -25,7 +25,10 @@ namespace mmsim {
 struct NvbitLine {
   bool launch = false;
   std::uint64_t number = 0;  // in the file
-  // An access's fields; its active lanes, addresses, stride (where one) and line in `in`.
+  // An access's fields; its active lanes, stride (where one), line and addresses in `in`: every
+  // lane's, or where they form one stride (in.strided), the first lane's only, the others
+  // unset (the second stage, which counts the words touched and encodes the record, needs no
+  // more; and a batch is written and read in a fraction of the bytes).
   std::uint64_t ctx = 0;
   std::uint64_t grid_launch = 0;
   std::array<std::uint32_t, 3> cta{};
@@ -80,6 +83,8 @@ class NvbitLines {
   std::string head_;
   std::uint64_t ctx_ = 0;
   std::uint64_t launch_ = 0;
+  // The line parsed last's active lanes and addresses, before they go into the batch.
+  RecordedInstruction parsed_;
 };
 
 }  // namespace mmsim
