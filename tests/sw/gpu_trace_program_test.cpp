@@ -479,6 +479,20 @@ std::filesystem::path synthetic_trace(const TempDir& dir, const std::string& nam
   return file;
 }
 
+// The lines of `file`, and `lines` written into `dir`/`name`.
+std::vector<std::string> lines_of(const std::filesystem::path& file) {
+  std::vector<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+std::filesystem::path write_lines(const TempDir& dir, const std::string& name,
+                                  const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return dir.write(name, text);
+}
+
 // mmsim with `arguments`, as it runs on this machine (reading a trace ahead on a second thread
 // where two processors may run it), and confined to one processor as taskset does (reading and
 // recording in turn, on one thread).
@@ -551,12 +565,6 @@ TEST(GpuTraceCommand, GivesTheSameOutputsReadOnOneThreadOrTwo) {
 // one on a line before another that the reading stage has found already, it is the first's.
 TEST(GpuTraceCommand, LocatesErrorsAlikeOnOneThreadOrTwo) {
   TempDir dir;
-  const auto lines_of = [](const std::filesystem::path& file) {
-    std::vector<std::string> lines;
-    std::ifstream in(file);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-  };
   // The index of the n-th line (from 0) that starts with `start`.
   const auto nth = [](const std::vector<std::string>& lines, const std::string& start, unsigned n) {
     for (std::size_t i = 0; i < lines.size(); ++i)
@@ -564,10 +572,8 @@ TEST(GpuTraceCommand, LocatesErrorsAlikeOnOneThreadOrTwo) {
     ADD_FAILURE() << "no line " << start;
     return std::size_t{0};
   };
-  const auto write = [&](const std::string& name, const std::vector<std::string>& lines) {
-    std::string text;
-    for (const std::string& line : lines) text += line + "\n";
-    return dir.write(name, text);
+  const auto write = [&dir](const std::string& name, const std::vector<std::string>& lines) {
+    return write_lines(dir, name, lines);
   };
   struct Case {
     std::filesystem::path file;
@@ -632,20 +638,25 @@ TEST(GpuTraceCommand, LocatesErrorsAlikeOnOneThreadOrTwo) {
   }
 }
 
-// Interrupted while a trace is read on the second thread (a zstd file of the same frame 400
-// times: 280 MB of mem_trace lines to read, a few kB on disk), mmsim ends by the signal at once,
-// with no statistics and nothing left in TMPDIR: the signal is the main thread's, whose handler
-// removes what is unfinished.
+// Interrupted while a trace is read on the second thread (a zstd file of a kernel's LAUNCH line
+// and the same frame of its accesses 400 times: 280 MB of mem_trace lines to read, a few kB on
+// disk), mmsim ends by the signal at once, with no statistics and nothing left in TMPDIR: the
+// signal is the main thread's, whose handler removes what is unfinished.
 TEST(GpuTraceCommand, AnInterruptWhileATraceIsReadAheadLeavesNothing) {
   if (available_cores() < 2) GTEST_SKIP() << "one processor: no thread reads ahead";
   TempDir dir;
   const auto tmp = dir / "tmp";
   std::filesystem::create_directory(tmp);
-  const auto frame_text = synthetic_trace(dir, "frame.txt", 1000, "nvbit");
-  ASSERT_EQ(std::system(("zstd -q -1 " + shell_word(frame_text)).c_str()), 0);
-  const std::string frame = read_file(frame_text.string() + ".zst");
-  std::string frames;
-  for (int i = 0; i < 400; ++i) frames += frame;
+  const auto lines = lines_of(synthetic_trace(dir, "kernel.txt", 1000, "nvbit"));
+  ASSERT_NE(lines.front().find("LAUNCH"), std::string::npos);
+  const auto zstd = [&dir](const std::string& name, const std::vector<std::string>& part) {
+    const auto file = write_lines(dir, name, part);
+    EXPECT_EQ(std::system(("zstd -q -1 " + shell_word(file)).c_str()), 0);
+    return read_file(file.string() + ".zst");
+  };
+  std::string frames = zstd("launch.txt", {lines.front()});
+  const std::string accesses = zstd("accesses.txt", {lines.begin() + 1, lines.end()});
+  for (int i = 0; i < 400; ++i) frames += accesses;
   const auto trace = dir.write("long.txt.zst", frames);
   const auto tb = dir.write("tb.yaml", run_yaml_text(trace.string(), "nvbit"));
   const pid_t child = start_run(tb, dir / "s.json", tmp);
