@@ -95,7 +95,7 @@ TEST(PortsOutputs, TheCoalescerShowsTheAddressGroupOfEachPort) {
 // The profile counts each site's stage groups through the ports: one per warp of Fig. 4.
 TEST(PortsOutputs, TheProfileCountsTheStagesThroughThePorts) {
   RunOptions options;
-  options.profile = true;
+  options.outputs["profile"].on = true;
   const RunOutcome o = run_testbench(load_testbench(kConfigs + "dmm_fig4_ports.yaml"), options);
   ASSERT_TRUE(o.profile.has_value());
   std::uint64_t sites = 0;
