@@ -22,8 +22,10 @@ constexpr std::uint64_t kMaxLocalWords = std::uint64_t{1} << 20;
 
 // A Python exception as the user reads it: the traceback (their files and lines), the error.
 std::string traceback_text(py::error_already_set& e) {
+  // An error raised by a call itself (its arguments do not fit) has no traceback.
+  const py::object trace = e.trace() ? e.trace() : py::none();
   const py::list lines =
-      py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), e.trace());
+      py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), trace);
   std::string text;
   for (const py::handle line : lines) text += line.cast<std::string>();
   while (!text.empty() && text.back() == '\n') text.pop_back();
@@ -70,11 +72,27 @@ auto guarded(const std::string& what, const F& f) -> decltype(f()) {
   }
 }
 
-// Calls a method of the user's class.
+// Calls a method of the user's class; its errors stay Python's, but for a TypeError with no
+// traceback: the call itself raised it (the method's def takes other arguments), located at
+// that def.
+template <class... Args>
+py::object method_call(const py::object& instance, const char* method, Args&&... args) {
+  try {
+    return instance.attr(method)(std::forward<Args>(args)...);
+  } catch (py::error_already_set& e) {
+    if (e.trace() || !e.matches(PyExc_TypeError)) throw;
+    const py::object site = program_module().attr("method_site")(instance, method);
+    throw ProgramError(py::str(program_module().attr("_at")(site)).cast<std::string>() + ": " +
+                       class_name(instance) + "." + method + ": " +
+                       py::str(e.value()).cast<std::string>());
+  }
+}
+
+// Calls a method of the user's class, its errors the simulator's.
 template <class... Args>
 py::object call(const py::object& instance, const char* method, Args&&... args) {
   return guarded(class_name(instance) + "." + method,
-                 [&] { return instance.attr(method)(std::forward<Args>(args)...); });
+                 [&] { return method_call(instance, method, std::forward<Args>(args)...); });
 }
 
 // What a method returned, checked by mmsim._program's `checker` (a located error if it does
@@ -276,7 +294,7 @@ class PythonProgram final : public WarpProgram {
     const MemoryCall view(PythonMemory(memory, nullptr));
     guarded(class_name(instance_) + ".verify", [&] {
       try {
-        instance_.attr("verify")(view.object);
+        method_call(instance_, "verify", view.object);
       } catch (py::error_already_set& e) {
         if (!e.matches(PyExc_AssertionError)) throw;
         verification().fail("verify: " + traceback_text(e));

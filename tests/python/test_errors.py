@@ -282,6 +282,18 @@ class Shared64(Fine):
 
 class Threads62(Fine):
     def default_threads(self, machine): return 2**62
+
+
+class BoundsOfOneArgument(Fine):
+    def bounds(self, machine): return []
+
+
+class RunWithoutWarp(Fine):
+    def run(self): yield None
+
+
+class VerifyOfNoMemory(Fine):
+    def verify(self): pass
 """
 
 
@@ -375,6 +387,17 @@ class ReturnedValues(unittest.TestCase):
         self.assert_at("Threads62", 1, "return 2**62",
                        f"Threads62.default_threads() returned {2**62}: expected a thread count "
                        "from 1 to 2^40", machine="model: dmm, width: 4, latency: 2")
+
+    def test_a_def_that_takes_other_arguments_is_located_at_the_def(self):
+        # The call itself raises the TypeError: there is no traceback, the def is the place.
+        for cls, text, method, given in (
+                ("BoundsOfOneArgument", "def bounds(self, machine): return []", "bounds",
+                 "takes 2 positional arguments but 3 were given"),
+                ("RunWithoutWarp", "def run(self): yield None", "run",
+                 "takes 1 positional argument but 2 were given"),
+                ("VerifyOfNoMemory", "def verify(self): pass", "verify",
+                 "takes 1 positional argument but 2 were given")):
+            self.assert_at(cls, 1, text, f"{cls}.{method}: {cls}.{method}() {given}")
 
     def test_the_python_api_raises_the_same(self):
         with scratch() as folder:
