@@ -35,6 +35,9 @@ struct OutputRequest {
 // program.params as the file and --set wrote them (testbench_keys.cpp).
 struct WrittenParams;
 
+// machine.threads takes 1 to 2^40 threads; so must a program's own count (default_threads).
+inline constexpr std::uint64_t kMaxThreads = std::uint64_t{1} << 40;
+
 struct Testbench {
   std::filesystem::path file;
   std::string name;

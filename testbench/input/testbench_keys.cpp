@@ -501,7 +501,7 @@ std::vector<TestbenchKey> make_keys() {
                   Testbench& tb) { tb.machine.latency = static_cast<unsigned>(at.integer()); },
        .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.latency); }},
       {.path = "machine.threads",
-       .type = integer(1, std::int64_t{1} << 40),
+       .type = integer(1, static_cast<std::int64_t>(kMaxThreads)),
        .table = "machine",
        .default_text = "the program's own thread count",
        .meaning = "p, a multiple of s·w (hmm: p/d a multiple of s·w)",

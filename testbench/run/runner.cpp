@@ -75,6 +75,10 @@ ResolvedMachine machine_for(const Testbench& tb, WarpProgram& program) {
       if (threads == 0)
         throw InputError(tb.locate("machine"), "machine: missing required key 'threads' (program " +
                                                    tb.program + " has no thread count of its own)");
+      if (threads > kMaxThreads)
+        throw ProgramError("program " + tb.program + "'s default_threads() returned " +
+                           std::to_string(threads) +
+                           ": expected a thread count from 1 to 2^40 (as machine.threads takes)");
       return threads;
     };
   // What the program says about its thread count is its own error, located by itself.

@@ -72,6 +72,26 @@ TEST(PluginCode, AMakeThatReturnsNothingIsALocatedError) {
   EXPECT_EQ(dir.names(), std::vector<std::string>{"tb.yaml"});
 }
 
+// A plugin's own thread count is held to machine.threads' range (1 to 2^40), as a Python
+// program's is: past it, the program's failure (exit 1), never a machine of 2^62 threads.
+TEST(PluginCode, AThreadCountPastMachineThreadsRangeIsTheProgramsFailure) {
+  for (const auto& [program, threads] :
+       std::vector<std::pair<std::string, std::uint64_t>>{
+           {"threads_2_62", std::uint64_t{1} << 62},
+           {"threads_2_40_and_more", (std::uint64_t{1} << 40) + 4}}) {
+    TempDir dir;
+    dir.write("tb.yaml", "machine: {model: dmm, width: 4, latency: 2}\n"
+                         "program: {library: " + kPlugin + ", name: " + program + "}\n");
+    const CommandResult r = mmsim("run " + shell_word(dir / "tb.yaml") + " --stats " +
+                                  shell_word(dir / "s.json"));
+    EXPECT_EQ(r.status, 1) << program << ": " << r.err;
+    EXPECT_EQ(r.err, "mmsim: " + (dir / "tb.yaml").string() + ": the program failed: program " +
+                         program + "'s default_threads() returned " + std::to_string(threads) +
+                         ": expected a thread count from 1 to 2^40 (as machine.threads takes)\n");
+    EXPECT_EQ(dir.names(), std::vector<std::string>{"tb.yaml"}) << program;
+  }
+}
+
 TEST(PluginCode, ATruncatedLibraryIsRefusedBeforeItIsMapped) {
   const std::string library = read_file(kPlugin);
   ASSERT_GT(library.size(), std::size_t{30} << 10);
