@@ -107,7 +107,7 @@ nlohmann::json execute_run(const Sweep& sweep, const SweepRun& run) {
     record["verified"] = outcome.verified ? nlohmann::json(*outcome.verified) : nullptr;
     record["stats"] = stats_json(outcome);
   } catch (const InputError& e) {
-    record["error"] = e.what();
+    record["error"] = e.describe();
   } catch (const SimulationError& e) {
     record["error"] = std::string("the run failed: ") + e.what();
   }
