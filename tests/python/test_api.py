@@ -150,6 +150,38 @@ class Errors(unittest.TestCase):
         self.assertEqual(err, "mmsim: --set machine.latency=0: machine.latency: expected an "
                               "integer from 1 to 16777216, got '0'\n")
 
+    def test_an_output_over_a_file_the_run_reads_is_refused(self):
+        # Issue 40 item 1: the program's file and the testbench stay as they were.
+        program = ("import mmsim\nclass Fine(mmsim.Program):\n"
+                   "    def memory_words(self, machine=None): return 64\n"
+                   "    def run(self, warp): yield warp.read([4 * warp.index + l "
+                   "for l in range(4)])\n")
+        testbench = ("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                     "program: {file: user.py, class: Fine}\n")
+        with scratch() as folder:
+            for name, text in (("user.py", program), ("tb.yaml", testbench)):
+                with open(os.path.join(folder, name), "w") as f:
+                    f.write(text)
+            here = os.getcwd()
+            os.chdir(folder)
+            try:
+                for output in ("stats", "vcd"):
+                    with self.assertRaises(mmsim.InputError) as caught:
+                        mmsim.run("tb.yaml", **{output: "user.py"})
+                    self.assertEqual(str(caught.exception),
+                                     f"--{output}: cannot write user.py: it is also the input "
+                                     f"of program.file ({os.path.join(folder, 'user.py')})")
+                    with self.assertRaises(mmsim.InputError):
+                        mmsim.run("tb.yaml", **{output: "tb.yaml"})
+                self.assertEqual(mmsim.run("tb.yaml").cycles, 3)
+            finally:
+                os.chdir(here)
+            self.assertEqual(sorted(os.listdir(folder)), ["tb.yaml", "user.py"])
+            with open(os.path.join(folder, "user.py")) as f:
+                self.assertEqual(f.read(), program)
+            with open(os.path.join(folder, "tb.yaml")) as f:
+                self.assertEqual(f.read(), testbench)
+
     def test_unknown_program_suggests(self):
         with self.assertRaises(mmsim.InputError) as caught:
             mmsim.run(os.path.join(CONFIGS, "dmm_fig4.yaml"), set=["program.name=contigous_access"])
