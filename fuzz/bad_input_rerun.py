@@ -50,6 +50,8 @@ machine: {model: dmm, width: 4, latency: 2, threads: 8}
 program: {library: lib.so, name: %s}
 """
 SWEEP = "name: s\ntestbench: tb.yaml\ngrid: {machine.latency: [2, 3]}\n"
+# What a run with --vcd w.vcd writes: the waveform and its GTKWave view.
+WAVEFORM = {"w.vcd", "w.gtkw", "w.gtkw.space.txt", "w.gtkw.state.txt", "w.gtkw.unit.txt"}
 # The issue's machine runs Fine in 3 time units: 2 dispatches of 1 stage, l = 2.
 FINE_CYCLES = "  cycles       3\n"
 
@@ -254,7 +256,7 @@ def python_case(rng, program, testbench=None, expect=(1, 2), extra=(), located="
     outputs = rng.choice([[], ["--stats", "s.json"], ["--timeline", "t.json"],
                           ["--vcd", "w.vcd", "--stats", "s.json"]])
     return Case(["MMSIM", "run", "tb.yaml", *outputs, *extra], expect, files, located=located,
-                outputs={"s.json", "t.json", "w.vcd", "w.gtkw"})
+                outputs={"s.json", "t.json"} | WAVEFORM)
 
 
 @kind
@@ -328,7 +330,7 @@ def plugins(rng, env):
     if program == "fine" and expect == 0:
         check = lambda folder, out, err: "" if FINE_CYCLES in out else "fine ran wrong"
     return Case(["MMSIM", "run", "tb.yaml", *outputs], {expect}, files,
-                located="tb.yaml", outputs={"s.json", "t.json", "w.vcd", "w.gtkw"}, check=check)
+                located="tb.yaml", outputs={"s.json", "t.json"} | WAVEFORM, check=check)
 
 
 NVBIT_LAUNCH = ("MEMTRACE: CTX 0x00005581e4e9f0a0 - LAUNCH - Kernel pc 0x00007f8ed6a4e700 - "
@@ -618,8 +620,9 @@ def device_nodes(rng, env):
         return Case(["MMSIM", "sweep", "sw.yaml", option, "node"], expect, files,
                     located=option, outputs={"sw.results.jsonl"},
                     kept_on_error={"sw.results.jsonl"})
+    view = {name.replace("w.", "node.", 1) for name in WAVEFORM if name != "w.vcd"}
     return Case(["MMSIM", "run", "tb.yaml", option, "node"], expect, files, located="node",
-                outputs={"w.gtkw"})
+                outputs=view)
 
 
 MARKED_PY = USER_PY + """\
