@@ -146,7 +146,7 @@ def output_name(rng, target, files):
 def outputs_at_inputs(rng, env):
     files = {"user.py": USER_PY, "tb.yaml": TB_YAML}
     inputs = ["user.py", "tb.yaml"]
-    setup = rng.choice(["python", "plugin", "kernels", "policies"])
+    setup = rng.choice(["python", "plugin", "kernels", "csv", "policies"])
     if setup == "plugin":
         files["lib.so"] = env["plugin_bytes"]
         files["tb.yaml"] = PLUGIN_TB % "fine"
@@ -158,6 +158,12 @@ def outputs_at_inputs(rng, env):
                             "program: {name: gpu_trace, params: {file: traces/kernelslist.g, "
                             "format: accelsim}}\n")
         inputs = ["traces/kernelslist.g", "traces/kernel-1.traceg", "tb.yaml"]
+        del files["user.py"]
+    elif setup == "csv":
+        files["t.csv"] = "0,read,0,1,2,3\n1,read,4,5,6,7\n"
+        files["tb.yaml"] = ("machine: {model: dmm, width: 4, latency: 2, threads: 8}\n"
+                            "program: {name: trace, params: {file: t.csv}}\n")
+        inputs = ["t.csv", "tb.yaml"]
         del files["user.py"]
     elif setup == "policies":
         files["user.round_robin.py"] = USER_PY
@@ -488,7 +494,9 @@ def endless_limits(rng, env):
 
 
 INTERRUPTED = """\
-import sys, mmsim
+import signal, mmsim
+SMALL = {'machine': {'model': 'dmm', 'width': 4, 'latency': 5, 'threads': 8},
+         'program': {'name': 'contiguous_access', 'params': {'n': 64}}}
 try:
     mmsim.run(%s)
     print('api: ran')
@@ -496,10 +504,14 @@ except KeyboardInterrupt:
     print('api: interrupted')
 except mmsim.Error as e:
     print('api: error', e)
-print('api: alive', mmsim.run({'machine': {'model': 'dmm', 'width': 4, 'latency': 5,
-                                           'threads': 8},
-                               'program': {'name': 'contiguous_access',
-                                           'params': {'n': 64}}}).cycles)
+for attempt in range(2):  # a signal that comes while this runs: once
+    try:
+        print('api: alive', mmsim.run(SMALL).cycles)
+        break
+    except KeyboardInterrupt:
+        print('api: interrupted')
+# A signal that comes after the runs is the script's, which Python would die of.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
 """
 
 
