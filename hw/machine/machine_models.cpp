@@ -34,13 +34,14 @@ std::unique_ptr<StageSplitter> make_splitter(Splitting splitting, unsigned width
   return std::make_unique<PortedBanks>(std::move(one_port), ports);
 }
 
-// `offset` is added to the seed a shift table is drawn with.
+// `copy`: which of the machine's memories with this mapping it is.
 AddressMapParams map_params(const BankMapping& mapping, unsigned width, std::uint64_t words,
-                            std::uint64_t seed, std::uint64_t offset = 0) {
+                            std::uint64_t seed, std::uint64_t copy = 0) {
   return {.width = width,
           .rows = (words + width - 1) / width,
           .shifts = mapping.rsu_shifts,
-          .seed = mapping.rsu_seed.value_or(seed) + offset};
+          .seed = mapping.rsu_seed.value_or(seed),
+          .copy = copy};
 }
 
 const AddressMapInfo& map_named(const std::string& chosen, const MachineModel& model) {

@@ -15,11 +15,21 @@ const std::vector<AddressMapInfo>& address_maps() {
       {.name = "random_shift",
        .description = "bank (k + r_j) mod w, r_j uniform per row (the random shift unit)",
        .shift_table = true,
+       .drawn = true,
        .make =
            [](const AddressMapParams& p) {
              std::vector<std::uint16_t> shifts(p.shifts.begin(), p.shifts.end());
-             if (shifts.empty()) shifts = random_shifts(p.width, p.rows, p.seed);
+             if (shifts.empty()) shifts = random_shifts(p.width, p.rows, p.seed + p.copy);
              return std::make_unique<RandomShiftMap>(p.width, std::move(shifts));
+           }},
+      {.name = "rap",
+       .description = "bank (k + r_j) mod w, the r_j of every w consecutive rows a random "
+                      "permutation of 0..w-1 (the random address permute-shift)",
+       .drawn = true,
+       .make =
+           [](const AddressMapParams& p) {
+             return std::make_unique<RandomShiftMap>(
+                 p.width, permuted_shifts(p.width, p.rows, p.seed + p.copy), "rap");
            }},
       {.name = "skew",
        .description = "bank (k + j) mod w",

@@ -20,6 +20,9 @@ struct AddressMapParams {
   // random_shift: the table r_j, one per row; empty: drawn with `seed`.
   std::vector<std::uint32_t> shifts;
   std::uint64_t seed = 1;
+  // Which of the machine's memories of this map it is (the hierarchical machine's SM j: j): a
+  // drawn table is drawn with seed + copy, so that the tables differ from memory to memory.
+  std::uint64_t copy = 0;
 };
 
 struct AddressMapInfo {
@@ -27,6 +30,7 @@ struct AddressMapInfo {
   std::string description;
   bool identity = false;      // every address is its own cell (the papers' interleaving)
   bool shift_table = false;   // a random shift unit with its table r_j (machine.rsu)
+  bool drawn = false;         // random: drawn from the seed (a new seed, another map)
   bool power_of_two = false;  // needs w a power of two
   std::function<std::unique_ptr<AddressMap>(const AddressMapParams& params)> make;
 };

@@ -149,7 +149,7 @@ std::vector<Sums> run_chunk(const CongestionSpec& spec, unsigned w, std::uint64_
   const unsigned most = *std::max_element(spec.super_warps.begin(), spec.super_warps.end());
   const std::uint64_t seed = chunk_seed(spec.seed, w, n, chunk);
   MachineConfig machine = cell_machine(spec, {w, most, n});
-  if (address_map_of(machine).shift_table) machine.mapping.rsu_seed = seed;  // a table per chunk
+  if (address_map_of(machine).drawn) machine.seed = seed;  // a map (a table) per chunk
   std::vector<MemorySpec> memories = memory_specs(resolve_machine(machine));
   const AddressMap& map = *memories.front().map;
   StageSplitter& packing = *memories.front().splitter;

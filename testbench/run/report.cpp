@@ -26,7 +26,7 @@ std::string address_map_line(const AddressMapInfo& map, const BankMapping& mappi
                              std::uint64_t seed) {
   if (map.identity) return {};
   std::string rsu;
-  if (map.shift_table)
+  if (map.drawn)
     rsu = mapping.rsu_shifts.empty()
               ? fmt::format("  (shift table drawn with seed {})", mapping.rsu_seed.value_or(seed))
               : fmt::format("  (shift table r_j = {})", fmt::join(mapping.rsu_shifts, " "));
