@@ -1,8 +1,9 @@
 # cmake --install, in one of two layouts (MMSIM_INSTALL_LAYOUT):
 # - prefix: the mmsim command, libmmsim.so, the Python package and host library, the headers of
-#   hw/ and sw/ and a CMake package, so that a C++ plugin (a program built outside the tree,
-#   sw/program/plugin.hpp) finds it with find_package(mmsim) and links mmsim::mmsim
-#   (docs/own_programs.md; examples/cpp is such a project).
+#   hw/ and sw/ and a CMake package, so that a C++ plugin (programs or address maps built outside
+#   the tree: sw/program/plugin.hpp, sw/program/map_plugin.hpp with the AddressMap and
+#   RowPermutation of hw/memory/address_map.hpp) finds it with find_package(mmsim) and links
+#   mmsim::mmsim (docs/own_programs.md, docs/own_maps.md; examples/cpp is such a project).
 # - wheel: what pip installs into a Python environment (setup.py asks for it): the package
 #   folder mmsim/ holding its Python files, its native module, libmmsim and the host library,
 #   and the command in bin/, which finds them by its run path (docs/installing-python.md).

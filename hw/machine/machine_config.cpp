@@ -69,8 +69,9 @@ void validate_hierarchy(const MachineConfig& c, const MachineModel& model) {
   }
   if (c.multiprocessors < 1)
     throw ConfigError("multiprocessors", "the number of multiprocessors d must be at least 1");
-  if (!c.mapping.address_map.empty() || !c.mapping.rsu_shifts.empty() || c.mapping.rsu_seed)
-    throw ConfigError(!c.mapping.address_map.empty() ? "address_map" : "rsu",
+  const bool map_given = !c.mapping.address_map.empty() || c.mapping.own_map;
+  if (map_given || !c.mapping.rsu_shifts.empty() || c.mapping.rsu_seed)
+    throw ConfigError(map_given ? "address_map" : "rsu",
                       "the global memory of the hmm is a UMM, whose address groups are whole "
                       "rows; map the banks of the shared memories with shared.address_map and "
                       "shared.rsu");

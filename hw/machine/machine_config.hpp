@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,9 +12,14 @@
 
 namespace mmsim {
 
+struct AddressMapInfo;
+
 // How a DMM-family memory maps addresses to banks (machine.address_map, machine.rsu).
 struct BankMapping {
   std::string address_map;  // "" = the memory model's own (see address_maps())
+  // A map of one's own (machine.address_map naming a Python class or a plugin's map), in place
+  // of address_map.
+  std::shared_ptr<const AddressMapInfo> own_map{};
   // The random shift unit's table r_j, one per row of memory; empty: drawn from rsu_seed, or
   // else from the machine's seed.
   std::vector<std::uint32_t> rsu_shifts;

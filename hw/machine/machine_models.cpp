@@ -44,7 +44,9 @@ AddressMapParams map_params(const BankMapping& mapping, unsigned width, std::uin
           .copy = copy};
 }
 
-const AddressMapInfo& map_named(const std::string& chosen, const MachineModel& model) {
+const AddressMapInfo& map_named(const BankMapping& mapping, const MachineModel& model) {
+  if (mapping.own_map) return *mapping.own_map;
+  const std::string& chosen = mapping.address_map;
   const std::string& name = chosen.empty() ? model.memory.address_map : chosen;
   const AddressMapInfo* info = find_address_map(name);
   if (!info) throw ConfigError("address_map", "unknown address map '" + name + "'");
@@ -117,7 +119,7 @@ const MachineModel& machine_model(const MachineConfig& config) {
 }
 
 const AddressMapInfo& address_map_of(const MachineConfig& config) {
-  return map_named(config.mapping.address_map, machine_model(config));
+  return map_named(config.mapping, machine_model(config));
 }
 
 const MachineModel& shared_memory_model(const MachineConfig& config) {
@@ -128,7 +130,7 @@ const MachineModel& shared_memory_model(const MachineConfig& config) {
 }
 
 const AddressMapInfo& shared_address_map(const MachineConfig& config) {
-  return map_named(config.shared.mapping.address_map, shared_memory_model(config));
+  return map_named(config.shared.mapping, shared_memory_model(config));
 }
 
 std::vector<MemorySpec> memory_specs(const ResolvedMachine& machine) {

@@ -1,7 +1,7 @@
 // Where an address lives. The banks' cells form one row-major array: row j holds the w cells of
 // address group j side by side, bank b's cell of row j at index j*w + b. The standard
 // interleaving puts address i in bank i mod w of row i div w, i.e. at index i itself; variants
-// (random shift, skew, XOR swizzle) permute the banks within each row.
+// (random shift, skew, XOR swizzle, a user's own) permute the banks within each row.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +26,9 @@ class AddressMap {
   virtual std::string name() const = 0;
   // True when every address is its own cell index (no bank permutation).
   virtual bool identity() const { return false; }
+  // A map that looks its rows up as they are needed (a map of one's own: TabulatedMap) looks
+  // them all up now, so that it is only read from then on and threads may share it.
+  virtual void look_up_all_rows() const {}
 
   // The cell index of one address.
   Address cell(Address a) const {

@@ -1,5 +1,5 @@
 // The address maps a DMM-family memory can be built with, by name (machine.address_map, and
-// mmsim congestion --map).
+// mmsim congestion --map); a map of one's own (tabulated_map.hpp) is described the same way.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,7 @@ struct AddressMapInfo {
   bool shift_table = false;   // a random shift unit with its table r_j (machine.rsu)
   bool drawn = false;         // random: drawn from the seed (a new seed, another map)
   bool power_of_two = false;  // needs w a power of two
+  std::string source{};       // a map of one's own: its file or library ("" for the built-ins)
   std::function<std::unique_ptr<AddressMap>(const AddressMapParams& params)> make;
 };
 

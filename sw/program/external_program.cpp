@@ -19,11 +19,6 @@ std::map<ExternalProgram::Kind, ExternalProgramLoader>& loaders() {
   return all;
 }
 
-// The key that names the file.
-std::string file_key(const ExternalProgram& program) {
-  return program.kind == ExternalProgram::Kind::python ? "program.file" : "program.library";
-}
-
 // A Python identifier, as far as bytes tell: letters, digits and _, not starting with a digit
 // (the bytes of a UTF-8 letter taken as letters).
 bool identifier(const std::string& name) {
@@ -38,7 +33,17 @@ bool identifier(const std::string& name) {
 
 }  // namespace
 
-void check_external_program(const ExternalProgram& program) {
+std::string file_key(const ExternalProgram& program) {
+  if (program.in_short) return program.key;
+  return program.key + (program.kind == ExternalProgram::Kind::python ? ".file" : ".library");
+}
+
+std::string name_key(const ExternalProgram& program) {
+  if (program.in_short) return program.key;
+  return program.key + (program.kind == ExternalProgram::Kind::python ? ".class" : ".name");
+}
+
+void check_external_file(const ExternalProgram& program) {
   const std::string key = file_key(program);
   const std::string file = program.file.string();
   const auto fail = [&](const std::string& why) {
@@ -57,12 +62,17 @@ void check_external_program(const ExternalProgram& program) {
     return;
   }
   if (program.file.extension() != ".py")
-    fail("not a Python file: a Python program is a .py file (a C++ program is "
-         "program.library)");
-  if (!identifier(program.name))
+    fail("not a Python file: a Python " + program.noun + " is a .py file (a C++ " + program.noun +
+         " is " + program.key + ".library)");
+}
+
+void check_external_program(const ExternalProgram& program) {
+  check_external_file(program);
+  if (program.kind == ExternalProgram::Kind::python && !identifier(program.name))
     throw InputError(program.name_where,
-                     "program.class: expected the name of a Python class (letters, digits and _, "
-                     "not starting with a digit), got '" +
+                     name_key(program) +
+                         ": expected the name of a Python class (letters, digits and _, not "
+                         "starting with a digit), got '" +
                          program.name + "'");
 }
 

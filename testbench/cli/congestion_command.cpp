@@ -8,6 +8,7 @@
 #include "testbench/experiments/congestion_experiment.hpp"
 #include "testbench/experiments/congestion_report.hpp"
 #include "testbench/input/integer_list.hpp"
+#include "testbench/input/own_maps.hpp"
 #include "testbench/outputs/pending_file.hpp"
 
 namespace mmsim {
@@ -38,6 +39,12 @@ int congestion_command(const CongestionCommand& command) {
     spec.rounds = parse_integer_option("--rounds", command.rounds, 1, std::uint64_t{1} << 40);
     spec.seed = parse_integer_option("--seed", command.seed, 0, ~std::uint64_t{0});
     spec.map = command.map;
+    std::error_code error;
+    if (std::optional<OwnMapRef> own = short_map_ref(
+            command.map, std::filesystem::current_path(error), "--map", {"--map", 0, 0})) {
+      map_loader(*own);  // its file is there, and it is of a kind this command loads
+      spec.own_map = own_address_map(std::move(*own));
+    }
     spec.threads =
         static_cast<unsigned>(parse_integer_option("--threads", command.threads, 0, 1024));
     OutputFiles outputs(
@@ -69,7 +76,8 @@ Subcommand add_congestion_command(CLI::App& app) {
                              "array sizes n: a list such as 1024,2^20");
   congestion_app->add_option("--rounds", congestion->rounds, "rounds per cell");
   congestion_app->add_option("--seed", congestion->seed, "seed of every random choice");
-  congestion_app->add_option("--map", congestion->map, "address map (mmsim list maps)");
+  congestion_app->add_option("--map", congestion->map,
+                             "address map (mmsim list maps), or file.py:Class, library:name");
   congestion_app->add_option("--threads", congestion->threads, "worker threads (0: one per core)");
   congestion_app->add_option("--csv", congestion->csv, "write the cells as CSV to this file")
       ->check(output_name());

@@ -1,5 +1,6 @@
 // mmsim list: the machine models, address maps, dispatch policies and programs (with their
-// parameters).
+// parameters); with --file or --library, the address maps of one's own a Python file or a C++
+// plugin holds.
 #include <iostream>
 #include <memory>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "sw/programs/catalogue.hpp"
 #include "sw/support/suggest.hpp"
 #include "testbench/cli/subcommands.hpp"
+#include "testbench/input/own_maps.hpp"
 
 namespace mmsim {
 namespace {
@@ -32,8 +34,55 @@ std::string_view ports_rule(Splitting splitting) {
   return "";
 }
 
+struct ListCommand {
+  std::string what;
+  std::string file;     // a Python file: its maps
+  std::string library;  // a C++ plugin: its maps
+};
+
+void list_params(const std::vector<ParamSpec>& params) {
+  for (const ParamSpec& s : params)
+    std::cout << fmt::format("      {:<12} {:<17} {:<16} {}\n", s.name, to_string(s.type),
+                             s.default_value ? "default " + *s.default_value : "required", s.help);
+}
+
+// The maps of one's own of a file or library (exit status 0), or its error (2).
+int list_own_maps(const ListCommand& command) {
+  const bool python = !command.file.empty();
+  OwnMapRef ref;
+  ref.key = python ? "--file" : "--library";
+  ref.where = {ref.key, 0, 0};
+  ref.code.kind = python ? ExternalProgram::Kind::python : ExternalProgram::Kind::library;
+  std::error_code error;
+  ref.code.file =
+      std::filesystem::absolute(python ? command.file : command.library, error).lexically_normal();
+  ref.code.file_where = ref.code.name_where = ref.where;
+  try {
+    const auto maps = map_loader(ref).list(ref);
+    std::cout << "address maps of " << ref.code.file.string()
+              << " (machine.address_map: " << (python ? "{file, class}" : "{library, name}")
+              << "):\n";
+    for (const auto& map : maps) {
+      std::cout << fmt::format("  {:<22} {}\n", map->name, map->description);
+      list_params(map->params);
+    }
+    return 0;
+  } catch (const InputError& e) {
+    std::cerr << "mmsim: list: " << e.what() << "\n";
+    return 2;
+  }
+}
+
 // Exit status 0, or 2 for an unknown list.
-int list_command(const std::string& what) {
+int list_command(const ListCommand& command) {
+  if (!command.file.empty() || !command.library.empty()) {
+    if (!command.what.empty() && command.what != "maps") {
+      std::cerr << "mmsim: list: --file and --library list maps, not " << command.what << "\n";
+      return 2;
+    }
+    return list_own_maps(command);
+  }
+  const std::string& what = command.what;
   const bool all = what.empty();
   if (all || what == "models") {
     std::cout << "machine models (machine.model):\n";
@@ -48,6 +97,8 @@ int list_command(const std::string& what) {
     std::cout << (all ? "\n" : "") << "address maps (machine.address_map, dmm and sdmm):\n";
     for (const AddressMapInfo& m : address_maps())
       std::cout << fmt::format("  {:<14} {}\n", m.name, m.description);
+    std::cout << "  and maps of one's own: file.py:Class, library:name (list them with --file, "
+                 "--library; docs/own_maps.md)\n";
   }
   if (all || what == "policies") {
     std::cout << (all ? "\n" : "") << "dispatch policies (machine.dispatch):\n";
@@ -59,10 +110,7 @@ int list_command(const std::string& what) {
               << "programs (program.name) and their parameters (program.params):\n";
     for (const ProgramInfo& p : programs()) {
       std::cout << fmt::format("  {:<22} {} [{}]\n", p.name, p.summary, p.source);
-      for (const ParamSpec& s : p.params)
-        std::cout << fmt::format("      {:<12} {:<17} {:<16} {}\n", s.name, to_string(s.type),
-                                 s.default_value ? "default " + *s.default_value : "required",
-                                 s.help);
+      list_params(p.params);
     }
   }
   if (!all && what != "models" && what != "maps" && what != "policies" && what != "programs") {
@@ -76,12 +124,19 @@ int list_command(const std::string& what) {
 }  // namespace
 
 Subcommand add_list_command(CLI::App& app) {
-  auto what = std::make_shared<std::string>();
+  auto command = std::make_shared<ListCommand>();
   CLI::App* list_app = app.add_subcommand(
       "list", "list machine models, address maps, dispatch policies and programs");
-  list_app->footer("Exit status: 0 listed, 2 an unknown list.");
-  list_app->add_option("what", *what, "models, maps, policies or programs (default: all)");
-  return {list_app, [what] { return list_command(*what); }};
+  list_app->footer(
+      "Exit status: 0 listed, 2 an unknown list, or a file or library that cannot be read.");
+  list_app->add_option("what", command->what, "models, maps, policies or programs (default: all)");
+  auto* file = list_app->add_option("--file", command->file,
+                                    "a Python file: list its address maps (mmsim.AddressMap)");
+  list_app
+      ->add_option("--library", command->library,
+                   "a C++ plugin: list its address maps (MMSIM_PLUGIN_MAPS)")
+      ->excludes(file);
+  return {list_app, [command] { return list_command(*command); }};
 }
 
 }  // namespace mmsim

@@ -129,13 +129,17 @@ struct CellTask {
 MachineConfig cell_machine(const CongestionSpec& spec, const CellTask& cell) {
   MachineConfig c;
   // The random shift unit's map is the rsdmm's own; the sdmm takes every other map.
-  const AddressMapInfo* map = find_address_map(spec.map);
+  const AddressMapInfo* map = spec.own_map ? spec.own_map.get() : find_address_map(spec.map);
   c.model = map && map->shift_table ? "rsdmm" : "sdmm";
   c.width = cell.w;
   c.super_warp = cell.s;
   c.threads = std::uint64_t{cell.w} * cell.s;
   c.memory_words = cell.n;
-  c.mapping.address_map = spec.map;
+  c.seed = spec.seed;
+  if (spec.own_map)
+    c.mapping.own_map = spec.own_map;
+  else
+    c.mapping.address_map = spec.map;
   return c;
 }
 
@@ -183,7 +187,7 @@ std::vector<Sums> run_chunk(const CongestionSpec& spec, unsigned w, std::uint64_
 }
 
 void check(const CongestionSpec& spec) {
-  if (!find_address_map(spec.map)) {
+  if (!spec.own_map && !find_address_map(spec.map)) {
     std::vector<std::string> names;
     for (const AddressMapInfo& map : address_maps()) names.push_back(map.name);
     bad_option("--map", "unknown address map '" + spec.map + "'" + suggestion(spec.map, names));
@@ -237,6 +241,13 @@ std::vector<CongestionCell> run_congestion(
   std::vector<Column> columns;
   for (const std::uint64_t n : spec.arrays)
     for (const unsigned w : spec.widths) columns.push_back({w, n});
+
+  // A map of one's own asks the user's code for its rows: all of them now, in this thread.
+  if (spec.own_map)
+    for (const Column& column : columns)
+      memory_specs(resolve_machine(cell_machine(spec, {column.w, 1, column.n})))
+          .front()
+          .map->look_up_all_rows();
 
   const std::uint64_t chunks = (spec.rounds + kChunkRounds - 1) / kChunkRounds;
   const std::uint64_t tasks = columns.size() * chunks;

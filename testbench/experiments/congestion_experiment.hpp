@@ -7,8 +7,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "hw/memory/address_maps.hpp"
 
 namespace mmsim {
 
@@ -18,8 +21,10 @@ struct CongestionSpec {
   std::vector<std::uint64_t> arrays;  // n
   std::uint64_t rounds = 1000000;
   std::uint64_t seed = 1;
-  std::string map = "random_shift";  // an address map (address_maps())
-  unsigned threads = 0;              // worker threads; 0: one per core
+  std::string map = "random_shift";  // an address map (address_maps()), as --map names it
+  // --map naming a map of one's own (file.py:Class, library:name): the map itself.
+  std::shared_ptr<const AddressMapInfo> own_map{};
+  unsigned threads = 0;  // worker threads; 0: one per core
 };
 
 struct CongestionCell {
@@ -34,7 +39,9 @@ struct CongestionCell {
 };
 
 // Rounds are cut into chunks of kChunkRounds, each with its own generator seeded from (seed, w,
-// n, chunk) and its own shift table: the result does not depend on the number of threads. The
+// n, chunk) and, for a map drawn from a seed, its own map drawn with that seed: the result does
+// not depend on the number of threads. A map of one's own is asked for all its rows before the
+// rounds (in the calling thread: the threads only read it). The
 // cells of one column (w, n) share their draws: in every round the super warp of s warps reads
 // the first s*w of the addresses drawn for the largest super warp (common random numbers).
 inline constexpr std::uint64_t kChunkRounds = std::uint64_t{1} << 16;

@@ -226,6 +226,14 @@ MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bo
     e.add(fmt::format("{} of {}", counted(m.multiprocessors, "shared memory", "shared memories"),
                       count_of(m.shared.words, "word")),
           8 * shared_cells, "machine.shared.memory");
+  // A map of one's own keeps the banks of every row it looked up, 2 bytes a cell (one table for
+  // all the shared memories) and a byte a row.
+  const bool hierarchical = machine_model(m).hierarchical;
+  if (const BankMapping& mapping = hierarchical ? m.shared.mapping : m.mapping; mapping.own_map) {
+    const std::uint64_t table_cells = hierarchical ? shared_cells / m.multiprocessors : cells;
+    e.add("the table of map " + mapping.own_map->name, 2 * table_cells + table_cells / m.width,
+          hierarchical ? "machine.shared.address_map" : "machine.address_map");
+  }
   // Each memory's pipeline is a ring of the dispatches in flight, l + 2 of them.
   e.add(fmt::format("the pipeline (l = {})", count_text(m.latency)), MmuPipeline::bytes(m.latency),
         "machine.latency");

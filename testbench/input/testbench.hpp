@@ -14,6 +14,7 @@
 #include "sw/program/external_program.hpp"
 #include "sw/program/input_error.hpp"
 #include "sw/program/program_info.hpp"
+#include "testbench/input/own_maps.hpp"
 
 namespace mmsim {
 
@@ -31,9 +32,6 @@ struct OutputRequest {
   std::optional<std::uint64_t> interval;  // the counters every so many time units
   std::string shown;  // how the report shows it (the profile: "stages,all,memories")
 };
-
-// program.params as the file and --set wrote them (testbench_keys.cpp).
-struct WrittenParams;
 
 // machine.threads takes 1 to 2^40 threads; so must a program's own count (default_threads).
 inline constexpr std::uint64_t kMaxThreads = std::uint64_t{1} << 40;
@@ -57,6 +55,8 @@ struct Testbench {
   ProgramArgs args;
   // program.params as written, while the code that declares them is not loaded.
   std::shared_ptr<const WrittenParams> written_params;
+  // The maps of one's own it names, by key (machine.address_map, machine.shared.address_map).
+  std::map<std::string, OwnMapRef> own_maps;
 
   // outputs: what each output the testbench names asks, by its name ("vcd", "stats",
   // "profile", "timeline": testbench/input/output_keys.cpp).

@@ -8,14 +8,10 @@
 #include "hw/memory/address_maps.hpp"
 #include "sw/programs/catalogue.hpp"
 #include "testbench/input/output_keys.hpp"
+#include "testbench/input/param_input.hpp"
 #include "testbench/input/testbench_schema.hpp"
 
 namespace mmsim {
-
-struct WrittenParams {
-  std::optional<YamlInput> input;  // none: the testbench has no program.params
-  YAML::Node params;
-};
 
 namespace {
 
@@ -116,26 +112,30 @@ std::vector<TestbenchKey> rsu_keys(const std::string& path, BankMapping& (*mappi
   };
 }
 
-ParamValue param_value(const YAML::Node& node, const ParamSpec& spec, const SourceLocation& at,
-                       const std::string& what) {
-  switch (spec.type) {
-    case ParamType::integer:
-      return yaml_integer(node, at, what, std::numeric_limits<std::int64_t>::min(), kMaxInt);
-    case ParamType::boolean:
-      return yaml_boolean(node, at, what);
-    case ParamType::string:
-      return yaml_string(node, at, what);
-    case ParamType::integer_list: {
-      if (!node.IsSequence())
-        throw InputError(at, what + ": expected a list of integers, got " + yaml_describe(node));
-      std::vector<std::int64_t> values;
-      for (std::size_t i = 0; i < node.size(); ++i)
-        values.push_back(yaml_integer(node[i], at, what + "[" + std::to_string(i) + "]",
-                                      std::numeric_limits<std::int64_t>::min(), kMaxInt));
-      return values;
-    }
-  }
-  throw InputError(at, what + ": unsupported parameter type");
+// Code from outside the tree that `key` names (program, machine.address_map): `file` with
+// `class` (Python) or `library` with `name` (a C++ plugin); `noun` says what it is ("program").
+void check_external(const ExternalProgram& ext, const Testbench& tb, const std::string& key,
+                    const std::string& noun) {
+  const SourceLocation at = tb.where.at(key);
+  const bool python = ext.kind == ExternalProgram::Kind::python;
+  const auto given = [&](const std::string& sub) { return tb.where.count(key + "." + sub) != 0; };
+  const std::string file = ext.file.filename().string();
+  if (!given("file") && !given("library"))
+    throw InputError(at, key + ": expected file with class (a Python " + noun +
+                             ") or library with name (a C++ plugin's " + noun + ")");
+  if (python && given("name"))
+    throw InputError(tb.where.at(key + ".name"),
+                     key + ".name: a Python " + noun + " is named by " + key + ".class, not name");
+  if (python && !given("library") && ext.name.empty())
+    throw InputError(at, key + ": missing required key 'class' (the Python class in " + file + ")");
+  if (!python && given("class"))
+    throw InputError(tb.where.at(key + ".class"), key + ".class: a plugin's " + noun +
+                                                      " is named by " + key + ".name, not class");
+  if (!python && ext.name.empty())
+    throw InputError(at, key + ": missing required key 'name' (the " + noun + " in " + file + ")");
+  if (python && given("library"))
+    throw InputError(tb.where.at(key + ".library"),
+                     key + ".library: expected either file (Python) or library (C++), not both");
 }
 
 // The program the testbench names: program.name (a built-in), program.file with program.class (a
@@ -152,30 +152,13 @@ void resolve_program(Testbench& tb) {
         std::shared_ptr<const ProgramInfo>(std::shared_ptr<void>(), find_program(tb.program));
     return;
   }
-  ExternalProgram& ext = *tb.external;
-  const bool python = ext.kind == ExternalProgram::Kind::python;
-  if (python && tb.where.count("program.name"))
-    throw InputError(tb.where.at("program.name"),
-                     "program.name: a Python program is named by program.class, not name");
-  if (python && !tb.where.count("program.library") && ext.name.empty())
-    throw InputError(at, "program: missing required key 'class' (the Python class in " +
-                             ext.file.filename().string() + ")");
-  if (!python && tb.where.count("program.class"))
-    throw InputError(tb.where.at("program.class"),
-                     "program.class: a plugin's program is named by program.name, not class");
-  if (!python && ext.name.empty())
-    throw InputError(at, "program: missing required key 'name' (the program in " +
-                             ext.file.filename().string() + ")");
-  if (python && tb.where.count("program.library"))
-    throw InputError(tb.where.at("program.library"),
-                     "program.library: expected either file (Python) or library (C++), not both");
-  check_external_program(ext);
-  tb.program = ext.name;
+  check_external(*tb.external, tb, "program", "program");
+  check_external_program(*tb.external);
+  tb.program = tb.external->name;
 }
 
-// A program from outside the tree: where its file is (relative to the testbench's folder).
-void load_external_file(const KeyValue& at, Testbench& tb, ExternalProgram::Kind kind) {
-  ExternalProgram& ext = tb.external ? *tb.external : tb.external.emplace();
+// Code from outside the tree: where its file is (relative to the testbench's folder).
+void load_external_file(const KeyValue& at, ExternalProgram& ext, ExternalProgram::Kind kind) {
   ext.kind = kind;
   const std::filesystem::path base = at.parent().input().file().parent_path();
   std::error_code error;
@@ -183,11 +166,149 @@ void load_external_file(const KeyValue& at, Testbench& tb, ExternalProgram::Kind
   ext.file_where = at.where();
 }
 
-// The name within that file: program.class, or program.name beside program.library.
-void load_external_name(const KeyValue& at, Testbench& tb) {
-  ExternalProgram& ext = tb.external ? *tb.external : tb.external.emplace();
+// The name within that file: the class (Python), or the name beside the library.
+void load_external_name(const KeyValue& at, ExternalProgram& ext) {
   ext.name = at.string();
   ext.name_where = at.where();
+}
+
+ExternalProgram& external_program(Testbench& tb) {
+  return tb.external ? *tb.external : tb.external.emplace();
+}
+
+// machine.address_map, machine.shared.address_map naming a map of one's own: its file is there
+// and this process loads its kind (the code itself loads when the machine is built).
+void use_own_map(OwnMapRef ref, Testbench& tb, BankMapping& mapping) {
+  map_loader(ref);
+  tb.own_maps[ref.key] = ref;
+  mapping.own_map = own_address_map(std::move(ref));
+}
+
+// machine.address_map, machine.shared.address_map: a built-in map's name, a map of one's own in
+// short (file.py:Class, library:name), or a mapping that names one as `program:` names a program
+// ({file, class, params} or {library, name, params}).
+void load_address_map(const KeyValue& at, Testbench& tb, BankMapping& mapping) {
+  const std::string& key = at.key().path;
+  if (!at.node().IsMap()) {
+    const std::string text = at.string();
+    const std::filesystem::path base = at.parent().input().file().parent_path();
+    if (std::optional<OwnMapRef> ref = short_map_ref(text, base, key, at.where()))
+      use_own_map(std::move(*ref), tb, mapping);
+    else
+      mapping.address_map = at.choice();
+    return;
+  }
+  OwnMapRef& ref = tb.own_maps[key];
+  ref.key = key;
+  ref.code.key = key;
+  ref.code.noun = "map";
+  ref.where = at.where();
+  ref.params.where = ref.where;
+  load_keys(at.section(), tb);
+  check_external(ref.code, tb, key, "map");
+  use_own_map(ref, tb, mapping);
+}
+
+// A value as the testbench wrote it, for the testbench as it ran (its type is known only once
+// the code that declares it is loaded): integers, booleans and strings as YAML reads them.
+json written_json(const YAML::Node& node) {
+  if (node.IsSequence()) {
+    json out = json::array();
+    for (const YAML::Node& item : node) out.push_back(written_json(item));
+    return out;
+  }
+  if (node.IsMap()) {
+    json out = json::object();
+    for (const auto& entry : node) out[entry.first.Scalar()] = written_json(entry.second);
+    return out;
+  }
+  if (!node.IsScalar()) return nullptr;
+  try {
+    return yaml_integer(node, {}, "", std::numeric_limits<std::int64_t>::min(), kMaxInt);
+  } catch (const InputError&) {
+  }
+  if (node.Tag() != "!" && (node.Scalar() == "true" || node.Scalar() == "false"))
+    return node.Scalar() == "true";
+  return node.Scalar();
+}
+
+// The map `key` runs with, as it ran: a built-in map's name, or the mapping that names a map of
+// one's own (its file made absolute, its params as written).
+json address_map_json(const ResolvedView& r, const std::string& key, const AddressMapInfo& map) {
+  const auto it = r.testbench.own_maps.find(key);
+  if (it == r.testbench.own_maps.end()) return json(map.name);
+  const OwnMapRef& ref = it->second;
+  const bool python = ref.code.kind == ExternalProgram::Kind::python;
+  json out = {{python ? "file" : "library", ref.code.file.string()},
+              {python ? "class" : "name", ref.code.name}};
+  if (!ref.params.values.empty()) {
+    json params = json::object();
+    for (const WrittenParam& p : ref.params.values) params[p.name] = written_json(p.value);
+    out["params"] = params;
+  }
+  return out;
+}
+
+// The keys of the mapping that names a map of one's own at `path` (machine.address_map,
+// machine.shared.address_map), listed in the reference `table`.
+std::vector<TestbenchKey> own_map_keys(const std::string& path, const std::string& table) {
+  static const auto ref = [](const KeyValue& at, Testbench& tb) -> OwnMapRef& {
+    return tb.own_maps.at(at.key().parent());
+  };
+  return {
+      {.path = path + ".file",
+       .type = kString,
+       .table = table,
+       .type_text = "file name",
+       .default_text = "none",
+       .meaning = "a Python file (relative to the testbench) whose `class` is the map",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, ref(at, tb).code, ExternalProgram::Kind::python);
+           }},
+      {.path = path + ".class",
+       .type = kString,
+       .table = table,
+       .type_text = "a class's name",
+       .default_text = "none",
+       .meaning = "with `file`: the `mmsim.AddressMap` subclass",
+       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, ref(at, tb).code); }},
+      {.path = path + ".library",
+       .type = kString,
+       .table = table,
+       .type_text = "file name",
+       .default_text = "none",
+       .meaning = "a C++ plugin (a shared library, relative to the testbench) whose map `name` it "
+                  "is",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, ref(at, tb).code, ExternalProgram::Kind::library);
+           }},
+      {.path = path + ".name",
+       .type = kString,
+       .table = table,
+       .type_text = "a map's name",
+       .default_text = "none",
+       .meaning = "with `library`: the map (`MMSIM_PLUGIN_MAPS`)",
+       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, ref(at, tb).code); }},
+      {.path = path + ".params",
+       .type = kMapping,
+       .table = table,
+       .default_text = "every parameter's default",
+       .meaning = "the map's parameters (its `params`); one without a default is required",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             OwnMapRef& own = ref(at, tb);
+             own.params = written_params(at.section());
+           }},
+  };
+}
+
+// The type of machine.address_map and machine.shared.address_map in the reference.
+std::string address_map_type() {
+  std::string names;
+  for (const std::string& name : map_names()) names += (names.empty() ? "`" : ", `") + name + "`";
+  return names + ", or a map of one's own: `file.py:Class`, `library:name` or a mapping";
 }
 
 // The testbench's program from outside the tree when it is of `kind`, else nullptr.
@@ -196,45 +317,32 @@ const ExternalProgram* external_of(const ResolvedView& r, ExternalProgram::Kind 
   return ext && ext->kind == kind ? &*ext : nullptr;
 }
 
+// program.params as written; none given: refused (a parameter without a default) at `program`.
+WrittenParams written_program_params(const std::optional<YamlSection>& params,
+                                     const Testbench& tb) {
+  return params ? written_params(*params)
+                : WrittenParams{.values = {}, .where = tb.where.at("program")};
+}
+
 // The program's own parameters (sw/programs/catalogue.hpp) from program.params, each given or
 // its default; one without a default is required.
-void bind_params(const std::optional<YamlSection>& params, Testbench& tb) {
+void bind_params(const WrittenParams& written, Testbench& tb) {
   const ProgramInfo& info = tb.info();
-  if (params) params->allow(names_of(info.params, [](const ParamSpec& p) { return p.name; }));
-  for (const ParamSpec& spec : info.params) {
-    const std::string what = "program.params." + spec.name;
-    if (params && params->has(spec.name)) {
-      const SourceLocation at = params->where(spec.name);
-      tb.args.params.set(spec.name, param_value(params->node(spec.name), spec, at, what), at);
-      tb.where[what] = at;
-    } else if (spec.default_value) {
-      tb.args.params.set(spec.name, param_value(YAML::Load(*spec.default_value), spec, {}, what));
-    } else {
-      throw InputError(
-          params ? params->where() : tb.where.at("program"),
-          "program " + info.name + " needs parameter '" + spec.name + "' (" + spec.help + ")");
-    }
-  }
+  tb.args.params = read_params(written, info.params, "program.params", "program " + info.name);
+  for (const WrittenParam& p : written.values) tb.where["program.params." + p.name] = p.where;
 }
 
 // A program from outside the tree declares its parameters in its code, which runs only when the
 // program is about to (load_program_code): until then program.params are kept as written, and the
 // scalar ones stand as strings, so that the files they name are known as the run's inputs.
-void keep_written_params(const std::optional<YamlSection>& params, Testbench& tb) {
+void keep_written_params(WrittenParams written, Testbench& tb) {
   auto declared = std::make_shared<ProgramInfo>();
   declared->name = tb.program;
-  WrittenParams written;
-  if (params) {
-    written.input = params->input();
-    const YAML::Node root = params->input().root();  // const: looking up adds nothing
-    written.params = root["program"]["params"];
-    for (const std::string& name : params->keys()) {
-      const YAML::Node value = params->node(name);
-      if (!value.IsScalar()) continue;
-      declared->params.push_back(
-          {.name = name, .type = ParamType::string, .help = "as written", .default_value = {}});
-      tb.args.params.set(name, value.Scalar(), params->where(name));
-    }
+  for (const WrittenParam& p : written.values) {
+    if (!p.value.IsScalar()) continue;
+    declared->params.push_back(
+        {.name = p.name, .type = ParamType::string, .help = "as written", .default_value = {}});
+    tb.args.params.set(p.name, p.value.Scalar(), p.where);
   }
   tb.program_info = std::move(declared);
   tb.written_params = std::make_shared<const WrittenParams>(std::move(written));
@@ -244,9 +352,9 @@ void keep_written_params(const std::optional<YamlSection>& params, Testbench& tb
 void load_params(const std::optional<YamlSection>& params, Testbench& tb) {
   resolve_program(tb);
   if (tb.external)
-    keep_written_params(params, tb);
+    keep_written_params(written_program_params(params, tb), tb);
   else
-    bind_params(params, tb);
+    bind_params(written_program_params(params, tb), tb);
 }
 
 // A string parameter that names a file relative to the testbench's folder, made absolute. Bare
@@ -619,14 +727,16 @@ std::vector<TestbenchKey> make_keys() {
       {.path = "machine.address_map",
        .type = choice(map_names, "address map"),
        .table = "machine",
+       .type_text = address_map_type(),
        .default_text = "`interleaved`; `random_shift` for `rsdmm`",
        .meaning = "where address j·w + k lives: `dmm` and `sdmm` (`rsdmm`: `random_shift` only; "
-                  "`xor` needs w a power of two)",
+                  "`xor` needs w a power of two); a map of one's own ([below](#machineaddress_map-"
+                  "a-map-of-ones-own), [own_maps.md](own_maps.md))",
        .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.mapping.address_map = at.choice(); },
+                  Testbench& tb) { load_address_map(at, tb, tb.machine.mapping); },
        .resolved = [](const ResolvedView& r) -> Resolved {
          if (hierarchical(r)) return std::nullopt;
-         return json(address_map_of(r.machine).name);
+         return address_map_json(r, "machine.address_map", address_map_of(r.machine));
        }},
       {.path = "machine.rsu",
        .type = kMapping,
@@ -643,6 +753,7 @@ std::vector<TestbenchKey> make_keys() {
   const auto add = [&keys](std::vector<TestbenchKey> more) {
     for (TestbenchKey& key : more) keys.push_back(std::move(key));
   };
+  add(own_map_keys("machine.address_map", "own_map"));
   add(rsu_keys(
       "machine.rsu", [](Testbench& tb) -> BankMapping& { return tb.machine.mapping; }, "rsu"));
   add({
@@ -728,12 +839,14 @@ std::vector<TestbenchKey> make_keys() {
       {.path = "machine.shared.address_map",
        .type = choice(map_names, "address map"),
        .table = "hmm",
+       .type_text = "as `machine.address_map`",
        .default_text = "as `machine.address_map`",
-       .meaning = "the shared memories' map",
+       .meaning = "the shared memories' map (a map of one's own: one object, one table of rows, "
+                  "for every multiprocessor)",
        .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.shared.mapping.address_map = at.choice(); },
+                  Testbench& tb) { load_address_map(at, tb, tb.machine.shared.mapping); },
        .resolved = [](const ResolvedView& r) -> Resolved {
-         return json(shared_address_map(r.machine).name);
+         return address_map_json(r, "machine.shared.address_map", shared_address_map(r.machine));
        }},
       {.path = "machine.shared.rsu",
        .type = kMapping,
@@ -747,6 +860,7 @@ std::vector<TestbenchKey> make_keys() {
          return rsu_json(r.machine.shared.mapping, r.machine.seed);
        }},
   });
+  add(own_map_keys("machine.shared.address_map", ""));
   add(rsu_keys(
       "machine.shared.rsu", [](Testbench& tb) -> BankMapping& { return tb.machine.shared.mapping; },
       ""));
@@ -784,7 +898,7 @@ std::vector<TestbenchKey> make_keys() {
        .load =
            [](const KeyValue& at, Testbench& tb) {
              if (at.parent().has("library")) {
-               load_external_name(at, tb);
+               load_external_name(at, external_program(tb));
                return;
              }
              tb.program = at.choice();
@@ -800,8 +914,10 @@ std::vector<TestbenchKey> make_keys() {
        .default_text = "none",
        .meaning = "a Python file (relative to the testbench) whose `class` is the program "
                   "([own_programs.md](own_programs.md))",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { load_external_file(at, tb, ExternalProgram::Kind::python); },
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, external_program(tb), ExternalProgram::Kind::python);
+           },
        .resolved = [](const ResolvedView& r) -> Resolved {
          const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::python);
          return ext ? Resolved(json(ext->file.string())) : std::nullopt;
@@ -812,7 +928,8 @@ std::vector<TestbenchKey> make_keys() {
        .type_text = "a class's name",
        .default_text = "none",
        .meaning = "with `file`: the `mmsim.Program` subclass it runs",
-       .load = load_external_name,
+       .load = [](const KeyValue& at,
+                  Testbench& tb) { load_external_name(at, external_program(tb)); },
        .resolved = [](const ResolvedView& r) -> Resolved {
          const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::python);
          return ext ? Resolved(json(ext->name)) : std::nullopt;
@@ -824,8 +941,10 @@ std::vector<TestbenchKey> make_keys() {
        .default_text = "none",
        .meaning = "a C++ plugin (a shared library, relative to the testbench) whose program "
                   "`name` runs ([own_programs.md](own_programs.md))",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { load_external_file(at, tb, ExternalProgram::Kind::library); },
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, external_program(tb), ExternalProgram::Kind::library);
+           },
        .resolved = [](const ResolvedView& r) -> Resolved {
          const ExternalProgram* ext = external_of(r, ExternalProgram::Kind::library);
          return ext ? Resolved(json(ext->file.string())) : std::nullopt;
@@ -912,9 +1031,7 @@ void load_program_code(Testbench& tb) {
   tb.written_params.reset();
   tb.program_info = load_external_program(*tb.external);
   tb.args.params = ParamValues{};
-  std::optional<YamlSection> params;
-  if (written->input) params.emplace(*written->input, written->params, "program.params");
-  bind_params(params, tb);
+  bind_params(*written, tb);
 }
 
 const Testbench& with_program_code(const Testbench& tb, std::optional<Testbench>& loaded) {

@@ -355,6 +355,12 @@ SourceLocation YamlSection::where(const std::string& key) const {
   return value ? input_->where(value, child(key)) : where();
 }
 
+SourceLocation YamlSection::key_where(const std::string& key) const {
+  for (const auto& entry : node_)
+    if (entry.first.Scalar() == key) return input_->where(entry.first, child(key));
+  return where();
+}
+
 SourceLocation YamlSection::where(const std::string& key, std::size_t index) const {
   const YAML::Node value = node_[key];
   return value && value.IsSequence() && index < value.size()

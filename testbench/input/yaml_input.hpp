@@ -77,6 +77,8 @@ class YamlSection {
   std::string child(const std::string& key) const;
   SourceLocation where() const { return input_->where(node_, path_); }
   SourceLocation where(const std::string& key) const;
+  // Where the key itself is written.
+  SourceLocation key_where(const std::string& key) const;
   // Where item `index` of the list at `key` comes from.
   SourceLocation where(const std::string& key, std::size_t index) const;
   // Rejects keys not in `allowed` (suggesting the nearest) and duplicated keys.

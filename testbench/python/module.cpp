@@ -16,6 +16,7 @@
 #include "sw/programs/catalogue.hpp"
 #include "sw/support/suggest.hpp"
 #include "testbench/outputs/remove_on_signal.hpp"
+#include "testbench/python/python_address_map.hpp"
 #include "testbench/python/python_program.hpp"
 #include "testbench/python/python_warp.hpp"
 #include "testbench/run/report.hpp"
@@ -175,6 +176,7 @@ PYBIND11_MODULE(_core, m) {
     return suggestion(name, names);
   });
   register_program_loader(ExternalProgram::Kind::python, load_python_program);
+  bind_address_maps(m);
 }
 
 }  // namespace mmsim

@@ -198,7 +198,8 @@ nlohmann::json stats_json(const RunOutcome& o) {
     stats["block_syncthreads"] = o.result.block_syncthreads;
     json shared;
     for (const auto& [key, value] : machine.at("shared").items())
-      shared[key == "memory" ? "memory_words" : key] = value;
+      shared[key == "memory" ? "memory_words" : key] =
+          key == "address_map" ? json(shared_address_map(m).name) : json(value);
     stats["shared"] = shared;
   }
   stats["warnings"] = o.warnings;

@@ -99,6 +99,25 @@ class Plugin(unittest.TestCase):
                                  input="\n".join(made) + "\n", capture_output=True, text=True)
         self.assertEqual(sorted(ignored.stdout.split()), sorted(made))
 
+    def test_the_map_plugin(self):
+        """The example's map plugin (examples/cpp/swizzle_map.cpp): with shift 0 the built-in
+        xor's figures; its parameters checked where the testbench gives them."""
+        testbench = os.path.join(self.project, "swizzle_map.yaml")
+        swizzle = mmsim.run(testbench)
+        xor = mmsim.run(testbench, set={"machine.address_map": "xor"})
+        for key in ("cycles", "stages", "bank_requests", "stage_histogram"):
+            self.assertEqual(swizzle.stats[key], xor.stats[key], key)
+        self.assertEqual(swizzle.stats["address_map"], "swizzle")
+        installed = os.path.join(self.prefix, "bin", "mmsim")
+        out, stats = self.run_installed(testbench)
+        self.assertEqual(stats["stages"], xor.stats["stages"])
+        self.assertIn("swizzle", check(installed, "list", "maps", "--library",
+                                       os.path.join(self.project, "build", "libswizzle_map.so")))
+        with self.assertRaises(mmsim.InputError) as caught:
+            mmsim.run(testbench, set={"machine.address_map.params.shift": 40})
+        self.assertIn("machine.address_map.params.shift: shift = 40 is not in 0..31",
+                      caught.exception.message)
+
     def test_a_library_that_is_not_a_plugin(self):
         with scratch() as folder:
             testbench = os.path.join(folder, "tb.yaml")

@@ -7,10 +7,11 @@
 run() runs a testbench (a file, a dict of the same structure or YAML text) and sweep() a sweep
 file, with the mmsim command's own code; models(), programs(), policies() and address_maps()
 list what the simulator offers; Program, Param and Bound write warp programs in Python, whose
-run(warp) gets a Warp (its words: WarpWords) and whose initialize and verify get the Memory.
-Invalid input raises InputError, a program that failed ProgramError, a run the hardware refused
-SimulationError; the interpreter never exits. docs/python.md is this reference,
-docs/own_programs.md the guide to programs of one's own.
+run(warp) gets a Warp (its words: WarpWords) and whose initialize and verify get the Memory;
+AddressMap writes an address map (machine.address_map). Invalid input raises InputError, a
+program that failed ProgramError, a run the hardware refused SimulationError; the interpreter
+never exits. docs/python.md is this reference, docs/own_programs.md the guide to programs of
+one's own, docs/own_maps.md to address maps of one's own.
 """
 
 import json as _json
@@ -44,6 +45,7 @@ def _check_python():
 _check_python()
 
 from . import _core  # noqa: E402 (once the Python is known to do)
+from ._address_map import AddressMap  # noqa: E402
 from ._errors import Error, InputError, ProgramError, SimulationError  # noqa: E402
 from ._program import Bound, Param, ParamError, Program, ProcessExit  # noqa: E402
 from ._warp import WarpWords  # noqa: E402
@@ -54,8 +56,8 @@ Warp = _core.Warp
 Memory = _core.Memory
 
 __all__ = ["run", "sweep", "models", "programs", "policies", "address_maps", "Result",
-           "Program", "Param", "ParamError", "Bound", "Warp", "WarpWords", "Memory", "Error",
-           "InputError", "ProgramError", "SimulationError", "ProcessExit"]
+           "Program", "Param", "ParamError", "Bound", "AddressMap", "Warp", "WarpWords", "Memory",
+           "Error", "InputError", "ProgramError", "SimulationError", "ProcessExit"]
 
 
 class Result:
@@ -189,10 +191,10 @@ def run(testbench, set=None, stats="", vcd="", out_dir=""):
 
     testbench: a file (a path), a dict of the YAML's structure, or YAML text (a str holding a
     line break, or starting with "{"). A dict or text is read as it is: no file is written, its
-    relative program.file and program.library are taken from the current folder, and its name
-    is a label. set: overrides, {"machine.latency": 8}, ["machine.latency=8"] or
-    "machine.latency=8". stats, vcd: files to write (as --stats, --vcd); out_dir: a folder for
-    testbench.yaml, stats.json (and trace.vcd), as --out-dir.
+    relative files (program.file, program.library, an address map's file or library) are taken
+    from the current folder, and its name is a label. set: overrides, {"machine.latency": 8},
+    ["machine.latency=8"] or "machine.latency=8". stats, vcd: files to write (as --stats,
+    --vcd); out_dir: a folder for testbench.yaml, stats.json (and trace.vcd), as --out-dir.
 
     Invalid input raises InputError: for a dict its file is "<dict>" and its key the key path
     ("<dict>:machine.latency: expected an integer from 1 to 16777216, got '0'"), for an
@@ -259,6 +261,13 @@ def policies():
     return _core.policies()
 
 
-def address_maps():
-    """The address maps (machine.address_map): dicts of name and doc."""
-    return _core.address_maps()
+def address_maps(file=None, library=None):
+    """The address maps (machine.address_map): dicts of name and doc; with file (a Python file)
+    or library (a C++ plugin), the maps of one's own it holds: dicts of name, doc, source and
+    params (each a dict of name, type, default and doc)."""
+    if file is None and library is None:
+        return _core.address_maps()
+    kind, path = ("python", file) if file is not None else ("library", library)
+    return [{"name": name, "doc": doc, "source": source,
+             "params": [{"name": p, "type": t, "default": d, "doc": h} for p, t, d, h in params]}
+            for name, doc, source, params in _core.own_address_maps(kind, _os.fspath(path))]

@@ -1,0 +1,83 @@
+// A map of one's own (a Python class, a C++ plugin's map: docs/own_maps.md) as the machine runs
+// it: the banks of each row are asked of the user's code once, the first time the row is needed,
+// checked to be a permutation of 0..w-1 and kept in a table, so that the hot path reads a table
+// as the random shift does (no call into the user's code per request). The memories of the
+// hierarchical machine's multiprocessors share one table.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hw/memory/address_map.hpp"
+#include "hw/support/huge_pages.hpp"
+
+namespace mmsim {
+
+// Where a map of one's own gets a row's banks.
+class RowSource {
+ public:
+  virtual ~RowSource() = default;
+  // The map's name (a class's, a plugin map's).
+  virtual std::string name() const = 0;
+  // Writes the banks of the w columns of row `row` (column k's at banks[k]), every one of them;
+  // RowTable checks them. Throws the user's own error (located by the source).
+  virtual void banks(std::uint64_t row, std::span<std::int64_t> banks) = 0;
+  // Throws the error of a row whose banks are not a permutation of 0..w-1, `problem` saying why.
+  [[noreturn]] virtual void refuse(std::uint64_t row, std::span<const std::int64_t> banks,
+                                   const std::string& problem) = 0;
+};
+
+// The banks of every row of a memory of `rows` rows of `width` words, each asked of the source
+// at most once: when first needed, or all at once by fill_all().
+class RowTable {
+ public:
+  RowTable(unsigned width, std::uint64_t rows, std::unique_ptr<RowSource> source);
+
+  unsigned width() const { return width_; }
+  std::uint64_t rows() const { return rows_; }
+  const RowSource& source() const { return *source_; }
+
+  // The bank of column `column` of row `row` (row < rows, column < width).
+  unsigned bank(std::uint64_t row, std::uint64_t column) {
+    if (!filled_[row]) [[unlikely]]
+      fill(row);
+    return banks_[row * width_ + column];
+  }
+  // Every row now: from then on the table is only read (threads may share it).
+  void fill_all();
+
+ private:
+  [[gnu::noinline]] void fill(std::uint64_t row);
+
+  unsigned width_;
+  std::uint64_t rows_;
+  std::unique_ptr<RowSource> source_;
+  HugePageArray<std::uint16_t> banks_;  // row-major, w <= 2^16; pages taken as rows are filled
+  HugePageArray<std::uint8_t> filled_;
+  std::vector<std::int64_t> row_;    // what the source wrote
+  std::vector<std::uint64_t> seen_;  // banks met in the row being checked, a bit each
+};
+
+class TabulatedMap final : public RowPermutation<TabulatedMap> {
+ public:
+  explicit TabulatedMap(std::shared_ptr<RowTable> table)
+      : RowPermutation(table->width()), table_(std::move(table)) {}
+
+  template <bool kPowerOfTwo>
+  auto rule() const {
+    // With pow2 the column is the whole address: its low bits are the column.
+    return [table = table_.get(), mask = Address{width()} - 1](Address row, Address column) {
+      return Address{table->bank(row, kPowerOfTwo ? column & mask : column)};
+    };
+  }
+  std::string name() const override { return table_->source().name(); }
+  void look_up_all_rows() const override { table_->fill_all(); }
+
+ private:
+  std::shared_ptr<RowTable> table_;
+};
+
+}  // namespace mmsim
