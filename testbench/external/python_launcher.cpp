@@ -1,13 +1,14 @@
-// program.file in a process without Python (the mmsim command): the first Python program starts
-// the interpreter. libmmsim_python.so (testbench/python/python_host.cpp), beside this library,
-// links libpython; it is opened only now, so that a run of a built-in program pays nothing for
-// Python. It imports the mmsim package, whose native module registers the real loader of Python
-// programs in place of this one (testbench/python).
+// Python code in a process without Python (the mmsim command): the first program.file or Python
+// address map starts the interpreter. libmmsim_python.so (testbench/python/python_host.cpp),
+// beside this library, links libpython; it is opened only now, so that a run without Python code
+// pays nothing for Python. It imports the mmsim package, whose native module registers the real
+// loaders of Python programs and maps in place of these (testbench/python).
 #include <dlfcn.h>
 
 #include <filesystem>
 
 #include "sw/program/external_program.hpp"
+#include "testbench/input/own_maps.hpp"
 
 namespace mmsim {
 namespace {
@@ -29,28 +30,45 @@ std::filesystem::path package_folder(const std::filesystem::path& library) {
   return library / "python";
 }
 
-std::shared_ptr<const ProgramInfo> start_python(const ExternalProgram& program) {
-  static bool started = false;  // once: the package replaces this loader when imported
-  if (started)
-    throw InputError(program.file_where, "program.file: the mmsim Python package did not load");
+// Starts the interpreter and imports the mmsim package, or InputError at `where` for `key`
+// (Python `what` named there). Once: a second call means the package did not replace the
+// loaders.
+void start_python(const SourceLocation& where, const std::string& key, const std::string& what) {
+  static bool started = false;
+  if (started) throw InputError(where, key + ": the mmsim Python package did not load");
   started = true;
   const std::filesystem::path folder = library_folder();
   const std::string host = (folder / "libmmsim_python.so").string();
   // Global: the extension modules Python imports (numpy's) find libpython's symbols.
   void* library = dlopen(host.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (library == nullptr)
-    throw InputError(program.file_where,
-                     "program.file: Python programs need " + host + ": " + dlerror());
+    throw InputError(where, key + ": Python " + what + " need " + host + ": " + dlerror());
   const auto start = reinterpret_cast<StartFunction>(dlsym(library, "mmsim_python_start"));
   const char* failure =
       start ? start(package_folder(folder).c_str()) : "no mmsim_python_start in the library";
-  if (failure != nullptr)
-    throw InputError(program.file_where, std::string("program.file: ") + failure);
+  if (failure != nullptr) throw InputError(where, key + ": " + failure);
+}
+
+std::shared_ptr<const ProgramInfo> start_for_program(const ExternalProgram& program) {
+  start_python(program.file_where, "program.file", "programs");
   return load_external_program(program);  // now the mmsim module's loader
 }
 
-[[maybe_unused]] const bool registered =
-    (register_program_loader(ExternalProgram::Kind::python, start_python), true);
+[[maybe_unused]] const bool registered_programs =
+    (register_program_loader(ExternalProgram::Kind::python, start_for_program), true);
+
+// The mmsim module's loaders of maps, once Python is started for `ref`.
+const MapLoader& started_for_map(const OwnMapRef& ref) {
+  start_python(ref.code.file_where, ref.key, "maps");
+  return map_loader(ref);
+}
+
+[[maybe_unused]] const bool registered_maps =
+    (register_map_loader(
+         ExternalProgram::Kind::python,
+         {.load = [](const OwnMapRef& ref) { return started_for_map(ref).load(ref); },
+          .list = [](const OwnMapRef& ref) { return started_for_map(ref).list(ref); }}),
+     true);
 
 }  // namespace
 }  // namespace mmsim

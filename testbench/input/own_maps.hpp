@@ -6,7 +6,7 @@
 // first memory with the map), not while the testbench is read. What loads it serves any code a
 // testbench names beside its program (a dispatch policy next): the reference and its checks
 // (ExternalProgram, as program: has), the params (param_input.hpp), the registry of loaders per
-// kind, the start of Python in the command (testbench/external/embedded_python.hpp).
+// kind, the start of Python in the command (testbench/external/python_launcher.cpp).
 #pragma once
 
 #include <filesystem>

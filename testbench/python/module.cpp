@@ -18,6 +18,7 @@
 #include "testbench/outputs/remove_on_signal.hpp"
 #include "testbench/python/python_address_map.hpp"
 #include "testbench/python/python_program.hpp"
+#include "testbench/python/python_user_code.hpp"
 #include "testbench/python/python_warp.hpp"
 #include "testbench/run/report.hpp"
 #include "testbench/run/run_folder.hpp"

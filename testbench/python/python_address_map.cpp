@@ -10,20 +10,11 @@
 #include <string_view>
 
 #include "testbench/input/own_maps.hpp"
+#include "testbench/python/python_user_code.hpp"
 
 namespace mmsim {
 namespace py = pybind11;
 namespace {
-
-// A Python exception as the user reads it: the traceback (their files and lines), the error.
-std::string traceback_text(py::error_already_set& e) {
-  const py::list lines =
-      py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), e.trace());
-  std::string text;
-  for (const py::handle line : lines) text += line.cast<std::string>();
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
-}
 
 // repr(value), cut short.
 std::string short_repr(const py::handle& value) {
@@ -137,6 +128,7 @@ class PythonRows final : public RowSource {
     PyObject* result = index ? PyObject_CallOneArg(banks_.ptr(), index.ptr()) : nullptr;
     if (result == nullptr) {
       py::error_already_set e;
+      rethrow_if_interrupt_or_input(e);
       throw InputError(ref_.where, fmt::format("{}: {}.banks({}) raised an exception:\n{}",
                                                ref_.key, name_, row, traceback_text(e)));
     }
@@ -162,60 +154,34 @@ class PythonRows final : public RowSource {
   OwnMapRef ref_;
 };
 
-// A parameter's value as Python gets it.
-py::object param_object(const ParamValues& values, const ParamSpec& spec) {
-  switch (spec.type) {
-    case ParamType::integer:
-      return py::int_(values.integer(spec.name));
-    case ParamType::boolean:
-      return py::bool_(values.boolean(spec.name));
-    case ParamType::string:
-      return py::str(values.string(spec.name));
-    case ParamType::integer_list:
-      return py::cast(values.integers(spec.name));
-  }
-  return py::none();
+py::object address_map_class() {
+  return py::module_::import("mmsim._address_map").attr("AddressMap");
 }
 
-ParamType param_type(const std::string& name) {
-  for (const ParamType type :
-       {ParamType::integer, ParamType::boolean, ParamType::string, ParamType::integer_list})
-    if (to_string(type) == name) return type;
-  throw std::logic_error("mmsim._address_map: unknown parameter type " + name);
+// An instance of `cls` with what mmsim sets before the first call: width, rows, seed, params.
+py::object map_instance(const py::object& cls, const std::vector<ParamSpec>& params,
+                        const MapArgs& args) {
+  py::object instance = cls();
+  instance.attr("width") = args.width;
+  instance.attr("rows") = args.rows;
+  instance.attr("seed") = args.seed;
+  for (const ParamSpec& spec : params)
+    instance.attr(spec.name.c_str()) = param_object(args.params, spec);
+  return instance;
 }
 
 std::shared_ptr<const OwnMapCode> code_of(const py::object& cls, const OwnMapRef& ref) {
-  const py::module_ maps = py::module_::import("mmsim._address_map");
   auto code = std::make_shared<OwnMapCode>();
   code->name = py::str(cls.attr("__name__")).cast<std::string>();
   code->source = ref.code.file.string();
-  const py::object doc = cls.attr("__doc__");
-  if (!doc.is_none()) {
-    const std::string text = py::str(doc);
-    code->description = text.substr(0, text.find('\n'));
-  }
-  try {
-    for (const py::handle p : maps.attr("declared_params")(cls)) {
-      const auto [name, type, help, default_value] =
-          p.cast<std::tuple<std::string, std::string, std::string, std::optional<std::string>>>();
-      code->params.push_back({name, param_type(type), help, default_value});
-    }
-  } catch (py::error_already_set& e) {
-    throw InputError(ref.code.name_where,
-                     ref.key + ": " + code->name + "." + py::str(e.value()).cast<std::string>());
-  }
+  code->description = class_summary(cls);
+  code->params = declared_params(cls, ref.code);
   code->rows = [cls, name = code->name, params = code->params](
                    const MapArgs& args, const OwnMapRef& at) -> std::unique_ptr<RowSource> {
-    py::dict attributes;
-    attributes["width"] = args.width;
-    attributes["rows"] = args.rows;
-    attributes["seed"] = args.seed;
-    for (const ParamSpec& spec : params)
-      attributes[spec.name.c_str()] = param_object(args.params, spec);
     try {
-      return std::make_unique<PythonRows>(
-          py::module_::import("mmsim._address_map").attr("make")(cls, attributes), name, at);
+      return std::make_unique<PythonRows>(map_instance(cls, params, args), name, at);
     } catch (py::error_already_set& e) {
+      rethrow_if_interrupt_or_input(e);
       throw InputError(at.where, fmt::format("{}: {}() raised an exception:\n{}", at.key, name,
                                              traceback_text(e)));
     }
@@ -223,34 +189,13 @@ std::shared_ptr<const OwnMapCode> code_of(const py::object& cls, const OwnMapRef
   return code;
 }
 
-// Imports ref's file: `then(module helpers)`, its errors located at ref.
-template <class Then>
-auto with_file(const OwnMapRef& ref, Then then) {
-  const py::module_ maps = py::module_::import("mmsim._address_map");
-  try {
-    return then(maps);
-  } catch (py::error_already_set& e) {
-    if (e.matches(PyExc_LookupError))
-      throw InputError(ref.code.name_where,
-                       ref.key + ": " + py::str(e.value()).cast<std::string>());
-    throw InputError(ref.code.file_where, ref.key + ": " + ref.code.file.string() +
-                                              " cannot be imported:\n" + traceback_text(e));
-  }
-}
-
 std::shared_ptr<const OwnMapCode> load_python_map(const OwnMapRef& ref) {
-  const py::object cls = with_file(ref, [&](const py::module_& maps) {
-    return maps.attr("load_class")(ref.code.file.string(), ref.code.name);
-  });
-  return code_of(cls, ref);
+  return code_of(load_user_class(ref.code, address_map_class()), ref);
 }
 
 std::vector<std::shared_ptr<const OwnMapCode>> list_python_maps(const OwnMapRef& ref) {
-  const py::dict classes = with_file(ref, [&](const py::module_& maps) {
-    return maps.attr("classes")(ref.code.file.string()).cast<py::dict>();
-  });
   std::vector<std::shared_ptr<const OwnMapCode>> out;
-  for (const auto& entry : classes)
+  for (const auto& entry : user_classes(ref.code, address_map_class()))
     out.push_back(code_of(py::reinterpret_borrow<py::object>(entry.second), ref));
   return out;
 }

@@ -11,6 +11,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "sw/program/program_error.hpp"
 #include "sw/support/suggest.hpp"
+#include "testbench/python/python_user_code.hpp"
 #include "testbench/python/python_warp.hpp"
 
 namespace mmsim {
@@ -20,18 +21,6 @@ namespace {
 // machine.local_memory's limit, which a program's own figure must keep as well.
 constexpr std::uint64_t kMaxLocalWords = std::uint64_t{1} << 20;
 
-// A Python exception as the user reads it: the traceback (their files and lines), the error.
-std::string traceback_text(py::error_already_set& e) {
-  // An error raised by a call itself (its arguments do not fit) has no traceback.
-  const py::object trace = e.trace() ? e.trace() : py::none();
-  const py::list lines =
-      py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), trace);
-  std::string text;
-  for (const py::handle line : lines) text += line.cast<std::string>();
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
-}
-
 py::object program_module() { return py::module_::import("mmsim._program"); }
 
 // A Python exception from the user's code (or from what it returned, checked by mmsim._program)
@@ -39,17 +28,10 @@ py::object program_module() { return py::module_::import("mmsim._program"); }
 // runner), mmsim.InputError where it says, a Mistake its own located message, anything else the
 // program's failure with its traceback under `what`.
 [[noreturn]] void rethrow_python(py::error_already_set& e, const std::string& what) {
-  if (InterruptsRaise::active() && e.matches(PyExc_KeyboardInterrupt)) throw e;
-  const py::object mmsim = py::module_::import("mmsim");
-  if (e.matches(mmsim.attr("ParamError")))
+  rethrow_if_interrupt_or_input(e);
+  if (e.matches(py::module_::import("mmsim").attr("ParamError")))
     throw ParamError(py::str(e.value().attr("param")).cast<std::string>(),
                      py::str(e.value().attr("message")).cast<std::string>());
-  if (e.matches(mmsim.attr("InputError"))) {
-    const py::object error = e.value();
-    throw InputError({py::str(error.attr("file")), error.attr("line").cast<int>(),
-                      error.attr("column").cast<int>()},
-                     py::str(error.attr("message")));
-  }
   if (e.matches(program_module().attr("Mistake"))) throw ProgramError(py::str(e.value()));
   throw ProgramError(what + " raised an exception:\n" + traceback_text(e));
 }
@@ -441,64 +423,15 @@ class PythonProgram final : public WarpProgram {
   PythonSites sites_;  // its instructions point at them until the run ends
 };
 
-ParamType param_type(const std::string& name) {
-  if (name == "boolean") return ParamType::boolean;
-  if (name == "integer") return ParamType::integer;
-  if (name == "string") return ParamType::string;
-  return ParamType::integer_list;
-}
-
-// A parameter's value as Python gets it.
-py::object param_object(const ParamValues& values, const ParamSpec& spec) {
-  switch (spec.type) {
-    case ParamType::integer:
-      return py::int_(values.integer(spec.name));
-    case ParamType::boolean:
-      return py::bool_(values.boolean(spec.name));
-    case ParamType::string:
-      return py::str(values.string(spec.name));
-    case ParamType::integer_list:
-      return py::cast(values.integers(spec.name));
-  }
-  return py::none();
-}
-
-int interrupts_raise = 0;  // InterruptsRaise alive
-
 }  // namespace
 
-InterruptsRaise::InterruptsRaise() { ++interrupts_raise; }
-InterruptsRaise::~InterruptsRaise() { --interrupts_raise; }
-bool InterruptsRaise::active() { return interrupts_raise > 0; }
-
 std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& program) {
-  py::object cls;
-  try {
-    cls = py::module_::import("mmsim._program")
-              .attr("load_class")(program.file.string(), program.name);
-  } catch (py::error_already_set& e) {
-    if (e.matches(PyExc_LookupError))
-      throw InputError(program.name_where,
-                       "program.class: " + py::str(e.value()).cast<std::string>());
-
-    throw InputError(program.file_where, "program.file: " + program.file.string() +
-                                             " cannot be imported:\n" + traceback_text(e));
-  }
+  const py::object cls = load_user_class(program, program_module().attr("Program"));
   auto info = std::make_shared<ProgramInfo>();
   info->name = program.name;
   info->source = program.file.string();
-  const py::object doc = cls.attr("__doc__");
-  if (!doc.is_none()) {
-    const std::string text = py::str(doc);
-    info->summary = text.substr(0, text.find('\n'));
-  }
-  // The class's params, checked by mmsim._program (an InputError at the user's line).
-  for (const py::handle param : checked("declared_params", cls)) {
-    const auto [name, type, help, default_value] =
-        param.cast<std::tuple<std::string, std::string, std::string, std::optional<std::string>>>();
-    info->params.push_back(
-        {.name = name, .type = param_type(type), .help = help, .default_value = default_value});
-  }
+  info->summary = class_summary(cls);
+  info->params = declared_params(cls, program);
   info->make = [cls, params = info->params](const ProgramArgs& args) {
     const std::string name = py::str(cls.attr("__name__"));
     const py::object instance = guarded(name + "()", [&] { return cls(); });

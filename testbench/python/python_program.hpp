@@ -17,18 +17,6 @@ namespace mmsim {
 // (its parameters from the class's `params`).
 std::shared_ptr<const ProgramInfo> load_python_program(const ExternalProgram& program);
 
-// While one lives (the Python API's run), a KeyboardInterrupt in a program's Python code ends
-// the run as itself, to be raised in the caller's Python, rather than as the program's failure
-// (in the mmsim command Python handles no signal: there it is only a program's own raise).
-class InterruptsRaise {
- public:
-  InterruptsRaise();
-  ~InterruptsRaise();
-  InterruptsRaise(const InterruptsRaise&) = delete;
-  InterruptsRaise& operator=(const InterruptsRaise&) = delete;
-  static bool active();
-};
-
 // Declares Memory and Verification (what initialize, verify and check receive) in the module.
 void bind_program_support(pybind11::module_& module);
 

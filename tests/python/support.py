@@ -20,6 +20,20 @@ def scratch():
     return tempfile.TemporaryDirectory(prefix="mmsim-python-test-")
 
 
+def run_user_file(name, code, testbench):
+    """`mmsim run tb.yaml` in a scratch folder that holds the user's file `name` (its `code`)
+    and tb.yaml (`testbench`): (exit status, output and errors, what else the run left)."""
+    with scratch() as folder:
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(code)
+        path = os.path.join(folder, "tb.yaml")
+        with open(path, "w") as f:
+            f.write(testbench)
+        status, out, err = mmsim("run", path, cwd=folder)
+        left = sorted(set(os.listdir(folder)) - {name, "tb.yaml", "__pycache__"})
+    return status, out + err, left
+
+
 # The statistics that describe what the machine did (docs/statistics.md): a program and its
 # twin must agree on every one of them; the program's name, parameters, bounds and own
 # figures, the wall time and the provenance may differ.

@@ -8,7 +8,7 @@ import textwrap
 import unittest
 
 import mmsim
-from support import mmsim as command, scratch
+from support import mmsim as command, run_user_file, scratch
 
 TESTBENCH = """\
 machine: {model: dmm, width: 4, latency: 2, threads: 8}
@@ -89,16 +89,7 @@ class KeepsItsWarp(Base):
 
 class ProgramErrors(unittest.TestCase):
     def run_class(self, cls, programs=PROGRAMS, testbench=TESTBENCH):
-        with scratch() as folder:
-            with open(os.path.join(folder, "user.py"), "w") as f:
-                f.write(programs)
-            path = os.path.join(folder, "tb.yaml")
-            with open(path, "w") as f:
-                f.write(testbench % cls)
-            status, out, err = command("run", path, cwd=folder)
-            left = sorted(n for n in os.listdir(folder) if n not in ("user.py", "tb.yaml",
-                                                                      "__pycache__"))
-        return status, out + err, left
+        return run_user_file("user.py", programs, testbench % cls)
 
     def test_an_exception_shows_the_traceback_at_the_users_line(self):
         status, text, left = self.run_class("Raises")

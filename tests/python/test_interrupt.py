@@ -25,10 +25,18 @@ CHILD = textwrap.dedent("""\
                 "    def memory_words(self, machine=None): return 8\\n"
                 "    def run(self, warp):\\n"
                 "        while True:\\n"
-                "            yield warp.read([0, 1, 2, 3])\\n")
+                "            yield warp.read([0, 1, 2, 3])\\n"
+                "class Stuck(mmsim.AddressMap):\\n"
+                "    def banks(self, row):\\n"
+                "        while True:\\n"
+                "            pass\\n")
     machine = {"model": "umm", "width": 4, "latency": 2, "threads": 64}
-    # Built-in: 2^24 words read 4 per dispatch, about a second on a laptop; Python: endless.
-    program = ({"name": "contiguous_access", "params": {"n": 2**24}} if kind == "builtin" else
+    if kind == "map":  # an address map whose banks(row) never returns
+        machine = {"model": "dmm", "width": 4, "latency": 2, "threads": 64,
+                   "address_map": {"file": os.path.join(folder, "endless.py"), "class": "Stuck"}}
+    # Built-in: 2^24 words read 4 per dispatch, about a second on a laptop; Python: endless
+    # (the map's first row never comes).
+    program = ({"name": "contiguous_access", "params": {"n": 2**24}} if kind != "python" else
                {"file": os.path.join(folder, "endless.py"), "class": "Endless"})
     # The endless one writes a waveform as well, its .partial growing until the signal.
     vcd = os.path.join(folder, "w.vcd") if kind == "python" else ""
@@ -63,6 +71,9 @@ class CtrlC(unittest.TestCase):
 
     def test_a_python_program_that_never_ends(self):
         self.interrupt("python", 0.5)
+
+    def test_a_python_address_map_that_never_returns(self):
+        self.interrupt("map", 0.5)
 
 
 if __name__ == "__main__":

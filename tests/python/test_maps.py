@@ -10,7 +10,7 @@ import subprocess
 import unittest
 
 import mmsim
-from support import EXAMPLES, MMSIM, mmsim as command, scratch
+from support import EXAMPLES, MMSIM, mmsim as command, run_user_file, scratch
 
 MAPS = os.path.join(EXAMPLES, "address_maps.py")
 
@@ -175,8 +175,8 @@ class OncePerRow(unittest.TestCase):
                             "global": {"width": 4}},
                 "program": {"name": "trace", "warps": shared}})
             self.assertTrue(result.verified is None or result.verified)
-            from mmsim import _address_map
-            calls = _address_map.load_class(path, "Recorder").calls
+            from mmsim import _program
+            calls = _program.load_class(path, "Recorder", mmsim.AddressMap).calls
         self.assertEqual(calls, [(0, 4, 16, 9, 7), (3, 4, 16, 9, 7), (5, 4, 16, 9, 7)])
 
 
@@ -302,16 +302,9 @@ outputs: {stats: stats.json}
 class Mistakes(unittest.TestCase):
     def run_map(self, address_map, testbench=TESTBENCH):
         """Exit status and output of a run with that map; a failed run leaves nothing."""
-        with scratch() as folder:
-            with open(os.path.join(folder, "user_maps.py"), "w") as f:
-                f.write(MISTAKES)
-            path = os.path.join(folder, "tb.yaml")
-            with open(path, "w") as f:
-                f.write(testbench % address_map)
-            status, out, err = command("run", path, cwd=folder)
-            left = sorted(set(os.listdir(folder)) - {"user_maps.py", "tb.yaml", "__pycache__"})
-        self.assertEqual(left, [] if status else ["stats.json"], out + err)
-        return status, out + err
+        status, text, left = run_user_file("user_maps.py", MISTAKES, testbench % address_map)
+        self.assertEqual(left, [] if status else ["stats.json"], text)
+        return status, text
 
     def assert_refused(self, address_map, *expected):
         status, text = self.run_map(address_map)
@@ -349,7 +342,7 @@ class Mistakes(unittest.TestCase):
 
     def test_a_missing_class_file_or_library(self):
         self.assert_refused("{file: user_maps.py, class: Fin}",
-                            "tb.yaml:6:44: machine.address_map: user_maps.py has no class 'Fin' "
+                            "tb.yaml:6:44: machine.address_map.class: user_maps.py has no class 'Fin' "
                             "(did you mean 'Fine'?)")
         self.assert_refused("user_maps.py:Helper",
                             "machine.address_map: user_maps.py: 'Helper' is not an "

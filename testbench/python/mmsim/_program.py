@@ -386,9 +386,8 @@ for _name in ("_exit", "abort"):
 _modules = {}
 
 
-def load_class(path, name):
-    """The mmsim.Program subclass `name` of the Python file `path` (imported once per version
-    of the file). LookupError names the classes it has."""
+def _module(path):
+    """The Python file `path` as a module, imported once per version of the file."""
     key = (path, os.stat(path).st_mtime_ns)
     module = _modules.get(key)
     if module is None:
@@ -397,14 +396,25 @@ def load_class(path, name):
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
         _modules[key] = module
-    cls = getattr(module, name, None)
-    if isinstance(cls, type) and issubclass(cls, Program):
+    return module
+
+
+def classes(path, base):
+    """The subclasses of `base` (mmsim.Program, mmsim.AddressMap) that the Python file `path`
+    holds, by name, in the file's order."""
+    return {name: value for name, value in vars(_module(path)).items()
+            if isinstance(value, type) and issubclass(value, base) and value is not base}
+
+
+def load_class(path, name, base=Program):
+    """The subclass `name` of `base` (mmsim.Program, mmsim.AddressMap) in the Python file
+    `path`. LookupError names the ones it has."""
+    cls = getattr(_module(path), name, None)
+    if isinstance(cls, type) and issubclass(cls, base):
         return cls
-    programs = sorted(n for n, v in vars(module).items()
-                      if isinstance(v, type) and issubclass(v, Program) and v is not Program)
     from . import _core
-    hint = _core.suggestion(name, programs)
+    hint = _core.suggestion(name, sorted(classes(path, base)))
     if cls is not None:
-        raise LookupError(f"{os.path.basename(path)}: '{name}' is not an mmsim.Program subclass"
-                          f"{hint}")
+        raise LookupError(f"{os.path.basename(path)}: '{name}' is not an mmsim.{base.__name__} "
+                          f"subclass{hint}")
     raise LookupError(f"{os.path.basename(path)} has no class '{name}'{hint}")
