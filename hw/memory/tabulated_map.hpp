@@ -16,24 +16,33 @@
 
 namespace mmsim {
 
-// Where a map of one's own gets a row's banks.
+// Where a map of one's own gets the banks of its rows: one row at a time, or a block of rows
+// at a time where one call for many rows costs less than many calls (a Python map's
+// banks_block).
 class RowSource {
  public:
   virtual ~RowSource() = default;
   // The map's name (a class's, a plugin map's).
   virtual std::string name() const = 0;
-  // Writes the banks of the w columns of row `row` (column k's at banks[k]), every one of them;
-  // RowTable checks them. Throws the user's own error (located by the source).
-  virtual void banks(std::uint64_t row, std::span<std::int64_t> banks) = 0;
+  // The rows one call gives: the rows are asked in aligned blocks of this many (the memory's
+  // last block may be shorter); 1 asks each row alone, when it is first needed.
+  virtual std::uint64_t block_rows() const { return 1; }
+  // Writes the banks of the w columns of rows first .. first + count - 1 (column k of row
+  // first + i at banks[i * w + k]), every one of them; RowTable checks them. Throws the user's
+  // own error (located by the source).
+  virtual void banks(std::uint64_t first, std::uint64_t count, std::span<std::int64_t> banks) = 0;
   // Throws the error of a row whose banks are not a permutation of 0..w-1, `problem` saying why.
   [[noreturn]] virtual void refuse(std::uint64_t row, std::span<const std::int64_t> banks,
                                    const std::string& problem) = 0;
 };
 
 // The banks of every row of a memory of `rows` rows of `width` words, each asked of the source
-// at most once: when first needed, or all at once by fill_all().
+// at most once: with the block that holds it when first needed, or all at once by fill_all().
 class RowTable {
  public:
+  // A block holds at most this many cells, whatever the source asks: w = 2^16 takes one row.
+  static constexpr std::uint64_t kMaxBlockCells = std::uint64_t{1} << 16;
+
   RowTable(unsigned width, std::uint64_t rows, std::unique_ptr<RowSource> source);
 
   unsigned width() const { return width_; }
@@ -42,23 +51,37 @@ class RowTable {
 
   // The bank of column `column` of row `row` (row < rows, column < width).
   unsigned bank(std::uint64_t row, std::uint64_t column) {
-    if (!filled_[row]) [[unlikely]]
-      fill(row);
-    return banks_[row * width_ + column];
+    const std::uint16_t kept = banks_[row * width_ + column];
+    if (kept == 0) [[unlikely]]
+      return first_bank(row, column);
+    return kept - 1u;
   }
   // Every row now: from then on the table is only read (threads may share it).
   void fill_all();
 
  private:
-  [[gnu::noinline]] void fill(std::uint64_t row);
+  // bank() where the table holds 0: a row not asked yet (asked now), or bank 2^16 - 1.
+  [[gnu::noinline]] unsigned first_bank(std::uint64_t row, std::uint64_t column);
+  // Asks the source for the block that holds `row`.
+  void fill(std::uint64_t row);
+  // Writes the block's rows into the table: true when each is a permutation of 0..w-1 (checked
+  // at once, for w <= 64), else some may not be, or w is larger.
+  bool keep_permutations(std::uint64_t first, std::uint64_t count,
+                         std::span<const std::int64_t> cells);
+  // Checks row `row`'s banks (a permutation of 0..w-1: refused, with why, if not) and writes
+  // them into the table.
+  void keep(std::uint64_t row, std::span<const std::int64_t> banks);
 
   unsigned width_;
   std::uint64_t rows_;
   std::unique_ptr<RowSource> source_;
-  HugePageArray<std::uint16_t> banks_;  // row-major, w <= 2^16; pages taken as rows are filled
+  std::uint64_t block_;  // rows asked at once
+  // Row-major, each bank + 1 (mod 2^16: w <= 2^16), so that 0 is a row not asked yet and the
+  // hot path reads one array; pages are taken as rows are filled.
+  HugePageArray<std::uint16_t> banks_;
   HugePageArray<std::uint8_t> filled_;
-  std::vector<std::int64_t> row_;    // what the source wrote
-  std::vector<std::uint64_t> seen_;  // banks met in the row being checked, a bit each
+  std::vector<std::int64_t> block_banks_;  // what the source wrote
+  std::vector<std::uint64_t> seen_;        // banks met in the row being checked, a bit each
 };
 
 class TabulatedMap final : public RowPermutation<TabulatedMap> {

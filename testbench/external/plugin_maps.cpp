@@ -43,7 +43,8 @@ class PluginRows final : public RowSource {
 
   std::string name() const override { return name_; }
 
-  void banks(std::uint64_t row, std::span<std::int64_t> banks) override {
+  // One row a call (block_rows() 1): only the rows the run needs.
+  void banks(std::uint64_t row, std::uint64_t, std::span<std::int64_t> banks) override {
     try {
       for (std::size_t k = 0; k < banks.size(); ++k)
         banks[k] = map_->bank(static_cast<std::uint32_t>(row), static_cast<std::uint32_t>(k));

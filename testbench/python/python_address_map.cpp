@@ -3,11 +3,16 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "testbench/input/own_maps.hpp"
 #include "testbench/python/python_user_code.hpp"
@@ -31,29 +36,48 @@ bool unsigned_format(char code) {
   return std::string_view("BHILQN").find(code) != std::string_view::npos;
 }
 
-// One native integer of `size` bytes at `p`.
-std::int64_t integer_at(const char* p, Py_ssize_t size, bool is_signed) {
-  switch (size) {
-    case 1:
-      return is_signed ? *reinterpret_cast<const std::int8_t*>(p)
-                       : *reinterpret_cast<const std::uint8_t*>(p);
-    case 2:
-      return is_signed ? *reinterpret_cast<const std::int16_t*>(p)
-                       : *reinterpret_cast<const std::uint16_t*>(p);
-    case 4:
-      return is_signed ? *reinterpret_cast<const std::int32_t*>(p)
-                       : *reinterpret_cast<const std::uint32_t*>(p);
-    default: {
-      const std::uint64_t u = *reinterpret_cast<const std::uint64_t*>(p);
-      // An unsigned word past 2^63 is no bank: -1 says so to the check.
-      return is_signed || u <= std::uint64_t{INT64_MAX} ? static_cast<std::int64_t>(u) : -1;
+// A native integer as a bank: an unsigned word past 2^63 is no bank (-1 says so to the check).
+template <class T>
+std::int64_t as_bank(T value) {
+  if constexpr (std::is_same_v<T, std::uint64_t>)
+    return value <= std::uint64_t{INT64_MAX} ? static_cast<std::int64_t>(value) : -1;
+  else
+    return static_cast<std::int64_t>(value);
+}
+
+// The rows x w integers of type T that `view` holds (its strides in bytes) into `banks`.
+template <class T>
+void copy_cells(const Py_buffer& view, std::size_t rows, std::size_t w,
+                std::span<std::int64_t> banks) {
+  const char* base = static_cast<const char*>(view.buf);
+  const Py_ssize_t row_stride = view.ndim == 2 ? view.strides[0] : 0;
+  const Py_ssize_t column_stride = view.strides[view.ndim - 1];
+  for (std::size_t r = 0; r < rows; ++r) {
+    const char* p = base + static_cast<Py_ssize_t>(r) * row_stride;
+    std::int64_t* out = &banks[r * w];
+    for (std::size_t k = 0; k < w; ++k, p += column_stride) {
+      T value;
+      std::memcpy(&value, p, sizeof value);
+      out[k] = as_bank(value);
     }
   }
 }
 
-// A one-dimensional buffer of native integers (a numpy array) read into `banks`: true when it
-// is one (`problem` then says what is wrong with it, or stays empty).
-bool read_buffer(PyObject* value, std::span<std::int64_t> banks, std::string& problem) {
+template <class Signed, class Unsigned>
+void copy_as(bool is_signed, const Py_buffer& view, std::size_t rows, std::size_t w,
+             std::span<std::int64_t> banks) {
+  if (is_signed)
+    copy_cells<Signed>(view, rows, w, banks);
+  else
+    copy_cells<Unsigned>(view, rows, w, banks);
+}
+
+// A buffer of native integers (a numpy array) read into `banks`: one row of w banks (`rows` 0:
+// one dimension) or `rows` x w. True when `value` is a buffer of integers: `problem` then says
+// what is wrong with its shape, or stays empty. Its cells are read without a Python object
+// each.
+bool read_buffer(PyObject* value, std::size_t rows, std::size_t w, std::span<std::int64_t> banks,
+                 std::string& problem) {
   if (!PyObject_CheckBuffer(value)) return false;
   Py_buffer view;
   if (PyObject_GetBuffer(value, &view, PyBUF_RECORDS_RO) != 0) {
@@ -63,15 +87,36 @@ bool read_buffer(PyObject* value, std::span<std::int64_t> banks, std::string& pr
   const std::unique_ptr<Py_buffer, void (*)(Py_buffer*)> release(&view, PyBuffer_Release);
   const std::string_view format = view.format ? view.format : "B";
   const std::string_view code = format.starts_with('@') ? format.substr(1) : format;
-  if (view.ndim != 1 || code.size() != 1 || (!signed_format(code[0]) && !unsigned_format(code[0])))
-    return false;  // read item by item below (and refused there if it is no list of integers)
-  if (view.shape[0] != static_cast<Py_ssize_t>(banks.size())) {
-    problem = fmt::format("{} banks, expected w = {}", view.shape[0], banks.size());
+  if (code.size() != 1 || (!signed_format(code[0]) && !unsigned_format(code[0])))
+    return false;  // read item by item (and refused there if it holds no integers)
+  const std::vector<Py_ssize_t> shape(view.shape, view.shape + view.ndim);
+  if (rows == 0 && (view.ndim != 1 || shape[0] != static_cast<Py_ssize_t>(w))) {
+    problem = view.ndim == 1 ? fmt::format("{} banks, expected w = {}", shape[0], w)
+                             : fmt::format("an array of shape ({}), expected ({},)",
+                                           fmt::join(shape, ", "), w);
     return true;
   }
-  const char* p = static_cast<const char*>(view.buf);
-  for (std::size_t k = 0; k < banks.size(); ++k, p += view.strides[0])
-    banks[k] = integer_at(p, view.itemsize, signed_format(code[0]));
+  if (rows != 0 && (view.ndim != 2 || shape[0] != static_cast<Py_ssize_t>(rows) ||
+                    shape[1] != static_cast<Py_ssize_t>(w))) {
+    problem = fmt::format("an array of shape ({}{}), expected ({}, {}): count x w",
+                          fmt::join(shape, ", "), view.ndim == 1 ? "," : "", rows, w);
+    return true;
+  }
+  const std::size_t n = std::max<std::size_t>(rows, 1);
+  const bool is_signed = signed_format(code[0]);
+  switch (view.itemsize) {
+    case 1:
+      copy_as<std::int8_t, std::uint8_t>(is_signed, view, n, w, banks);
+      break;
+    case 2:
+      copy_as<std::int16_t, std::uint16_t>(is_signed, view, n, w, banks);
+      break;
+    case 4:
+      copy_as<std::int32_t, std::uint32_t>(is_signed, view, n, w, banks);
+      break;
+    default:
+      copy_as<std::int64_t, std::uint64_t>(is_signed, view, n, w, banks);
+  }
   return true;
 }
 
@@ -107,12 +152,56 @@ void read_sequence(PyObject* value, std::span<std::int64_t> banks, std::string& 
   }
 }
 
+// One row's w banks: a numpy array, a list or a tuple.
+void read_row(PyObject* value, std::span<std::int64_t> banks, std::string& problem) {
+  if (PyList_CheckExact(value) || PyTuple_CheckExact(value) ||
+      !read_buffer(value, 0, banks.size(), banks, problem))
+    read_sequence(value, banks, problem);
+}
+
+// The banks of rows first .. first + count - 1: a count x w numpy array, or a list of rows.
+void read_block(PyObject* value, std::uint64_t first, std::uint64_t count,
+                std::span<std::int64_t> banks, std::string& problem) {
+  const std::size_t w = banks.size() / count;
+  if (read_buffer(value, count, w, banks, problem)) return;
+  if (PyUnicode_Check(value) || PyBytes_Check(value) || !PySequence_Check(value)) {
+    problem = fmt::format("expected a count x w = {} x {} numpy array, or a list of {} rows", count,
+                          w, count);
+    return;
+  }
+  const py::object rows = py::reinterpret_steal<py::object>(PySequence_Fast(value, ""));
+  if (!rows) throw py::error_already_set();
+  const Py_ssize_t size = PySequence_Fast_GET_SIZE(rows.ptr());
+  if (size != static_cast<Py_ssize_t>(count)) {
+    problem = fmt::format("{} rows, expected count = {}", size, count);
+    return;
+  }
+  PyObject** row = PySequence_Fast_ITEMS(rows.ptr());
+  for (std::uint64_t i = 0; i < count && problem.empty(); ++i) {
+    read_row(row[i], banks.subspan(i * w, w), problem);
+    if (!problem.empty()) problem = fmt::format("row {}: {}", first + i, problem);
+  }
+}
+
+py::object address_map_class() {
+  return py::module_::import("mmsim._address_map").attr("AddressMap");
+}
+
+// A Python map's rows: its banks_block(first, count) for blocks of kBlockRows rows where the
+// class gives one, else its banks(row) for each row. Called as the rows are first needed,
+// through the C API (no pybind11 conversions): what they return is read by read_block and
+// read_row.
 class PythonRows final : public RowSource {
  public:
-  PythonRows(py::object instance, std::string name, OwnMapRef ref)
-      : banks_(instance.attr("banks")), name_(std::move(name)), ref_(std::move(ref)) {
-    // file:line of banks, for what is wrong with what it returns.
-    const py::object function = py::getattr(banks_, "__func__", py::none());
+  static constexpr std::uint64_t kBlockRows = 1024;
+
+  PythonRows(const py::object& instance, std::string name, OwnMapRef ref)
+      : name_(std::move(name)), ref_(std::move(ref)) {
+    blocks_ =
+        !py::type::of(instance).attr("banks_block").is(address_map_class().attr("banks_block"));
+    method_ = instance.attr(blocks_ ? "banks_block" : "banks");
+    // file:line of the method, for what is wrong with what it returns.
+    const py::object function = py::getattr(method_, "__func__", py::none());
     const py::object code = py::getattr(function, "__code__", py::none());
     place_ = code.is_none()
                  ? ref_.code.file.string()
@@ -121,42 +210,58 @@ class PythonRows final : public RowSource {
   }
 
   std::string name() const override { return name_; }
+  std::uint64_t block_rows() const override { return blocks_ ? kBlockRows : 1; }
 
-  // Called once per row the run needs: the C API, without pybind11's conversions.
-  void banks(std::uint64_t row, std::span<std::int64_t> banks) override {
-    const py::object index = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(row));
-    PyObject* result = index ? PyObject_CallOneArg(banks_.ptr(), index.ptr()) : nullptr;
+  void banks(std::uint64_t first, std::uint64_t count, std::span<std::int64_t> banks) override {
+    call_ = blocks_ ? fmt::format("{}.banks_block({}, {})", name_, first, count)
+                    : fmt::format("{}.banks({})", name_, first);
+    PyObject* result = call(first, count);
     if (result == nullptr) {
       py::error_already_set e;
       rethrow_if_interrupt_or_input(e);
-      throw InputError(ref_.where, fmt::format("{}: {}.banks({}) raised an exception:\n{}",
-                                               ref_.key, name_, row, traceback_text(e)));
+      throw InputError(ref_.where, fmt::format("{}: {} raised an exception:\n{}", ref_.key, call_,
+                                               traceback_text(e)));
     }
     returned_ = py::reinterpret_steal<py::object>(result);
     std::string problem;
-    if (PyList_CheckExact(result) || PyTuple_CheckExact(result) ||
-        !read_buffer(result, banks, problem))
-      read_sequence(result, banks, problem);
-    if (!problem.empty()) refuse(row, banks, problem);
+    if (blocks_)
+      read_block(result, first, count, banks, problem);
+    else
+      read_row(result, banks, problem);
+    if (!problem.empty())
+      throw InputError(ref_.where, fmt::format("{}: {}: {} returned {}: {}", ref_.key, place_,
+                                               call_, short_repr(returned_), problem));
   }
 
-  [[noreturn]] void refuse(std::uint64_t row, std::span<const std::int64_t>,
+  [[noreturn]] void refuse(std::uint64_t row, std::span<const std::int64_t> banks,
                            const std::string& problem) override {
-    throw InputError(ref_.where, fmt::format("{}: {}: {}.banks({}) returned {}: {}", ref_.key,
-                                             place_, name_, row, short_repr(returned_), problem));
+    if (!blocks_)
+      throw InputError(ref_.where, fmt::format("{}: {}: {} returned {}: {}", ref_.key, place_,
+                                               call_, short_repr(returned_), problem));
+    std::string written = fmt::format("[{}]", fmt::join(banks, ", "));
+    if (written.size() > 200) written = written.substr(0, 200) + "...";
+    throw InputError(ref_.where, fmt::format("{}: {}: {} returned row {} as {}: {}", ref_.key,
+                                             place_, call_, row, written, problem));
   }
 
  private:
-  py::object banks_;     // the instance's bound method
+  // The user's method on (first, count) or (row): what it returned, or nullptr (it raised).
+  PyObject* call(std::uint64_t first, std::uint64_t count) const {
+    const py::object row = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(first));
+    if (!blocks_) return row ? PyObject_CallOneArg(method_.ptr(), row.ptr()) : nullptr;
+    const py::object rows = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(count));
+    PyObject* args[] = {row.ptr(), rows.ptr()};
+    return row && rows ? PyObject_Vectorcall(method_.ptr(), args, 2, nullptr) : nullptr;
+  }
+
+  bool blocks_ = false;
+  py::object method_;    // the instance's bound banks_block or banks
   py::object returned_;  // what it returned last
+  std::string call_;     // the last call, as the user would write it
   std::string name_;
   std::string place_;
   OwnMapRef ref_;
 };
-
-py::object address_map_class() {
-  return py::module_::import("mmsim._address_map").attr("AddressMap");
-}
 
 // An instance of `cls` with what mmsim sets before the first call: width, rows, seed, params.
 py::object map_instance(const py::object& cls, const std::vector<ParamSpec>& params,

@@ -1,7 +1,9 @@
 // An address map written in Python (a subclass of mmsim.AddressMap, docs/own_maps.md) as the
-// machine runs it: a RowSource whose rows are the class's banks(row), asked once per row (the
-// machine keeps them in a table: hw/memory/tabulated_map.hpp), each checked to be the w banks
-// of a permutation, given as a list, tuple or numpy array of integers.
+// machine runs it: a RowSource whose rows are the class's banks(row), asked once per row, or
+// its banks_block(first, count), asked once per block of rows (the machine keeps them in a
+// table: hw/memory/tabulated_map.hpp), each row checked to be a permutation of the w banks,
+// given as a list, tuple or numpy array of integers (a block: a count x w array read through
+// the buffer protocol, or a list of rows).
 #pragma once
 
 #include <pybind11/pybind11.h>

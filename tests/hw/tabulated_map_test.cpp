@@ -22,23 +22,34 @@ Formula skew(unsigned w) {
   };
 }
 
-// Rows by `formula`, counting the calls; `broken_row`'s banks are `broken` instead.
+// Rows by `formula`, `block` rows a call, counting the calls of each row and recording each
+// call's (first, count); `broken_row`'s banks are `broken` instead.
 class CountingRows final : public RowSource {
  public:
   CountingRows(std::vector<unsigned>& calls, Formula formula, std::uint64_t broken_row = ~0ull,
-               std::vector<std::int64_t> broken = {})
+               std::vector<std::int64_t> broken = {}, std::uint64_t block = 1,
+               std::vector<std::pair<std::uint64_t, std::uint64_t>>* blocks = nullptr)
       : calls_(calls),
         formula_(std::move(formula)),
         broken_row_(broken_row),
-        broken_(std::move(broken)) {}
+        broken_(std::move(broken)),
+        block_(block),
+        blocks_(blocks) {}
   std::string name() const override { return "counting"; }
-  void banks(std::uint64_t row, std::span<std::int64_t> banks) override {
-    ++calls_.at(row);
-    for (std::size_t k = 0; k < banks.size(); ++k)
-      banks[k] = row == broken_row_ ? broken_.at(k) : formula_(row, k);
+  std::uint64_t block_rows() const override { return block_; }
+  void banks(std::uint64_t first, std::uint64_t count, std::span<std::int64_t> banks) override {
+    if (blocks_ != nullptr) blocks_->emplace_back(first, count);
+    const std::size_t w = banks.size() / count;
+    EXPECT_EQ(banks.size(), count * w);
+    for (std::uint64_t row = first; row < first + count; ++row) {
+      ++calls_.at(row);
+      for (std::size_t k = 0; k < w; ++k)
+        banks[(row - first) * w + k] = row == broken_row_ ? broken_.at(k) : formula_(row, k);
+    }
   }
-  [[noreturn]] void refuse(std::uint64_t row, std::span<const std::int64_t>,
+  [[noreturn]] void refuse(std::uint64_t row, std::span<const std::int64_t> banks,
                            const std::string& problem) override {
+    EXPECT_EQ(banks.size(), 4u);
     throw std::runtime_error("row " + std::to_string(row) + ": " + problem);
   }
 
@@ -47,6 +58,8 @@ class CountingRows final : public RowSource {
   Formula formula_;
   std::uint64_t broken_row_;
   std::vector<std::int64_t> broken_;
+  std::uint64_t block_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>>* blocks_;
 };
 
 TEST(TabulatedMap, AsksEachRowOnceWhenFirstNeededAndMapsAsItsRows) {
@@ -77,6 +90,41 @@ TEST(TabulatedMap, AsksEachRowOnceWhenFirstNeededAndMapsAsItsRows) {
   }
 }
 
+TEST(TabulatedMap, AsksTheAlignedBlockOfARowOnceAndTheLastBlockIsShort) {
+  const unsigned w = 4;
+  const std::uint64_t rows = 50;
+  std::vector<unsigned> calls(rows);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> blocks;
+  const TabulatedMap map(std::make_shared<RowTable>(
+      w, rows,
+      std::make_unique<CountingRows>(calls, skew(w), ~0ull, std::vector<std::int64_t>{}, 8,
+                                     &blocks)));
+  // Rows 10..19, twice over: blocks 8..15 and 16..23, once each.
+  for (int pass = 0; pass < 2; ++pass)
+    for (Address a = 10 * w; a < 20 * w; ++a)
+      ASSERT_EQ(map.cell(a), a / w * w + (a % w + a / w) % w) << "a=" << a;
+  using Blocks = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+  EXPECT_EQ(blocks, (Blocks{{8, 8}, {16, 8}}));
+  for (std::uint64_t row = 0; row < rows; ++row)
+    EXPECT_EQ(calls[row], row >= 8 && row < 24 ? 1u : 0u) << "row " << row;
+  map.look_up_all_rows();
+  EXPECT_EQ(blocks, (Blocks{{8, 8}, {16, 8}, {0, 8}, {24, 8}, {32, 8}, {40, 8}, {48, 2}}));
+  for (std::uint64_t row = 0; row < rows; ++row) EXPECT_EQ(calls[row], 1u) << "row " << row;
+}
+
+TEST(TabulatedMap, ABlockHoldsAtMostTwoToTheSixteenCells) {
+  const unsigned w = 8192;  // 2^16 / w = 8 rows a block, whatever the source asks
+  std::vector<unsigned> calls(20);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> blocks;
+  const TabulatedMap map(std::make_shared<RowTable>(
+      w, 20,
+      std::make_unique<CountingRows>(calls, skew(w), ~0ull, std::vector<std::int64_t>{}, 1024,
+                                     &blocks)));
+  EXPECT_EQ(map.cell(9 * w + 5), 9 * w + (5 + 9) % w);
+  using Blocks = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+  EXPECT_EQ(blocks, (Blocks{{8, 8}}));
+}
+
 TEST(TabulatedMap, AUserXorMapsAsTheBuiltInXor) {
   const unsigned w = 16;
   const std::uint64_t rows = 64;
@@ -104,15 +152,23 @@ TEST(TabulatedMap, RefusesARowThatIsNotAPermutation) {
   for (const Broken& b : {Broken{{0, 0, 1, 2}, "bank 0 appears twice: not a permutation of 0..3"},
                           Broken{{0, 1, 2, 4}, "column 3's bank 4 is not one of 0..3"},
                           Broken{{0, -1, 2, 3}, "column 1's bank -1 is not one of 0..3"}}) {
-    std::vector<unsigned> calls(8);
-    const TabulatedMap map(std::make_shared<RowTable>(
-        4, 8, std::make_unique<CountingRows>(calls, skew(4), 5, b.banks)));
-    EXPECT_EQ(map.cell(4 * 4 + 1), 4 * 4 + (1 + 4) % 4);
-    try {
-      map.cell(5 * 4 + 2);
-      FAIL() << "row 5 accepted";
-    } catch (const std::runtime_error& e) {
-      EXPECT_EQ(std::string(e.what()), "row 5: " + b.problem);
+    // A row alone, and inside a block of 4 rows (rows 4..7, row 4 right).
+    for (const std::uint64_t block : {1u, 4u}) {
+      std::vector<unsigned> calls(8);
+      const TabulatedMap map(std::make_shared<RowTable>(
+          4, 8, std::make_unique<CountingRows>(calls, skew(4), 5, b.banks, block)));
+      EXPECT_EQ(map.cell(0 * 4 + 1), 0 * 4 + (1 + 0) % 4);
+      // Row 4 is right: alone it is kept; with row 5 in its block, the block is refused.
+      if (block == 1)
+        EXPECT_EQ(map.cell(4 * 4 + 2), 4 * 4 + (2 + 4) % 4);
+      else
+        EXPECT_THROW(map.cell(4 * 4 + 2), std::runtime_error);
+      try {
+        map.cell(5 * 4 + 2);
+        FAIL() << "row 5 accepted, block " << block;
+      } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), "row 5: " + b.problem);
+      }
     }
   }
 }

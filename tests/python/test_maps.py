@@ -69,7 +69,8 @@ def with_map(machine, shared, address_map):
 class Twins(unittest.TestCase):
     def test_a_python_xor_and_skew_give_the_built_ins_figures(self):
         for label, machine, shared in MACHINES:
-            for built_in, cls in (("xor", "Xor"), ("xor", "XorTable"), ("skew", "Skew")):
+            for built_in, cls in (("xor", "Xor"), ("xor", "XorTable"), ("xor", "XorBlock"),
+                                  ("skew", "Skew")):
                 for seed in (1, 2, 3):
                     hmm = label == "hmm"
                     trace = random_trace(seed, machine["threads"] // machine["width"],
@@ -199,7 +200,8 @@ class MemoryEstimate(unittest.TestCase):
 class Listing(unittest.TestCase):
     def test_the_maps_of_a_file_with_their_parameters(self):
         maps = {m["name"]: m for m in mmsim.address_maps(file=MAPS)}
-        self.assertEqual(sorted(maps), ["RandomPermutation", "Skew", "Xor", "XorTable"])
+        self.assertEqual(sorted(maps),
+                         ["RandomPermutation", "Skew", "Xor", "XorBlock", "XorTable"])
         self.assertEqual(maps["Xor"]["doc"], "bank k xor (j mod w), the built-in xor's twin "
                                              "(w a power of two)")
         self.assertEqual(maps["RandomPermutation"]["params"],
@@ -238,6 +240,53 @@ class Elsewhere(unittest.TestCase):
         self.assertEqual(len(stages), 4)
         self.assertEqual(stages[f"{MAPS}:Xor"], stages["xor"])
         self.assertEqual(stages[f"{MAPS}:Skew"], stages["skew"])
+
+
+BLOCKS = """\
+import numpy as np
+
+import mmsim
+
+
+class SkewRows(mmsim.AddressMap):
+    def banks_block(self, first, count):
+        Calls.calls.append((first, count))
+        return [[(k + j) % self.width for k in range(self.width)]
+                for j in range(first, first + count)]
+
+
+class Calls:
+    calls = []
+"""
+
+
+class BlockForm(unittest.TestCase):
+    def test_blocks_rows_and_the_built_in_agree_over_many_blocks(self):
+        # 3077 rows of w = 8: blocks of 1024 rows, the last of 5; random reads and writes over
+        # the whole memory, so that every block is asked for.
+        words = 8 * 3077
+        machine = {"model": "dmm", "width": 8, "latency": 3, "threads": 64, "memory": words}
+        warps = random_trace(5, 8, 8, words)
+        warps[0].append({"read": list(range(words - 8, words))})  # the last block's last row
+        program = {"name": "trace", "warps": warps}
+        with scratch() as folder:
+            path = os.path.join(folder, "blocks.py")
+            with open(path, "w") as f:
+                f.write(BLOCKS)
+            for built_in, forms in (("xor", [f"{MAPS}:Xor", f"{MAPS}:XorBlock"]),
+                                    ("skew", [f"{MAPS}:Skew", f"{path}:SkewRows"])):
+                expected = mmsim.run({"machine": dict(machine, address_map=built_in),
+                                      "program": program})
+                for address_map in forms:
+                    with self.subTest(map=address_map):
+                        got = mmsim.run({"machine": dict(machine, address_map=address_map),
+                                         "program": program})
+                        self.assertEqual(json.dumps(machine_figures(got.stats)),
+                                         json.dumps(machine_figures(expected.stats)))
+            from mmsim import _program
+            calls = _program.load_class(path, "Calls", object).calls
+        # One call per block, for the one run with SkewRows.
+        self.assertEqual(sorted(calls), [(0, 1024), (1024, 1024), (2048, 1024), (3072, 5)])
 
 
 MISTAKES = """\
@@ -285,6 +334,28 @@ class Fine(mmsim.AddressMap):
 
 class Helper:
     pass
+
+
+class BlockTwice(mmsim.AddressMap):
+    def banks_block(self, first, count):
+        rows = (np.arange(first, first + count)[:, np.newaxis] + np.arange(4)) % 4
+        rows[5] = [0, 0, 1, 2]
+        return rows
+
+
+class BlockShape(mmsim.AddressMap):
+    def banks_block(self, first, count):
+        return np.zeros((count, 3), dtype=np.int64)
+
+
+class BlockShortRow(mmsim.AddressMap):
+    def banks_block(self, first, count):
+        return [[0, 1, 2, 3]] * (count - 1) + [[0, 1, 2]]
+
+
+class BlockRaises(mmsim.AddressMap):
+    def banks_block(self, first, count):
+        return np.zeros((count, 4)) // 0 + {}
 """
 
 TESTBENCH = """\
@@ -331,6 +402,23 @@ class Mistakes(unittest.TestCase):
                       text)
         self.assertIn('user_maps.py", line 18, in banks', text)
         self.assertIn("ZeroDivisionError", text)
+
+    def test_what_is_wrong_with_a_block_names_the_row(self):
+        self.assert_refused("user_maps.py:BlockTwice", "tb.yaml:6:16: machine.address_map: ",
+                            "user_maps.py:48: BlockTwice.banks_block(0, 16) returned row 5 as "
+                            "[0, 0, 1, 2]: bank 0 appears twice: not a permutation of 0..3")
+        self.assert_refused("user_maps.py:BlockShape", "user_maps.py:55: BlockShape.banks_block"
+                            "(0, 16) returned array([[0, 0, 0],", "an array of shape (16, 3), "
+                            "expected (16, 4): count x w")
+        self.assert_refused("user_maps.py:BlockShortRow", "user_maps.py:60: BlockShortRow."
+                            "banks_block(0, 16) returned [[0, 1, 2, 3], [0, 1, 2, 3],",
+                            "row 15: 3 banks, expected w = 4")
+        status, text = self.run_map("user_maps.py:BlockRaises")
+        self.assertEqual(status, 2)
+        self.assertIn("tb.yaml:6:16: machine.address_map: BlockRaises.banks_block(0, 16) raised "
+                      "an exception:", text)
+        self.assertIn('user_maps.py", line 66, in banks_block', text)
+        self.assertIn("TypeError", text)
 
     def test_what_is_not_a_list_of_banks(self):
         self.assert_refused("user_maps.py:Nothing", "Nothing.banks(0) returned None: expected a "
