@@ -3,9 +3,9 @@
 // whenever the MMU can accept a dispatch, which unit goes (or that the MMU idles).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "hw/support/dynamic_bitset.hpp"
@@ -27,6 +27,9 @@ class DispatchPolicy {
   // Whether it keeps a set of the ready units (and so is told of each by ready()); round robin
   // walks the units present instead, and is not told.
   virtual bool keeps_ready_set() const { return true; }
+  // Whether kNoUnit means "idle this time unit, ask again at the next" (a policy of one's own)
+  // rather than "idle until something happens" (round robin, whose turn waits for an event).
+  virtual bool asked_every_time_unit() const { return false; }
 };
 
 // What a policy may look at.
@@ -40,17 +43,13 @@ struct PolicyContext {
   UnitId count = 0;
 };
 
-// One dispatch policy: its name (machine.dispatch), what it does, and how it is made.
+// One dispatch policy: its name (machine.dispatch), what it does, and how it is made (the
+// built-ins: dispatch_policies.hpp; one's own: own_policy.hpp).
 struct PolicyInfo {
   std::string name;
   std::string description;
-  std::unique_ptr<DispatchPolicy> (*make)(const PolicyContext& context);  // for one memory port
+  std::function<std::unique_ptr<DispatchPolicy>(const PolicyContext& context)> make;  // a port's
+  std::string source{};  // a policy of one's own: its file or library ("" for the built-ins)
 };
-
-// Every policy, in the order `mmsim list` shows them.
-const std::vector<PolicyInfo>& dispatch_policies();
-// nullptr for an unknown name.
-std::unique_ptr<DispatchPolicy> make_dispatch_policy(std::string_view name,
-                                                     const PolicyContext& context);
 
 }  // namespace mmsim

@@ -30,7 +30,9 @@ Dispatcher::Dispatcher(const sc_core::sc_module_name& name, std::vector<WarpUnit
 
 void Dispatcher::add_port(Mmu& mmu, std::unique_ptr<DispatchPolicy> policy) {
   const bool tell_ready = policy->keeps_ready_set();
-  ports_.push_back(Port{.mmu = &mmu, .policy = std::move(policy), .tell_ready = tell_ready});
+  const bool ask_again = policy->asked_every_time_unit();
+  ports_.push_back(Port{
+      .mmu = &mmu, .policy = std::move(policy), .tell_ready = tell_ready, .ask_again = ask_again});
   memories_.push_back(&mmu);
   pending_ports_ = DynamicBitset(ports_.size());
   chosen_ports_.resize(ports_.size());
@@ -101,7 +103,10 @@ Dispatcher::Choices Dispatcher::choose_dispatches(Cycle t) {
       return;
     }
     port.chosen = port.policy->choose(t);
-    if (port.chosen == kNoUnit) return;  // its units wait for an event (round robin's turn)
+    if (port.chosen == kNoUnit) {  // it idles: until an event (round robin's turn), or for t
+      if (port.ask_again) next = std::min(next, t + 1);
+      return;
+    }
     --port.ready;
     chosen[count++] = &port;
   };

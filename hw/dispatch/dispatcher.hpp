@@ -86,6 +86,7 @@ class Dispatcher : public sc_core::sc_module {
     UnitId chosen = kNoUnit;  // in the current step
     std::uint32_t ready = 0;  // units ready for it, not yet chosen
     bool tell_ready = true;   // its policy keeps a set of the ready units
+    bool ask_again = false;   // its policy's idling lasts one time unit (a policy of one's own)
     DispatchTrace traced = {};
   };
 

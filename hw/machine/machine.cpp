@@ -1,5 +1,6 @@
 #include "hw/machine/machine.hpp"
 
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/assembly.hpp"
 #include "hw/machine/machine_models.hpp"
 
@@ -51,7 +52,9 @@ Machine::Machine(const sc_core::sc_module_name& name, const ResolvedMachine& mac
       context.first = sm.first_unit();
       context.count = static_cast<UnitId>(sm.units().size());
     }
-    dispatcher_->add_port(*mmu, make_dispatch_policy(config_.dispatch, context));
+    dispatcher_->add_port(*mmu, config_.own_policy
+                                    ? config_.own_policy->make(context)
+                                    : make_dispatch_policy(config_.dispatch, context));
   }
 }
 

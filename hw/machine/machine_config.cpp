@@ -2,7 +2,7 @@
 
 #include <bit>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
@@ -124,7 +124,7 @@ void validate(const MachineConfig& c) {
     throw ConfigError("address_map", "unknown address map '" + c.mapping.address_map + "'");
   if (!model.hierarchical)
     validate_mapping(c.mapping, address_map_of(c), model, c.width, "");
-  bool known_policy = false;
+  bool known_policy = c.own_policy != nullptr;
   for (const PolicyInfo& policy : dispatch_policies()) known_policy |= policy.name == c.dispatch;
   if (!known_policy) throw ConfigError("dispatch", "unknown dispatch policy '" + c.dispatch + "'");
   validate_memory(c);

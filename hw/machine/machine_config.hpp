@@ -13,6 +13,7 @@
 namespace mmsim {
 
 struct AddressMapInfo;
+struct PolicyInfo;
 
 // How a DMM-family memory maps addresses to banks (machine.address_map, machine.rsu).
 struct BankMapping {
@@ -43,6 +44,9 @@ struct MachineConfig {
   std::uint64_t threads = 0;  // p
   unsigned super_warp = 1;    // s: warps per dispatch unit (sdmm, rsdmm)
   std::string dispatch = "round_robin";
+  // A dispatch policy of one's own (machine.dispatch naming a Python class or a plugin's
+  // policy), in place of the built-in `dispatch` names; `dispatch` then holds its name.
+  std::shared_ptr<const PolicyInfo> own_policy{};
   std::uint64_t seed = 1;  // for every random choice of the hardware
   Cycle barrier_latency = 0;
   Cycle compute_latency = 0;

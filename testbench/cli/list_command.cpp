@@ -1,19 +1,20 @@
 // mmsim list: the machine models, address maps, dispatch policies and programs (with their
-// parameters); with --file or --library, the address maps of one's own a Python file or a C++
-// plugin holds.
+// parameters); with --file or --library, the address maps or dispatch policies of one's own a
+// Python file or a C++ plugin holds.
 #include <iostream>
 #include <memory>
 #include <string_view>
 
 #include <fmt/format.h>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "sw/programs/catalogue.hpp"
 #include "sw/support/suggest.hpp"
 #include "testbench/cli/subcommands.hpp"
 #include "testbench/input/own_maps.hpp"
+#include "testbench/input/own_policies.hpp"
 
 namespace mmsim {
 namespace {
@@ -36,8 +37,8 @@ std::string_view ports_rule(Splitting splitting) {
 
 struct ListCommand {
   std::string what;
-  std::string file;     // a Python file: its maps
-  std::string library;  // a C++ plugin: its maps
+  std::string file;     // a Python file: its maps or policies
+  std::string library;  // a C++ plugin: its maps or policies
 };
 
 void list_params(const std::vector<ParamSpec>& params) {
@@ -46,25 +47,30 @@ void list_params(const std::vector<ParamSpec>& params) {
                              s.default_value ? "default " + *s.default_value : "required", s.help);
 }
 
-// The maps of one's own of a file or library (exit status 0), or its error (2).
-int list_own_maps(const ListCommand& command) {
+// The maps or policies of one's own (`Ref`: OwnMapRef, OwnPolicyRef) of a file or library, as
+// `loader` lists them under `title` (exit status 0), or its error (2).
+template <class Ref, class Loader>
+int list_own(const ListCommand& command, const Loader& loader, const std::string& title,
+             const std::string& key, const std::string& noun) {
   const bool python = !command.file.empty();
-  OwnMapRef ref;
+  Ref ref;
   ref.key = python ? "--file" : "--library";
   ref.where = {ref.key, 0, 0};
   ref.code.kind = python ? ExternalProgram::Kind::python : ExternalProgram::Kind::library;
+  ref.code.key = ref.key;
+  ref.code.noun = noun;
+  ref.code.in_short = true;
   std::error_code error;
   ref.code.file =
       std::filesystem::absolute(python ? command.file : command.library, error).lexically_normal();
   ref.code.file_where = ref.code.name_where = ref.where;
   try {
-    const auto maps = map_loader(ref).list(ref);
-    std::cout << "address maps of " << ref.code.file.string()
-              << " (machine.address_map: " << (python ? "{file, class}" : "{library, name}")
-              << "):\n";
-    for (const auto& map : maps) {
-      std::cout << fmt::format("  {:<22} {}\n", map->name, map->description);
-      list_params(map->params);
+    const auto listed = loader(ref).list(ref);
+    std::cout << title << " of " << ref.code.file.string() << " (" << key << ": "
+              << (python ? "{file, class}" : "{library, name}") << "):\n";
+    for (const auto& code : listed) {
+      std::cout << fmt::format("  {:<22} {}\n", code->name, code->description);
+      list_params(code->params);
     }
     return 0;
   } catch (const InputError& e) {
@@ -76,11 +82,15 @@ int list_own_maps(const ListCommand& command) {
 // Exit status 0, or 2 for an unknown list.
 int list_command(const ListCommand& command) {
   if (!command.file.empty() || !command.library.empty()) {
+    if (command.what == "policies")
+      return list_own<OwnPolicyRef>(command, policy_loader, "dispatch policies",
+                                    "machine.dispatch", "policy");
     if (!command.what.empty() && command.what != "maps") {
-      std::cerr << "mmsim: list: --file and --library list maps, not " << command.what << "\n";
+      std::cerr << "mmsim: list: --file and --library list maps or policies, not "
+                << command.what << "\n";
       return 2;
     }
-    return list_own_maps(command);
+    return list_own<OwnMapRef>(command, map_loader, "address maps", "machine.address_map", "map");
   }
   const std::string& what = command.what;
   const bool all = what.empty();
@@ -104,6 +114,8 @@ int list_command(const ListCommand& command) {
     std::cout << (all ? "\n" : "") << "dispatch policies (machine.dispatch):\n";
     for (const PolicyInfo& p : dispatch_policies())
       std::cout << fmt::format("  {:<14} {}\n", p.name, p.description);
+    std::cout << "  and policies of one's own: {file, class} or {library, name} (list them with "
+                 "--file, --library; docs/own_policies.md)\n";
   }
   if (all || what == "programs") {
     std::cout << (all ? "\n" : "")
@@ -131,10 +143,12 @@ Subcommand add_list_command(CLI::App& app) {
       "Exit status: 0 listed, 2 an unknown list, or a file or library that cannot be read.");
   list_app->add_option("what", command->what, "models, maps, policies or programs (default: all)");
   auto* file = list_app->add_option("--file", command->file,
-                                    "a Python file: list its address maps (mmsim.AddressMap)");
+                                    "a Python file: list its address maps (mmsim.AddressMap), or "
+                                    "with `policies` its dispatch policies (mmsim.Policy)");
   list_app
       ->add_option("--library", command->library,
-                   "a C++ plugin: list its address maps (MMSIM_PLUGIN_MAPS)")
+                   "a C++ plugin: list its address maps (MMSIM_PLUGIN_MAPS), or with `policies` "
+                   "its dispatch policies (MMSIM_PLUGIN_POLICIES)")
       ->excludes(file);
   return {list_app, [command] { return list_command(*command); }};
 }

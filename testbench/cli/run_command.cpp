@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/program_error.hpp"
 #include "sw/support/suggest.hpp"

@@ -1,14 +1,16 @@
-// Python code in a process without Python (the mmsim command): the first program.file or Python
-// address map starts the interpreter. libmmsim_python.so (testbench/python/python_host.cpp),
-// beside this library, links libpython; it is opened only now, so that a run without Python code
-// pays nothing for Python. It imports the mmsim package, whose native module registers the real
-// loaders of Python programs and maps in place of these (testbench/python).
+// Python code in a process without Python (the mmsim command): the first program.file, Python
+// address map or Python dispatch policy starts the interpreter. libmmsim_python.so
+// (testbench/python/python_host.cpp), beside this library, links libpython; it is opened only
+// now, so that a run without Python code pays nothing for Python. It imports the mmsim package,
+// whose native module registers the real loaders of Python programs, maps and policies in place
+// of these (testbench/python).
 #include <dlfcn.h>
 
 #include <filesystem>
 
 #include "sw/program/external_program.hpp"
 #include "testbench/input/own_maps.hpp"
+#include "testbench/input/own_policies.hpp"
 
 namespace mmsim {
 namespace {
@@ -68,6 +70,19 @@ const MapLoader& started_for_map(const OwnMapRef& ref) {
          ExternalProgram::Kind::python,
          {.load = [](const OwnMapRef& ref) { return started_for_map(ref).load(ref); },
           .list = [](const OwnMapRef& ref) { return started_for_map(ref).list(ref); }}),
+     true);
+
+// The mmsim module's loaders of policies, once Python is started for `ref`.
+const PolicyLoader& started_for_policy(const OwnPolicyRef& ref) {
+  start_python(ref.code.file_where, ref.key, "policies");
+  return policy_loader(ref);
+}
+
+[[maybe_unused]] const bool registered_policies =
+    (register_policy_loader(
+         ExternalProgram::Kind::python,
+         {.load = [](const OwnPolicyRef& ref) { return started_for_policy(ref).load(ref); },
+          .list = [](const OwnPolicyRef& ref) { return started_for_policy(ref).list(ref); }}),
      true);
 
 }  // namespace

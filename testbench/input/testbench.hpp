@@ -15,6 +15,8 @@
 #include "sw/program/input_error.hpp"
 #include "sw/program/program_info.hpp"
 #include "testbench/input/own_maps.hpp"
+#include "testbench/input/own_policies.hpp"
+#include "testbench/input/param_input.hpp"
 
 namespace mmsim {
 
@@ -57,6 +59,8 @@ struct Testbench {
   std::shared_ptr<const WrittenParams> written_params;
   // The maps of one's own it names, by key (machine.address_map, machine.shared.address_map).
   std::map<std::string, OwnMapRef> own_maps;
+  // machine.dispatch naming a policy of one's own.
+  std::optional<OwnPolicyRef> own_policy;
 
   // outputs: what each output the testbench names asks, by its name ("vcd", "stats",
   // "profile", "timeline": testbench/input/output_keys.cpp).

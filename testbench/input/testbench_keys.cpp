@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <limits>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "sw/programs/catalogue.hpp"
@@ -309,6 +309,104 @@ std::string address_map_type() {
   std::string names;
   for (const std::string& name : map_names()) names += (names.empty() ? "`" : ", `") + name + "`";
   return names + ", or a map of one's own: `file.py:Class`, `library:name` or a mapping";
+}
+
+// The type of machine.dispatch in the reference.
+std::string policy_type() {
+  std::string names;
+  for (const std::string& name : policy_names()) names += (names.empty() ? "`" : ", `") + name + "`";
+  return names + ", or a policy of one's own: a mapping";
+}
+
+// machine.dispatch: a built-in policy's name, or a mapping that names a policy of one's own as
+// `program:` names a program ({file, class, params} or {library, name, params}).
+void load_dispatch(const KeyValue& at, Testbench& tb) {
+  tb.own_policy.reset();
+  tb.machine.own_policy.reset();
+  if (!at.node().IsMap()) {
+    tb.machine.dispatch = at.choice();
+    return;
+  }
+  OwnPolicyRef& ref = tb.own_policy.emplace();
+  ref.key = at.key().path;
+  ref.code.key = ref.key;
+  ref.code.noun = "policy";
+  ref.where = at.where();
+  ref.params.where = ref.where;
+  load_keys(at.section(), tb);
+  check_external(ref.code, tb, ref.key, "policy");
+  policy_loader(ref);  // its file is there, and this process runs its kind
+  tb.machine.dispatch = ref.code.name;
+  tb.machine.own_policy = own_dispatch_policy(ref);
+}
+
+// The policy the machine ran with: a built-in's name, or the mapping that names a policy of
+// one's own (its file made absolute, its params as written).
+json dispatch_json(const ResolvedView& r) {
+  if (!r.testbench.own_policy) return json(r.machine.dispatch);
+  const OwnPolicyRef& ref = *r.testbench.own_policy;
+  const bool python = ref.code.kind == ExternalProgram::Kind::python;
+  json out = {{python ? "file" : "library", ref.code.file.string()},
+              {python ? "class" : "name", ref.code.name}};
+  if (!ref.params.values.empty()) {
+    json params = json::object();
+    for (const WrittenParam& p : ref.params.values) params[p.name] = written_json(p.value);
+    out["params"] = params;
+  }
+  return out;
+}
+
+// The keys of the mapping that names a policy of one's own (machine.dispatch).
+std::vector<TestbenchKey> own_policy_keys() {
+  static const auto code = [](Testbench& tb) -> ExternalProgram& { return tb.own_policy->code; };
+  const std::string path = "machine.dispatch";
+  const std::string table = "own_policy";
+  return {
+      {.path = path + ".file",
+       .type = kString,
+       .table = table,
+       .type_text = "file name",
+       .default_text = "none",
+       .meaning = "a Python file (relative to the testbench) whose `class` is the policy",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, code(tb), ExternalProgram::Kind::python);
+           }},
+      {.path = path + ".class",
+       .type = kString,
+       .table = table,
+       .type_text = "a class's name",
+       .default_text = "none",
+       .meaning = "with `file`: the `mmsim.Policy` subclass",
+       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, code(tb)); }},
+      {.path = path + ".library",
+       .type = kString,
+       .table = table,
+       .type_text = "file name",
+       .default_text = "none",
+       .meaning = "a C++ plugin (a shared library, relative to the testbench) whose policy "
+                  "`name` it is",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, code(tb), ExternalProgram::Kind::library);
+           }},
+      {.path = path + ".name",
+       .type = kString,
+       .table = table,
+       .type_text = "a policy's name",
+       .default_text = "none",
+       .meaning = "with `library`: the policy (`MMSIM_PLUGIN_POLICIES`)",
+       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, code(tb)); }},
+      {.path = path + ".params",
+       .type = kMapping,
+       .table = table,
+       .default_text = "every parameter's default",
+       .meaning = "the policy's parameters (its `params`); one without a default is required",
+       .load =
+           [](const KeyValue& at, Testbench& tb) {
+             tb.own_policy->params = written_params(at.section());
+           }},
+  };
 }
 
 // The testbench's program from outside the tree when it is of `kind`, else nullptr.
@@ -634,10 +732,12 @@ std::vector<TestbenchKey> make_keys() {
       {.path = "machine.dispatch",
        .type = choice(policy_names, "dispatch policy"),
        .table = "machine",
+       .type_text = policy_type(),
        .default_text = "`round_robin`",
-       .meaning = "the dispatch policy ([semantics.md](semantics.md), section 4)",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.machine.dispatch = at.choice(); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.dispatch); }},
+       .meaning = "the dispatch policy ([semantics.md](semantics.md), section 4); a policy of "
+                  "one's own ([own_policies.md](own_policies.md))",
+       .load = load_dispatch,
+       .resolved = [](const ResolvedView& r) -> Resolved { return dispatch_json(r); }},
       {.path = "machine.seed",
        .type = integer(0, kMaxInt),
        .table = "machine",
@@ -754,6 +854,7 @@ std::vector<TestbenchKey> make_keys() {
     for (TestbenchKey& key : more) keys.push_back(std::move(key));
   };
   add(own_map_keys("machine.address_map", "own_map"));
+  add(own_policy_keys());
   add(rsu_keys(
       "machine.rsu", [](Testbench& tb) -> BankMapping& { return tb.machine.mapping; }, "rsu"));
   add({

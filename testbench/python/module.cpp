@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "sw/program/program_error.hpp"
@@ -17,6 +17,7 @@
 #include "sw/support/suggest.hpp"
 #include "testbench/outputs/remove_on_signal.hpp"
 #include "testbench/python/python_address_map.hpp"
+#include "testbench/python/python_policy.hpp"
 #include "testbench/python/python_program.hpp"
 #include "testbench/python/python_user_code.hpp"
 #include "testbench/python/python_warp.hpp"
@@ -178,6 +179,7 @@ PYBIND11_MODULE(_core, m) {
   });
   register_program_loader(ExternalProgram::Kind::python, load_python_program);
   bind_address_maps(m);
+  bind_policies(m);
 }
 
 }  // namespace mmsim

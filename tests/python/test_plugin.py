@@ -6,6 +6,7 @@ block reduction beside its Python form."""
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import unittest
@@ -88,6 +89,25 @@ class Plugin(unittest.TestCase):
                     "class": "BlockReduction", "params": {"n": 1024}}})
                 self.assertTrue(cpp.verified)
                 self.assertEqual(machine_statistics(cpp.stats), machine_statistics(python.stats))
+
+    def test_policies_of_ones_own_in_cpp_are_their_built_in_twins_on_every_model(self):
+        from test_policies import MACHINES, random_trace
+        library = os.path.join(self.project, "build", "libready_policies.so")
+        out, _ = self.run_installed(os.path.join(self.project, "ready_policies.yaml"))
+        self.assertIn("dispatch lowest", out)
+        rng = random.Random(2025)
+        for model, machine in MACHINES.items():
+            shared = machine.get("shared", {}).get("memory", 0)
+            for built_in, own in [("lowest_ready", "lowest"), ("oldest_ready", "oldest")]:
+                trace = random_trace(rng, 8, 4, machine["memory"], shared)
+                with self.subTest(model=model, policy=own):
+                    program = {"name": "trace", "warps": trace}
+                    expected = mmsim.run({"machine": dict(machine, dispatch=built_in),
+                                          "program": program})
+                    got = mmsim.run({"machine": dict(machine, dispatch={
+                        "library": library, "name": own}), "program": program})
+                    self.assertEqual(machine_statistics(got.stats),
+                                     machine_statistics(expected.stats))
 
     def test_the_build_folder_is_ignored(self):
         made = [os.path.join("examples", "cpp", "build", path)

@@ -12,7 +12,7 @@
 #include <random>
 #include <set>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "support/command.hpp"
 #include "support/program_checks.hpp"
 #include "sw/planning/permutation.hpp"

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "support/program_checks.hpp"
 
 namespace mmsim::test {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "support/command.hpp"
 #include "support/statistics_json.hpp"

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 #include "support/command.hpp"
 #include "sw/program/external_program.hpp"
 #include "testbench/input/testbench.hpp"

@@ -8,10 +8,11 @@ run() runs a testbench (a file, a dict of the same structure or YAML text) and s
 file, with the mmsim command's own code; models(), programs(), policies() and address_maps()
 list what the simulator offers; Program, Param and Bound write warp programs in Python, whose
 run(warp) gets a Warp (its words: WarpWords) and whose initialize and verify get the Memory;
-AddressMap writes an address map (machine.address_map). Invalid input raises InputError, a
-program that failed ProgramError, a run the hardware refused SimulationError; the interpreter
-never exits. docs/python.md is this reference, docs/own_programs.md the guide to programs of
-one's own, docs/own_maps.md to address maps of one's own.
+AddressMap writes an address map (machine.address_map), Policy a dispatch policy
+(machine.dispatch). Invalid input raises InputError, a program that failed ProgramError, a run
+the hardware refused SimulationError; the interpreter never exits. docs/python.md is this
+reference, docs/own_programs.md the guide to programs of one's own, docs/own_maps.md to address
+maps and docs/own_policies.md to dispatch policies of one's own.
 """
 
 import json as _json
@@ -47,6 +48,7 @@ _check_python()
 from . import _core  # noqa: E402 (once the Python is known to do)
 from ._address_map import AddressMap  # noqa: E402
 from ._errors import Error, InputError, ProgramError, SimulationError  # noqa: E402
+from ._policy import Policy  # noqa: E402
 from ._program import Bound, Param, ParamError, Program, ProcessExit  # noqa: E402
 from ._warp import WarpWords  # noqa: E402
 
@@ -56,7 +58,8 @@ Warp = _core.Warp
 Memory = _core.Memory
 
 __all__ = ["run", "sweep", "models", "programs", "policies", "address_maps", "Result",
-           "Program", "Param", "ParamError", "Bound", "AddressMap", "Warp", "WarpWords", "Memory",
+           "Program", "Param", "ParamError", "Bound", "AddressMap", "Policy", "Warp", "WarpWords",
+           "Memory",
            "Error", "InputError", "ProgramError", "SimulationError", "ProcessExit"]
 
 
@@ -256,9 +259,22 @@ def programs():
     return _core.programs()
 
 
-def policies():
-    """The dispatch policies (machine.dispatch): dicts of name and doc."""
-    return _core.policies()
+def _own(listing, file, library):
+    """What `listing` (a _core function) finds in a Python file or a C++ plugin: dicts of name,
+    doc, source and params (each a dict of name, type, default and doc)."""
+    kind, path = ("python", file) if file is not None else ("library", library)
+    return [{"name": name, "doc": doc, "source": source,
+             "params": [{"name": p, "type": t, "default": d, "doc": h} for p, t, d, h in params]}
+            for name, doc, source, params in listing(kind, _os.fspath(path))]
+
+
+def policies(file=None, library=None):
+    """The dispatch policies (machine.dispatch): dicts of name and doc; with file (a Python
+    file) or library (a C++ plugin), the policies of one's own it holds: dicts of name, doc,
+    source and params (each a dict of name, type, default and doc)."""
+    if file is None and library is None:
+        return _core.policies()
+    return _own(_core.own_policies, file, library)
 
 
 def address_maps(file=None, library=None):
@@ -267,7 +283,4 @@ def address_maps(file=None, library=None):
     params (each a dict of name, type, default and doc)."""
     if file is None and library is None:
         return _core.address_maps()
-    kind, path = ("python", file) if file is not None else ("library", library)
-    return [{"name": name, "doc": doc, "source": source,
-             "params": [{"name": p, "type": t, "default": d, "doc": h} for p, t, d, h in params]}
-            for name, doc, source, params in _core.own_address_maps(kind, _os.fspath(path))]
+    return _own(_core.own_address_maps, file, library)

@@ -1,4 +1,4 @@
-#include "hw/dispatch/dispatch_policy.hpp"
+#include "hw/dispatch/dispatch_policies.hpp"
 
 #include "hw/dispatch/adversarial_policy.hpp"
 #include "hw/dispatch/lowest_ready_policy.hpp"
