@@ -232,21 +232,26 @@ json written_json(const YAML::Node& node) {
   return node.Scalar();
 }
 
+// Code of one's own (a map, a policy) as it ran: the mapping that names it, its file made
+// absolute, its params as written.
+json own_code_json(const ExternalProgram& code, const WrittenParams& written) {
+  const bool python = code.kind == ExternalProgram::Kind::python;
+  json out = {{python ? "file" : "library", code.file.string()},
+              {python ? "class" : "name", code.name}};
+  if (!written.values.empty()) {
+    json params = json::object();
+    for (const WrittenParam& p : written.values) params[p.name] = written_json(p.value);
+    out["params"] = params;
+  }
+  return out;
+}
+
 // The map `key` runs with, as it ran: a built-in map's name, or the mapping that names a map of
 // one's own (its file made absolute, its params as written).
 json address_map_json(const ResolvedView& r, const std::string& key, const AddressMapInfo& map) {
   const auto it = r.testbench.own_maps.find(key);
   if (it == r.testbench.own_maps.end()) return json(map.name);
-  const OwnMapRef& ref = it->second;
-  const bool python = ref.code.kind == ExternalProgram::Kind::python;
-  json out = {{python ? "file" : "library", ref.code.file.string()},
-              {python ? "class" : "name", ref.code.name}};
-  if (!ref.params.values.empty()) {
-    json params = json::object();
-    for (const WrittenParam& p : ref.params.values) params[p.name] = written_json(p.value);
-    out["params"] = params;
-  }
-  return out;
+  return own_code_json(it->second.code, it->second.params);
 }
 
 // The keys of the mapping that names a map of one's own at `path` (machine.address_map,
@@ -344,16 +349,7 @@ void load_dispatch(const KeyValue& at, Testbench& tb) {
 // one's own (its file made absolute, its params as written).
 json dispatch_json(const ResolvedView& r) {
   if (!r.testbench.own_policy) return json(r.machine.dispatch);
-  const OwnPolicyRef& ref = *r.testbench.own_policy;
-  const bool python = ref.code.kind == ExternalProgram::Kind::python;
-  json out = {{python ? "file" : "library", ref.code.file.string()},
-              {python ? "class" : "name", ref.code.name}};
-  if (!ref.params.values.empty()) {
-    json params = json::object();
-    for (const WrittenParam& p : ref.params.values) params[p.name] = written_json(p.value);
-    out["params"] = params;
-  }
-  return out;
+  return own_code_json(r.testbench.own_policy->code, r.testbench.own_policy->params);
 }
 
 // The keys of the mapping that names a policy of one's own (machine.dispatch).
