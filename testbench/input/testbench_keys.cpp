@@ -254,59 +254,81 @@ json address_map_json(const ResolvedView& r, const std::string& key, const Addre
   return own_code_json(it->second.code, it->second.params);
 }
 
-// The keys of the mapping that names a map of one's own at `path` (machine.address_map,
-// machine.shared.address_map), listed in the reference `table`.
-std::vector<TestbenchKey> own_map_keys(const std::string& path, const std::string& table) {
-  static const auto ref = [](const KeyValue& at, Testbench& tb) -> OwnMapRef& {
-    return tb.own_maps.at(at.key().parent());
-  };
+// What the reference says of a kind of code of one's own: its noun ("map"), the Python class it
+// derives from, the macro that registers it in a plugin.
+struct OwnCodeWords {
+  std::string noun;
+  std::string base_class;
+  std::string plugin_macro;
+};
+
+// The keys of the mapping at `path` that names code of one's own ({file, class, params} or
+// {library, name, params}), listed in the reference `table`; `code` and `params` find what a
+// key of it fills.
+std::vector<TestbenchKey> own_code_keys(const std::string& path, const std::string& table,
+                                        const OwnCodeWords& words,
+                                        ExternalProgram& (*code)(const KeyValue& at, Testbench& tb),
+                                        WrittenParams& (*params)(const KeyValue& at,
+                                                                 Testbench& tb)) {
+  const std::string& noun = words.noun;
   return {
       {.path = path + ".file",
        .type = kString,
        .table = table,
        .type_text = "file name",
        .default_text = "none",
-       .meaning = "a Python file (relative to the testbench) whose `class` is the map",
+       .meaning = "a Python file (relative to the testbench) whose `class` is the " + noun,
        .load =
-           [](const KeyValue& at, Testbench& tb) {
-             load_external_file(at, ref(at, tb).code, ExternalProgram::Kind::python);
+           [code](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, code(at, tb), ExternalProgram::Kind::python);
            }},
       {.path = path + ".class",
        .type = kString,
        .table = table,
        .type_text = "a class's name",
        .default_text = "none",
-       .meaning = "with `file`: the `mmsim.AddressMap` subclass",
-       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, ref(at, tb).code); }},
+       .meaning = "with `file`: the `" + words.base_class + "` subclass",
+       .load = [code](const KeyValue& at, Testbench& tb) { load_external_name(at, code(at, tb)); }},
       {.path = path + ".library",
        .type = kString,
        .table = table,
        .type_text = "file name",
        .default_text = "none",
-       .meaning = "a C++ plugin (a shared library, relative to the testbench) whose map `name` it "
-                  "is",
+       .meaning = "a C++ plugin (a shared library, relative to the testbench) whose " + noun +
+                  " `name` it is",
        .load =
-           [](const KeyValue& at, Testbench& tb) {
-             load_external_file(at, ref(at, tb).code, ExternalProgram::Kind::library);
+           [code](const KeyValue& at, Testbench& tb) {
+             load_external_file(at, code(at, tb), ExternalProgram::Kind::library);
            }},
       {.path = path + ".name",
        .type = kString,
        .table = table,
-       .type_text = "a map's name",
+       .type_text = "a " + noun + "'s name",
        .default_text = "none",
-       .meaning = "with `library`: the map (`MMSIM_PLUGIN_MAPS`)",
-       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, ref(at, tb).code); }},
+       .meaning = "with `library`: the " + noun + " (`" + words.plugin_macro + "`)",
+       .load = [code](const KeyValue& at, Testbench& tb) { load_external_name(at, code(at, tb)); }},
       {.path = path + ".params",
        .type = kMapping,
        .table = table,
        .default_text = "every parameter's default",
-       .meaning = "the map's parameters (its `params`); one without a default is required",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             OwnMapRef& own = ref(at, tb);
-             own.params = written_params(at.section());
-           }},
+       .meaning = "the " + noun + "'s parameters (its `params`); one without a default is required",
+       .load = [params](const KeyValue& at,
+                        Testbench& tb) { params(at, tb) = written_params(at.section()); }},
   };
+}
+
+// The keys of the mapping that names a map of one's own at `path` (machine.address_map,
+// machine.shared.address_map), listed in the reference `table`.
+std::vector<TestbenchKey> own_map_keys(const std::string& path, const std::string& table) {
+  return own_code_keys(
+      path, table,
+      {.noun = "map", .base_class = "mmsim.AddressMap", .plugin_macro = "MMSIM_PLUGIN_MAPS"},
+      [](const KeyValue& at, Testbench& tb) -> ExternalProgram& {
+        return tb.own_maps.at(at.key().parent()).code;
+      },
+      [](const KeyValue& at, Testbench& tb) -> WrittenParams& {
+        return tb.own_maps.at(at.key().parent()).params;
+      });
 }
 
 // The type of machine.address_map and machine.shared.address_map in the reference.
@@ -319,7 +341,8 @@ std::string address_map_type() {
 // The type of machine.dispatch in the reference.
 std::string policy_type() {
   std::string names;
-  for (const std::string& name : policy_names()) names += (names.empty() ? "`" : ", `") + name + "`";
+  for (const std::string& name : policy_names())
+    names += (names.empty() ? "`" : ", `") + name + "`";
   return names + ", or a policy of one's own: a mapping";
 }
 
@@ -354,55 +377,11 @@ json dispatch_json(const ResolvedView& r) {
 
 // The keys of the mapping that names a policy of one's own (machine.dispatch).
 std::vector<TestbenchKey> own_policy_keys() {
-  static const auto code = [](Testbench& tb) -> ExternalProgram& { return tb.own_policy->code; };
-  const std::string path = "machine.dispatch";
-  const std::string table = "own_policy";
-  return {
-      {.path = path + ".file",
-       .type = kString,
-       .table = table,
-       .type_text = "file name",
-       .default_text = "none",
-       .meaning = "a Python file (relative to the testbench) whose `class` is the policy",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             load_external_file(at, code(tb), ExternalProgram::Kind::python);
-           }},
-      {.path = path + ".class",
-       .type = kString,
-       .table = table,
-       .type_text = "a class's name",
-       .default_text = "none",
-       .meaning = "with `file`: the `mmsim.Policy` subclass",
-       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, code(tb)); }},
-      {.path = path + ".library",
-       .type = kString,
-       .table = table,
-       .type_text = "file name",
-       .default_text = "none",
-       .meaning = "a C++ plugin (a shared library, relative to the testbench) whose policy "
-                  "`name` it is",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             load_external_file(at, code(tb), ExternalProgram::Kind::library);
-           }},
-      {.path = path + ".name",
-       .type = kString,
-       .table = table,
-       .type_text = "a policy's name",
-       .default_text = "none",
-       .meaning = "with `library`: the policy (`MMSIM_PLUGIN_POLICIES`)",
-       .load = [](const KeyValue& at, Testbench& tb) { load_external_name(at, code(tb)); }},
-      {.path = path + ".params",
-       .type = kMapping,
-       .table = table,
-       .default_text = "every parameter's default",
-       .meaning = "the policy's parameters (its `params`); one without a default is required",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.own_policy->params = written_params(at.section());
-           }},
-  };
+  return own_code_keys(
+      "machine.dispatch", "own_policy",
+      {.noun = "policy", .base_class = "mmsim.Policy", .plugin_macro = "MMSIM_PLUGIN_POLICIES"},
+      [](const KeyValue&, Testbench& tb) -> ExternalProgram& { return tb.own_policy->code; },
+      [](const KeyValue&, Testbench& tb) -> WrittenParams& { return tb.own_policy->params; });
 }
 
 // The testbench's program from outside the tree when it is of `kind`, else nullptr.
