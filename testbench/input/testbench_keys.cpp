@@ -7,6 +7,8 @@
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "sw/programs/catalogue.hpp"
+#include "testbench/input/expect_figures.hpp"
+#include "testbench/input/key_field.hpp"
 #include "testbench/input/output_keys.hpp"
 #include "testbench/input/param_input.hpp"
 #include "testbench/input/program_keys.hpp"
@@ -17,7 +19,7 @@ namespace mmsim {
 namespace {
 
 using json = nlohmann::ordered_json;
-using Resolved = std::optional<json>;
+using Resolved = ResolvedValue;
 
 constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 constexpr auto kMaxWords = static_cast<std::int64_t>(kMaxMemoryWords);
@@ -324,12 +326,13 @@ std::vector<TestbenchKey> own_policy_keys() {
 bool hierarchical(const ResolvedView& r) { return machine_model(r.machine).hierarchical; }
 
 // An expect figure: read into the testbench's expectations, as given.
-TestbenchKey figure(const std::string& name, const std::string& meaning) {
+TestbenchKey figure(const ExpectFigure& f) {
+  const std::string& name = f.name;
   return {
       .path = "expect." + name,
       .type = integer(0, kMaxInt),
       .table = "expect",
-      .meaning = meaning,
+      .meaning = f.meaning,
       .load = [name](const KeyValue& at,
                      Testbench& tb) { tb.expect[name] = static_cast<std::uint64_t>(at.integer()); },
       .resolved = [name](const ResolvedView& r) -> Resolved {
@@ -342,23 +345,22 @@ TestbenchKey figure(const std::string& name, const std::string& meaning) {
 std::vector<TestbenchKey> make_keys() {
   std::vector<TestbenchKey> keys = {
       // The top level.
-      {.path = "name",
-       .type = kString,
-       .table = "top",
-       .default_text = "the file's name without its extension",
-       .meaning = "the run's name in the report and the statistics",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.name = at.string(); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.testbench.name); }},
-      {.path = "description",
-       .type = kString,
-       .table = "top",
-       .default_text = "empty",
-       .meaning = "free text, shown in the report's first line",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.description = at.string(); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         if (r.testbench.description.empty()) return std::nullopt;
-         return json(description_as_run(r.testbench.description, r.testbench.changed_by));
-       }},
+      field(&Testbench::name, {.path = "name",
+                               .type = kString,
+                               .table = "top",
+                               .default_text = "the file's name without its extension",
+                               .meaning = "the run's name in the report and the statistics"}),
+      // As it ran: followed by the overrides that changed the machine or the program.
+      field(&Testbench::description, {.path = "description",
+                                      .type = kString,
+                                      .table = "top",
+                                      .default_text = "empty",
+                                      .meaning = "free text, shown in the report's first line",
+                                      .resolved = [](const ResolvedView& r) -> Resolved {
+                                        if (r.testbench.description.empty()) return std::nullopt;
+                                        return json(description_as_run(r.testbench.description,
+                                                                       r.testbench.changed_by));
+                                      }}),
       {.path = "machine",
        .type = kMapping,
        .required = true,
@@ -394,54 +396,47 @@ std::vector<TestbenchKey> make_keys() {
        }},
 
       // machine: every model.
-      {.path = "machine.model",
-       .type = choice(model_names, "machine model"),
-       .required = true,
-       .table = "machine",
-       .meaning = "the machine model ([semantics.md](semantics.md), section 2; `hmm`: section 7)",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.machine.model = at.choice(); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.model); }},
-      {.path = "machine.width",
-       .type = integer(1, 1 << 16),
-       .required = true,
-       .table = "machine",
-       .meaning = "w: banks, threads per warp (hmm: also the global memory's address group "
-                  "unless `global.width`)",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.width = static_cast<unsigned>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.width); }},
-      {.path = "machine.latency",
-       .type = integer(1, 1 << 24),
-       .required = true,
-       .table = "machine",
-       .meaning = "l: the pipeline's stages (hmm: of the global memory); `bpram` and `pram` "
-                  "force 1",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.latency = static_cast<unsigned>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.latency); }},
-      {.path = "machine.threads",
-       .type = integer(1, static_cast<std::int64_t>(kMaxThreads)),
-       .table = "machine",
-       .default_text = "the program's own thread count",
-       .meaning = "p, a multiple of s·w (hmm: p/d a multiple of s·w)",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.machine.threads = static_cast<std::uint64_t>(at.integer());
-             tb.threads_given = true;
-           },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.threads); }},
-      {.path = "machine.super_warp",
-       .type = integer(1, 1 << 16),
-       .table = "machine",
-       .default_text = "1",
-       .meaning = "s, warps per super warp: `sdmm`, `rsdmm` (and `hmm` over such shared "
-                  "memories); 1 for the others",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.super_warp = static_cast<unsigned>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         if (machine_model(r.machine).one_unit) return std::nullopt;  // it fixes s = p/w
-         return json(r.machine.super_warp);
-       }},
+      field(&MachineConfig::model,
+            {.path = "machine.model",
+             .type = choice(model_names, "machine model"),
+             .required = true,
+             .table = "machine",
+             .meaning =
+                 "the machine model ([semantics.md](semantics.md), section 2; `hmm`: section 7)"}),
+      field(&MachineConfig::width,
+            {.path = "machine.width",
+             .type = integer(1, 1 << 16),
+             .required = true,
+             .table = "machine",
+             .meaning = "w: banks, threads per warp (hmm: also the global memory's address group "
+                        "unless `global.width`)"}),
+      field(&MachineConfig::latency,
+            {.path = "machine.latency",
+             .type = integer(1, 1 << 24),
+             .required = true,
+             .table = "machine",
+             .meaning = "l: the pipeline's stages (hmm: of the global memory); `bpram` and `pram` "
+                        "force 1"}),
+      // A thread count given is kept; else the program's own.
+      field(&MachineConfig::threads,
+            {.path = "machine.threads",
+             .type = integer(1, static_cast<std::int64_t>(kMaxThreads)),
+             .table = "machine",
+             .default_text = "the program's own thread count",
+             .meaning = "p, a multiple of s·w (hmm: p/d a multiple of s·w)",
+             .load =
+                 [](const KeyValue& at, Testbench& tb) {
+                   tb.machine.threads = static_cast<std::uint64_t>(at.integer());
+                   tb.threads_given = true;
+                 }}),
+      field(&MachineConfig::super_warp,
+            {.path = "machine.super_warp",
+             .type = integer(1, 1 << 16),
+             .table = "machine",
+             .meaning = "s, warps per super warp: `sdmm`, `rsdmm` (and `hmm` over such shared "
+                        "memories); 1 for the others"},
+            // A model of one dispatch unit fixes s = p/w.
+            [](const ResolvedView& r, bool) { return !machine_model(r.machine).one_unit; }),
       {.path = "machine.dispatch",
        .type = choice(policy_names, "dispatch policy"),
        .table = "machine",
@@ -450,93 +445,58 @@ std::vector<TestbenchKey> make_keys() {
        .meaning = "the dispatch policy ([semantics.md](semantics.md), section 4); a policy of "
                   "one's own ([own_policies.md](own_policies.md))",
        .load = load_dispatch,
-       .resolved = [](const ResolvedView& r) -> Resolved { return dispatch_json(r); }},
-      {.path = "machine.seed",
-       .type = integer(0, kMaxInt),
-       .table = "machine",
-       .default_text = "1",
-       .meaning = "every random choice of the hardware: the `random` policy, a drawn shift table "
-                  "without `rsu.seed`",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.seed = static_cast<std::uint64_t>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.seed); }},
-      {.path = "machine.barrier_latency",
-       .type = integer(0, 1 << 24),
-       .table = "machine",
-       .default_text = "0",
-       .meaning = "time units from the event that opens a syncthreads to the release",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.barrier_latency = static_cast<Cycle>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         return json(r.machine.barrier_latency);
-       }},
-      {.path = "machine.compute_latency",
-       .type = integer(0, 1 << 24),
-       .table = "machine",
-       .default_text = "0",
-       .meaning = "time units between a completion and the warp's next instruction",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.compute_latency = static_cast<Cycle>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         return json(r.machine.compute_latency);
-       }},
-      {.path = "machine.write_conflict",
-       .type = choice(
-           [] {
-             return std::vector<std::string>{"highest_lane", "lowest_lane"};
-           },
-           "write-conflict rule"),
-       .table = "machine",
-       .default_text = "`highest_lane`",
-       .meaning = "which of several writes to one address in one dispatch is performed",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.machine.write_conflict = *write_conflict_from_string(at.choice());
-           },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         return json(std::string(to_string(r.machine.write_conflict)));
-       }},
-      {.path = "machine.ports",
-       .type = integer(1, 1 << 16),
-       .table = "machine",
-       .default_text = "1",
-       .meaning = "k, requests a bank serves per time unit ([semantics.md](semantics.md), section "
-                  "10; hmm: the global memory's)",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.ports = static_cast<unsigned>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         if (r.machine.ports == 1) return std::nullopt;  // testbenches before ports read alike
-         return json(r.machine.ports);
-       }},
-      {.path = "machine.memory",
-       .type = integer(1, kMaxWords),
-       .table = "machine",
-       .default_text = "what the program needs",
-       .meaning = "M, words of memory (hmm: of global memory)",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.machine.memory_words = static_cast<std::uint64_t>(at.integer());
-           },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.memory_words); }},
-      {.path = "machine.local_memory",
-       .type = integer(0, 1 << 20),
-       .table = "machine",
-       .default_text = "what the program needs",
-       .meaning = "words of local memory per PE (Nakano 2012, Lemma 3)",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.machine.local_words = static_cast<std::uint64_t>(at.integer());
-           },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.local_words); }},
-      {.path = "machine.race_check",
-       .type = kBoolean,
-       .table = "machine",
-       .default_text = "`false`",
-       .meaning =
-           "report races; barrier divergence is then an error ([semantics.md](semantics.md), "
-           "section 8)",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.race_check = at.boolean(); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.testbench.race_check); }},
+       .resolved = [](const ResolvedView& r) -> Resolved { return dispatch_json(r); },
+       .quantity = [](const MachineConfig& m) { return json(m.dispatch); }},
+      field(&MachineConfig::seed,
+            {.path = "machine.seed",
+             .type = integer(0, kMaxInt),
+             .table = "machine",
+             .meaning = "every random choice of the hardware: the `random` policy, a drawn shift "
+                        "table without `rsu.seed`"}),
+      field(&MachineConfig::barrier_latency,
+            {.path = "machine.barrier_latency",
+             .type = integer(0, 1 << 24),
+             .table = "machine",
+             .meaning = "time units from the event that opens a syncthreads to the release"}),
+      field(&MachineConfig::compute_latency,
+            {.path = "machine.compute_latency",
+             .type = integer(0, 1 << 24),
+             .table = "machine",
+             .meaning = "time units between a completion and the warp's next instruction"}),
+      field(&MachineConfig::write_conflict,
+            {.path = "machine.write_conflict",
+             .type = choice(
+                 [] {
+                   return std::vector<std::string>{"highest_lane", "lowest_lane"};
+                 },
+                 "write-conflict rule"),
+             .table = "machine",
+             .meaning = "which of several writes to one address in one dispatch is performed"}),
+      // Left out at 1: testbenches written before ports read alike.
+      field(&MachineConfig::ports,
+            {.path = "machine.ports",
+             .type = integer(1, 1 << 16),
+             .table = "machine",
+             .meaning = "k, requests a bank serves per time unit ([semantics.md](semantics.md), "
+                        "section 10; hmm: the global memory's)"},
+            unless_default),
+      field(&MachineConfig::memory_words,
+            {.path = "machine.memory",
+             .type = integer(1, kMaxWords),
+             .table = "machine",
+             .default_text = "what the program needs",
+             .meaning = "M, words of memory (hmm: of global memory)"}),
+      field(&MachineConfig::local_words,
+            {.path = "machine.local_memory",
+             .type = integer(0, 1 << 20),
+             .table = "machine",
+             .default_text = "what the program needs",
+             .meaning = "words of local memory per PE (Nakano 2012, Lemma 3)"}),
+      field(&Testbench::race_check, {.path = "machine.race_check",
+                                     .type = kBoolean,
+                                     .table = "machine",
+                                     .meaning = "report races; barrier divergence is then an error "
+                                                "([semantics.md](semantics.md), section 8)"}),
       {.path = "machine.address_map",
        .type = choice(map_names, "address map"),
        .table = "machine",
@@ -550,7 +510,8 @@ std::vector<TestbenchKey> make_keys() {
        .resolved = [](const ResolvedView& r) -> Resolved {
          if (hierarchical(r)) return std::nullopt;
          return address_map_json(r, "machine.address_map", address_map_of(r.machine));
-       }},
+       },
+       .quantity = [](const MachineConfig& m) { return json(address_map_of(m).name); }},
       {.path = "machine.rsu",
        .type = kMapping,
        .table = "machine",
@@ -572,32 +533,21 @@ std::vector<TestbenchKey> make_keys() {
       "machine.rsu", [](Testbench& tb) -> BankMapping& { return tb.machine.mapping; }, "rsu"));
   add({
       // machine: the hierarchical machine's keys (and the grid barrier's, every model's).
-      {.path = "machine.multiprocessors",
-       .type = integer(1, 1 << 16),
-       .applies = Applies::hierarchical,
-       .table = "hmm",
-       .default_text = "1",
-       .meaning = "d, streaming multiprocessors (SMs); p/d threads each, whole warps",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.machine.multiprocessors = static_cast<unsigned>(at.integer());
-           },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         if (!hierarchical(r)) return std::nullopt;
-         return json(r.machine.multiprocessors);
-       }},
-      {.path = "machine.kernel_latency",
-       .type = integer(0, 1 << 24),
-       .table = "machine",
-       .default_text = "0",
-       .meaning = "time units from the event that opens a grid_sync to the release (every model; "
-                  "a flat machine is one block)",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.kernel_latency = static_cast<Cycle>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         if (!hierarchical(r) && r.machine.kernel_latency == 0) return std::nullopt;
-         return json(r.machine.kernel_latency);
-       }},
+      field(&MachineConfig::multiprocessors,
+            {.path = "machine.multiprocessors",
+             .type = integer(1, 1 << 16),
+             .applies = Applies::hierarchical,
+             .table = "hmm",
+             .meaning = "d, streaming multiprocessors (SMs); p/d threads each, whole warps"},
+            [](const ResolvedView& r, bool) { return hierarchical(r); }),
+      // Left out of a flat machine at 0: testbenches written before grid_sync read alike.
+      field(&MachineConfig::kernel_latency,
+            {.path = "machine.kernel_latency",
+             .type = integer(0, 1 << 24),
+             .table = "machine",
+             .meaning = "time units from the event that opens a grid_sync to the release (every "
+                        "model; a flat machine is one block)"},
+            [](const ResolvedView& r, bool at_default) { return hierarchical(r) || !at_default; }),
       {.path = "machine.shared",
        .type = kMapping,
        .applies = Applies::hierarchical,
@@ -609,47 +559,27 @@ std::vector<TestbenchKey> make_keys() {
          if (!hierarchical(r)) return std::nullopt;
          return resolved_keys("machine.shared", r);
        }},
-      {.path = "machine.shared.model",
-       .type = choice(shared_model_names, "shared memory model"),
-       .table = "hmm",
-       .default_text = "`dmm`",
-       .meaning = "its model; `sdmm` and `rsdmm` with `machine.super_warp`; `pram`: no bank "
-                  "conflicts",
-       .load = [](const KeyValue& at, Testbench& tb) { tb.machine.shared.model = at.choice(); },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.shared.model); }},
-      {.path = "machine.shared.latency",
-       .type = integer(1, 1 << 24),
-       .table = "hmm",
-       .default_text = "1",
-       .meaning = "l_s",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.machine.shared.latency = static_cast<unsigned>(at.integer());
-           },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         return json(r.machine.shared.latency);
-       }},
-      {.path = "machine.shared.ports",
-       .type = integer(1, 1 << 16),
-       .table = "hmm",
-       .default_text = "1",
-       .meaning = "requests a bank of a shared memory serves per time unit",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.shared.ports = static_cast<unsigned>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         if (r.machine.shared.ports == 1) return std::nullopt;
-         return json(r.machine.shared.ports);
-       }},
-      {.path = "machine.shared.memory",
-       .type = integer(1, kMaxWords),
-       .table = "hmm",
-       .default_text = "what the program needs",
-       .meaning = "words per multiprocessor",
-       .load =
-           [](const KeyValue& at, Testbench& tb) {
-             tb.machine.shared.words = static_cast<std::uint64_t>(at.integer());
-           },
-       .resolved = [](const ResolvedView& r) -> Resolved { return json(r.machine.shared.words); }},
+      field(&SharedMemoryConfig::model,
+            {.path = "machine.shared.model",
+             .type = choice(shared_model_names, "shared memory model"),
+             .table = "hmm",
+             .meaning = "its model; `sdmm` and `rsdmm` with `machine.super_warp`; `pram`: no bank "
+                        "conflicts"}),
+      field(&SharedMemoryConfig::latency, {.path = "machine.shared.latency",
+                                           .type = integer(1, 1 << 24),
+                                           .table = "hmm",
+                                           .meaning = "l_s"}),
+      field(&SharedMemoryConfig::ports,
+            {.path = "machine.shared.ports",
+             .type = integer(1, 1 << 16),
+             .table = "hmm",
+             .meaning = "requests a bank of a shared memory serves per time unit"},
+            unless_default),
+      field(&SharedMemoryConfig::words, {.path = "machine.shared.memory",
+                                         .type = integer(1, kMaxWords),
+                                         .table = "hmm",
+                                         .default_text = "what the program needs",
+                                         .meaning = "words per multiprocessor"}),
       {.path = "machine.shared.address_map",
        .type = choice(map_names, "address map"),
        .table = "hmm",
@@ -661,7 +591,8 @@ std::vector<TestbenchKey> make_keys() {
                   Testbench& tb) { load_address_map(at, tb, tb.machine.shared.mapping); },
        .resolved = [](const ResolvedView& r) -> Resolved {
          return address_map_json(r, "machine.shared.address_map", shared_address_map(r.machine));
-       }},
+       },
+       .quantity = [](const MachineConfig& m) { return json(shared_address_map(m).name); }},
       {.path = "machine.shared.rsu",
        .type = kMapping,
        .table = "hmm",
@@ -690,16 +621,17 @@ std::vector<TestbenchKey> make_keys() {
          if (!hierarchical(r)) return std::nullopt;
          return resolved_keys("machine.global", r);
        }},
-      {.path = "machine.global.width",
-       .type = integer(1, 1 << 16),
-       .required = true,
-       .table = "hmm",
-       .meaning = "w_g, words per address group of the global memory",
-       .load = [](const KeyValue& at,
-                  Testbench& tb) { tb.machine.global_width = static_cast<unsigned>(at.integer()); },
-       .resolved = [](const ResolvedView& r) -> Resolved {
-         return json(r.machine.global_words_per_group());
-       }},
+      // As it ran: w_g, or w when the testbench left it to the machine's width.
+      field(&MachineConfig::global_width,
+            {.path = "machine.global.width",
+             .type = integer(1, 1 << 16),
+             .required = true,
+             .table = "hmm",
+             .meaning = "w_g, words per address group of the global memory",
+             .resolved = [](const ResolvedView& r) -> Resolved {
+               return json(r.machine.global_words_per_group());
+             },
+             .quantity = [](const MachineConfig& m) { return json(m.global_words_per_group()); }}),
 
       // program
       {.path = "program.name",
@@ -820,15 +752,8 @@ std::vector<TestbenchKey> make_keys() {
                   "SM's own)"},
   });
   add(output_keys());
-  add({
-      // expect, in the order of the testbench as it ran.
-      figure("cycles", "the running time in time units"),
-      figure("dispatches", "dispatches"),
-      figure("grid_syncs", "grid_sync steps"),
-      figure("requests", "thread requests sent (active lanes)"),
-      figure("stages", "the total congestion: stage groups of all dispatches"),
-      figure("syncthreads", "barrier steps (hmm: the most of one SM)"),
-  });
+  // expect, in the order of the testbench as it ran.
+  for (const ExpectFigure& f : expect_figures()) keys.push_back(figure(f));
   return keys;
 }
 

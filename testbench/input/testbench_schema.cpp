@@ -114,6 +114,24 @@ nlohmann::ordered_json resolved_keys(const std::string& path, const ResolvedView
   return out;
 }
 
+nlohmann::ordered_json machine_quantities(const MachineConfig& machine, QuantityKeys which,
+                                          const std::string& path) {
+  const bool hierarchical = machine_model(machine).hierarchical;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const TestbenchKey* key : rows_of(path)) {
+    if (key->applies == Applies::hierarchical && !hierarchical &&
+        which == QuantityKeys::of_its_model)
+      continue;
+    if (key->quantity) {
+      out[key->name()] = key->quantity(machine);
+    } else if (key->type.kind == KeyType::Kind::mapping) {
+      nlohmann::ordered_json inner = machine_quantities(machine, which, key->path);
+      if (!inner.empty()) out[key->name()] = std::move(inner);
+    }
+  }
+  return out;
+}
+
 std::string type_text(const TestbenchKey& key) {
   if (!key.type_text.empty()) return key.type_text;
   const KeyType& type = key.type;

@@ -45,6 +45,9 @@ struct ResolvedView {
   const MachineConfig& machine;
 };
 
+// A key's value in the testbench as it ran (none: left out).
+using ResolvedValue = std::optional<nlohmann::ordered_json>;
+
 struct TestbenchKey {
   std::string path{};  // dotted, from the top: "machine.shared.latency"
   KeyType type{};
@@ -63,7 +66,11 @@ struct TestbenchKey {
   std::function<void(const YamlSection& parent, Testbench&)> absent{};
   // Its value in the testbench as it ran (none: left out). A mapping without one is the mapping
   // of its keys' values.
-  std::function<std::optional<nlohmann::ordered_json>(const ResolvedView&)> resolved{};
+  std::function<ResolvedValue(const ResolvedView&)> resolved{};
+  // The value of the machine's quantity the key sets, as the machine ran: the statistics'
+  // machine keys and Python's machine view are these, under the key's name (machine_quantities).
+  // None: the key is not a quantity of the machine.
+  std::function<nlohmann::ordered_json(const MachineConfig&)> quantity{};
 
   std::string name() const;    // the last part of the path: "latency"
   std::string parent() const;  // the path of the mapping that holds it: "machine.shared"
@@ -110,6 +117,18 @@ void read_keys(const YamlSection& section, Testbench& testbench);
 
 // The mapping at `path` in the testbench as it ran: its keys' values in the table's order.
 nlohmann::ordered_json resolved_keys(const std::string& path, const ResolvedView& view);
+
+// Which machine keys machine_quantities takes.
+enum class QuantityKeys {
+  of_its_model,  // those that apply to the machine's model (the statistics)
+  every_model,   // every one, the hierarchical machine's included (Python's machine view)
+};
+
+// The machine's quantities under the table's names, nested as its keys are ("shared":
+// {"memory": ...} for machine.shared.memory), in the table's order: every key below `path` that
+// has a quantity.
+nlohmann::ordered_json machine_quantities(const MachineConfig& machine, QuantityKeys which,
+                                          const std::string& path = "machine");
 
 // The type as the reference names it: "integer 1 .. 2^16", "`dmm`, `umm`", "boolean".
 std::string type_text(const TestbenchKey& key);

@@ -11,6 +11,7 @@
 #include "hw/machine/machine_models.hpp"
 #include "sw/program/program_error.hpp"
 #include "sw/support/suggest.hpp"
+#include "testbench/input/testbench_schema.hpp"
 #include "testbench/python/python_user_code.hpp"
 #include "testbench/python/python_warp.hpp"
 
@@ -85,23 +86,29 @@ py::object checked(const char* checker, Args&&... args) {
                  [&] { return program_module().attr(checker)(std::forward<Args>(args)...); });
 }
 
-// The machine as a program sees it in configure, memory_words, bounds: its keys as attributes.
+// The machine's quantities (machine_quantities) as attributes named by their keys below
+// `machine`, a dot an underscore (machine.shared.memory: shared_memory); `prefix` is that of
+// the mapping `quantities` lies in.
+void add_quantities(py::dict& attributes, const nlohmann::ordered_json& quantities,
+                    const std::string& prefix) {
+  for (const auto& [key, value] : quantities.items()) {
+    const std::string name = prefix + key;
+    if (value.is_object())
+      add_quantities(attributes, value, name + "_");
+    else if (value.is_string())
+      attributes[py::str(name)] = value.get<std::string>();
+    else
+      attributes[py::str(name)] = value.get<std::uint64_t>();
+  }
+}
+
+// The machine as a program sees it in configure, memory_words, bounds: the quantities of its
+// keys as attributes, the hierarchical machine's on every model, and its warp count.
 py::object machine_view(const MachineConfig& m) {
-  py::dict keys;
-  keys["model"] = m.model;
-  keys["width"] = m.width;
-  keys["latency"] = m.latency;
-  keys["threads"] = m.threads;
-  keys["warps"] = m.warps();
-  keys["super_warp"] = m.super_warp;
-  keys["dispatch"] = m.dispatch;
-  keys["seed"] = m.seed;
-  keys["memory"] = m.memory_words;
-  keys["local_memory"] = m.local_words;
-  keys["multiprocessors"] = m.multiprocessors;
-  keys["shared_memory"] = m.shared.words;
-  keys["global_width"] = m.global_words_per_group();
-  return py::module_::import("types").attr("SimpleNamespace")(**keys);
+  py::dict attributes;
+  add_quantities(attributes, machine_quantities(m, QuantityKeys::every_model), "");
+  attributes["warps"] = m.warps();
+  return py::module_::import("types").attr("SimpleNamespace")(**attributes);
 }
 
 // initialize(memory) and verify(memory): the global memory, cell by cell or by slices, while

@@ -10,6 +10,7 @@
 #include "hw/support/errors.hpp"
 #include "sw/program/model_bounds.hpp"
 #include "sw/program/program_error.hpp"
+#include "testbench/input/expect_figures.hpp"
 #include "testbench/input/memory_budget.hpp"
 #include "testbench/outputs/pending_file.hpp"
 #include "testbench/run/output_parts.hpp"
@@ -280,12 +281,8 @@ void conclude(const Testbench& tb, WarpProgram& program, RunOutcome& o) {
   o.elements_checked = v.checked();
   o.mismatches = v.mismatches();
   o.first_mismatch = v.first_mismatch();
-  const std::map<std::string, std::uint64_t> figures = {
-      {"cycles", o.result.cycles()},         {"dispatches", o.result.counters.dispatches},
-      {"stages", o.result.counters.stages},  {"requests", o.result.counters.requests},
-      {"syncthreads", o.result.syncthreads}, {"grid_syncs", o.result.grid_syncs}};
   for (const auto& [figure, expected] : tb.expect)
-    o.expectations.push_back({figure, expected, figures.at(figure)});
+    o.expectations.push_back({figure, expected, expect_figure(figure).measure(o.result)});
   if (o.program_checked || !o.expectations.empty() || o.race_check) {
     bool ok = !o.program_checked || v.passed();
     for (const Expectation& e : o.expectations) ok = ok && e.met();
@@ -335,7 +332,8 @@ RunOutcome run_testbench(const Testbench& testbench, const RunOptions& options) 
   prepare_program(tb, *program);
   const RunPlan plan{tb, o.machine, *program, expected_cycles(*program, o.machine)};
   parts.check_size(plan);
-  const SimulationOptions sim_options = parts.simulation_options(options.progress, options.heartbeat);
+  const SimulationOptions sim_options =
+      parts.simulation_options(options.progress, options.heartbeat);
   try {
     Simulation simulation(machine, sim_options);
     parts.start(simulation, plan);

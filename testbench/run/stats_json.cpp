@@ -1,6 +1,8 @@
 #include "testbench/run/stats_json.hpp"
 
 #include "hw/machine/machine_models.hpp"
+#include "testbench/input/expect_figures.hpp"
+#include "testbench/input/testbench_schema.hpp"
 #include "testbench/run/profile_report.hpp"
 
 namespace mmsim {
@@ -121,6 +123,25 @@ nlohmann::json memories_json(const RunResult& r) {
   return out;
 }
 
+// The machine as it ran under the schema's names (machine_quantities: machine.shared.memory is
+// shared.memory), its shift tables as the testbench as it ran gives them, and the names the
+// statistics gave before, which scripts read: memory_words (machine.memory, and beside
+// shared.memory) and global_width (machine.global.width).
+void add_machine(nlohmann::json& stats, const RunOutcome& o) {
+  const MachineConfig& m = o.machine;
+  const nlohmann::ordered_json quantities = machine_quantities(m, QuantityKeys::of_its_model);
+  for (const auto& [key, value] : quantities.items()) stats[key] = nlohmann::json(value);
+  stats["memory_words"] = m.memory_words;
+  const nlohmann::ordered_json& machine = o.resolved.at("machine");
+  if (machine.contains("rsu")) stats["rsu"] = nlohmann::json(machine.at("rsu"));
+  if (!machine_model(m).hierarchical) return;
+  stats["global_width"] = m.global_words_per_group();
+  nlohmann::json& shared = stats["shared"];
+  shared["memory_words"] = m.shared.words;
+  if (machine.at("shared").contains("rsu"))
+    shared["rsu"] = nlohmann::json(machine.at("shared").at("rsu"));
+}
+
 }  // namespace
 
 nlohmann::json stats_json(const RunOutcome& o) {
@@ -130,28 +151,13 @@ nlohmann::json stats_json(const RunOutcome& o) {
   json stats = {
       {"name", o.name},
       {"testbench", o.file},
-      {"cycles", o.result.cycles()},
-      {"dispatches", c.dispatches},
-      {"stages", c.stages},
       {"max_stages", c.max_stages},
-      {"requests", c.requests},
-      {"syncthreads", o.result.syncthreads},
-      {"grid_syncs", o.result.grid_syncs},
       {"verified", o.verified ? json(*o.verified) : json(nullptr)},
-      {"model", m.model},
-      {"width", m.width},
-      {"latency", m.latency},
-      {"threads", m.threads},
-      {"super_warp", m.super_warp},
-      {"dispatch", m.dispatch},
-      {"seed", m.seed},
-      {"barrier_latency", m.barrier_latency},
-      {"compute_latency", m.compute_latency},
-      {"memory_words", m.memory_words},
-      {"address_map", address_map_of(m).name},
       {"program", o.program},
       {"wall_seconds", o.result.seconds},
   };
+  for (const ExpectFigure& f : expect_figures()) stats[f.name] = f.measure(o.result);
+  add_machine(stats, o);
   json verification = {{"program_checked", o.program_checked},
                        {"elements_checked", o.elements_checked},
                        {"mismatches", o.mismatches}};
@@ -179,9 +185,6 @@ nlohmann::json stats_json(const RunOutcome& o) {
   stats["program_figures"] = figures;
   if (!o.tables.empty()) stats["program_tables"] = program_tables_json(o.tables);
   if (o.profile) stats["profile"] = profile_json(*o.profile, o.result);
-  // The random shift unit and the shared memories as the testbench as it ran says them.
-  const nlohmann::ordered_json& machine = o.resolved.at("machine");
-  if (machine.contains("rsu")) stats["rsu"] = json(machine.at("rsu"));
   stats["memories"] = memories_json(o.result);
   stats["stage_histogram"] = histogram(c.stage_histogram);
   stats["bank_requests"] = o.result.spread.banks;
@@ -191,17 +194,7 @@ nlohmann::json stats_json(const RunOutcome& o) {
   stats["time_series"] = time_series_json(o.result.time_series);
   add_provenance(stats, o.provenance);
   stats["resolved"] = o.resolved;
-  if (machine_model(m).hierarchical) {
-    stats["multiprocessors"] = m.multiprocessors;
-    stats["global_width"] = m.global_words_per_group();
-    stats["kernel_latency"] = m.kernel_latency;
-    stats["block_syncthreads"] = o.result.block_syncthreads;
-    json shared;
-    for (const auto& [key, value] : machine.at("shared").items())
-      shared[key == "memory" ? "memory_words" : key] =
-          key == "address_map" ? json(shared_address_map(m).name) : json(value);
-    stats["shared"] = shared;
-  }
+  if (machine_model(m).hierarchical) stats["block_syncthreads"] = o.result.block_syncthreads;
   stats["warnings"] = o.warnings;
   stats["errors"] = o.errors;
   stats["race_check"] = o.race_check;

@@ -111,6 +111,55 @@ class Run(unittest.TestCase):
         self.assertEqual(result.stats["verification"]["elements_checked"], 64)
 
 
+    def test_the_machine_view_names_each_key_as_the_statistics_do(self):
+        # One name per quantity (docs/statistics.md, "The machine's keys"): the attribute of a
+        # machine key is its name (a nested key's with an underscore), its value the statistics'.
+        program = ("import json, mmsim\nclass Seen(mmsim.Program):\n"
+                   "    params = {'out': mmsim.Param(str, doc='where the view goes')}\n"
+                   "    def memory_words(self, machine=None): return 64\n"
+                   "    def shared_words(self, machine=None): return 8\n"
+                   "    def run(self, warp): yield warp.read([4 * warp.index + l "
+                   "for l in range(4)])\n"
+                   "    def bounds(self, machine, result):\n"
+                   "        with open(self.out, 'w') as f: json.dump(vars(machine), f)\n"
+                   "        return []\n")
+        with scratch() as folder:
+            with open(os.path.join(folder, "seen.py"), "w") as f:
+                f.write(program)
+            view_file = os.path.join(folder, "view.json")
+            result = mmsim.run({"machine": {"model": "hmm", "width": 4, "latency": 2,
+                                            "threads": 16, "multiprocessors": 2, "ports": 2,
+                                            "kernel_latency": 3, "global": {"width": 8},
+                                            "shared": {"latency": 5, "model": "pram"}},
+                                "program": {"file": os.path.join(folder, "seen.py"),
+                                            "class": "Seen", "params": {"out": view_file}}})
+            with open(view_file) as f:
+                view = json.load(f)
+        stats = result.stats
+        self.assertEqual(sorted(view), sorted([
+            "model", "width", "latency", "threads", "super_warp", "dispatch", "seed",
+            "barrier_latency", "compute_latency", "write_conflict", "ports", "memory",
+            "local_memory", "address_map", "multiprocessors", "kernel_latency", "shared_model",
+            "shared_latency", "shared_ports", "shared_memory", "shared_address_map",
+            "global_width", "warps"]))
+        for name, value in view.items():
+            if name == "warps":
+                self.assertEqual(value, 16 // 4)
+            elif name.startswith("shared_"):
+                self.assertEqual(value, stats["shared"][name[len("shared_"):]], name)
+            elif name == "global_width":
+                self.assertEqual(value, stats["global"]["width"])
+            else:
+                self.assertEqual(value, stats[name], name)
+        self.assertEqual((view["memory"], view["shared_memory"], view["global_width"]),
+                         (64, 8, 8))
+        self.assertEqual((view["ports"], view["kernel_latency"], view["shared_model"]),
+                         (2, 3, "pram"))
+        # The statistics' names before are kept beside (docs/statistics.md).
+        self.assertEqual((stats["memory_words"], stats["shared"]["memory_words"],
+                          stats["global_width"]), (64, 8, 8))
+
+
 class Errors(unittest.TestCase):
     def test_input_error_is_located(self):
         testbench = {"machine": {"model": "dmm", "width": 4, "latency": 0, "threads": 8},

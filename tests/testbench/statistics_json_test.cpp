@@ -69,6 +69,50 @@ TEST(StatisticsJson, RecordsVersionCommandDateHostAndTheResolvedTestbench) {
   EXPECT_FALSE(r.contains("outputs"));
 }
 
+// One name per quantity (docs/statistics.md, "The machine's keys"): every value of the machine
+// in the testbench as it ran is the statistics' key of its name, nested as it is; the names
+// before are kept beside; the figures a testbench expects are the statistics' keys of their
+// names.
+TEST(StatisticsJson, NamesTheMachinesKeysAsTheTestbenchDoes) {
+  TempDir dir;
+  const auto stats = dir / "s.json";
+  ASSERT_EQ(mmsim("run " + kConfigs +
+                  "hmm_design_example.yaml --set machine.ports=2 --set machine.shared.ports=3 "
+                  "--set machine.kernel_latency=4 --set expect={} --stats " +
+                  shell_word(stats))
+                .status,
+            0);
+  json s = json::parse(read_file(stats));  // not const: a key it lacks reads as null
+  const json machine = s["resolved"]["machine"];
+  std::size_t compared = 0;
+  for (const auto& [key, value] : machine.items()) {
+    if (value.is_object()) {
+      for (const auto& [inner, item] : value.items()) {
+        if (item.is_object()) continue;  // a shift table: rsu
+        EXPECT_EQ(s[key][inner], item) << key << "." << inner;
+        ++compared;
+      }
+      continue;
+    }
+    EXPECT_EQ(s[key], value) << key;
+    ++compared;
+  }
+  EXPECT_GE(compared, 20U);
+  EXPECT_EQ((std::array{s["ports"], s["shared"]["ports"], s["kernel_latency"]}),
+            (std::array{json(2), json(3), json(4)}));
+  EXPECT_EQ(s["memory_words"], s["memory"]);
+  EXPECT_EQ(s["shared"]["memory_words"], s["shared"]["memory"]);
+  EXPECT_EQ(s["global_width"], s["global"]["width"]);
+  // The testbench's own expectations: cycles, stages, dispatches.
+  ASSERT_EQ(
+      mmsim("run " + kConfigs + "hmm_design_example.yaml --stats " + shell_word(stats)).status, 0);
+  s = json::parse(read_file(stats));
+  const json expected = s["verification"]["expect"];
+  EXPECT_EQ(expected.size(), 3U);
+  for (const auto& [figure, check] : expected.items())
+    EXPECT_EQ(s[figure], check["measured"]) << figure;
+}
+
 // Fig. 4 of Nakano 2012 on the DMM, by hand: W(0) takes stages 0 and 1 (banks 0, 1, 1, 2), W(1)
 // one stage at 2; W(1) waited 2 for its turn.
 TEST(StatisticsJson, CountsStagesBanksAndWaitingTimes) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "support/command.hpp"
 #include "support/temp_dir.hpp"
 #include "testbench/input/testbench.hpp"
 #include "testbench/input/testbench_schema.hpp"
@@ -122,6 +123,114 @@ TEST(TestbenchSchema, AMappingAllowsTheKeysOfTheTableAndSuggestsTheNearest) {
                     "program: {name: sum_simple}\n"),
             "machine.shared: machine.shared applies to model hmm (the hierarchical machine), "
             "not dmm");
+}
+
+// A key that fills one member (a field row, testbench/input/key_field.hpp) takes the values
+// within its row's bounds or choices and writes them as it ran; one outside them is refused at
+// its place with the bounds, exit status 2, nothing written.
+TEST(TestbenchSchema, AFieldTakesItsBoundsAndWritesWhatItTook) {
+  const std::string hmm = "machine: {model: hmm, width: 4, latency: 3, threads: 8, ";
+  const std::string trace =
+      "program: {name: trace, warps: [[{read: [0, 1, 2, 3]}], [{sync: true}]]}\n";
+  const nlohmann::ordered_json taken =
+      resolved(hmm +
+               "compute_latency: 16777216, ports: 65536, write_conflict: lowest_lane, "
+               "race_check: true, multiprocessors: 2, shared: {model: pram, latency: 7}}\n" +
+               trace);
+  EXPECT_EQ(at(taken, "machine.compute_latency")->dump(), "16777216");
+  EXPECT_EQ(at(taken, "machine.ports")->dump(), "65536");
+  EXPECT_EQ(at(taken, "machine.write_conflict")->dump(), R"("lowest_lane")");
+  EXPECT_EQ(at(taken, "machine.race_check")->dump(), "true");
+  EXPECT_EQ(at(taken, "machine.multiprocessors")->dump(), "2");
+  EXPECT_EQ(at(taken, "machine.shared.model")->dump(), R"("pram")");
+  EXPECT_EQ(at(taken, "machine.shared.latency")->dump(), "7");
+
+  struct Refused {
+    std::string line;   // the machine's keys
+    std::string where;  // ":line:column" of the value
+    std::string message;
+  };
+  for (const Refused& c : std::vector<Refused>{
+           {"compute_latency: 16777217}", ":1:74",
+            "machine.compute_latency: expected an integer from 0 to 16777216, got '16777217'"},
+           {"ports: 0}", ":1:64", "machine.ports: expected an integer from 1 to 65536, got '0'"},
+           {"write_conflict: highest}", ":1:73",
+            "machine.write_conflict: unknown write-conflict rule 'highest' (expected one of: "
+            "highest_lane, lowest_lane)"},
+           {"race_check: 1}", ":1:69", "machine.race_check: expected true or false, got '1'"},
+           {"shared: {latency: 0}}", ":1:75",
+            "machine.shared.latency: expected an integer from 1 to 16777216, got '0'"},
+           {"shared: {model: umm}}", ":1:73",
+            "machine.shared.model: unknown shared memory model 'umm' (did you mean 'dmm'?)"},
+       }) {
+    TempDir dir;
+    const auto file = dir.write("bench.yaml", hmm + c.line + "\n" + trace);
+    const auto stats = dir / "out.json";
+    const CommandResult r = mmsim("run " + shell_word(file) + " --stats " + shell_word(stats));
+    EXPECT_EQ(r.status, 2) << c.line << ": " << r.err;
+    EXPECT_NE(r.err.find("mmsim: " + file.string() + c.where + ": " + c.message), std::string::npos)
+        << c.line << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(stats)) << c.line;
+  }
+}
+
+// A field left out is its member's default, which the reference gives and the testbench as it
+// ran writes (where its row writes it at the default: ports and shared.ports only when not 1,
+// kernel_latency on a flat machine only when not 0, multiprocessors only on the hierarchical
+// machine, super_warp only where the model lets it differ).
+TEST(TestbenchSchema, AFieldLeftOutIsItsDefaultAsTheReferenceSaysIt) {
+  const nlohmann::ordered_json flat = resolved(kFlat);
+  const nlohmann::ordered_json hierarchical = resolved(kHierarchical);
+  for (const std::string path :
+       {"machine.seed", "machine.barrier_latency", "machine.compute_latency",
+        "machine.write_conflict", "machine.race_check", "machine.super_warp"}) {
+    ASSERT_NE(at(flat, path), nullptr) << path;
+    const std::string shown =
+        at(flat, path)->is_string() ? at(flat, path)->get<std::string>() : at(flat, path)->dump();
+    EXPECT_EQ(literal(testbench_key(path).default_text), shown) << path;
+  }
+  EXPECT_EQ(testbench_key("machine.seed").default_text, "1");
+  EXPECT_EQ(testbench_key("machine.write_conflict").default_text, "`highest_lane`");
+  EXPECT_EQ(testbench_key("machine.race_check").default_text, "`false`");
+  EXPECT_EQ(testbench_key("machine.shared.model").default_text, "`dmm`");
+  EXPECT_EQ(testbench_key("machine.ports").default_text, "1");
+  for (const char* path : {"machine.ports", "machine.kernel_latency", "machine.multiprocessors"})
+    EXPECT_EQ(at(flat, path), nullptr) << path;
+  EXPECT_EQ(at(hierarchical, "machine.kernel_latency")->dump(), "0");
+  EXPECT_EQ(at(hierarchical, "machine.multiprocessors")->dump(), "1");
+  EXPECT_EQ(at(hierarchical, "machine.shared.ports"), nullptr);
+  EXPECT_EQ(at(hierarchical, "machine.shared.latency")->dump(), "1");
+  // Models of one dispatch unit fix s = p/w: super_warp is theirs, not the testbench's.
+  EXPECT_EQ(at(resolved("machine: {model: pram, width: 4, latency: 3}\n"
+                        "program: {name: sum_simple, params: {n: 64}}\n"),
+               "machine.super_warp"),
+            nullptr);
+}
+
+// The machine's quantities are named as the keys that set them, nested as they are: what the
+// statistics and Python's machine view name them.
+TEST(TestbenchSchema, TheMachinesQuantitiesAreNamedAsItsKeys) {
+  MachineConfig m;
+  m.model = "hmm";
+  m.width = 4;
+  m.memory_words = 96;
+  m.shared.words = 12;
+  m.shared.ports = 2;
+  m.multiprocessors = 3;
+  const nlohmann::ordered_json all = machine_quantities(m, QuantityKeys::of_its_model);
+  EXPECT_EQ(all.dump(),
+            R"({"model":"hmm","width":4,"latency":1,"threads":0,"super_warp":1,)"
+            R"("dispatch":"round_robin","seed":1,"barrier_latency":0,"compute_latency":0,)"
+            R"("write_conflict":"highest_lane","ports":1,"memory":96,"local_memory":0,)"
+            R"("address_map":"interleaved","multiprocessors":3,"kernel_latency":0,)"
+            R"("shared":{"model":"dmm","latency":1,"ports":2,"memory":12,)"
+            R"("address_map":"interleaved"},"global":{"width":4}})");
+  // A flat machine: the hierarchical machine's keys only where every model's are asked for.
+  m.model = "dmm";
+  const nlohmann::ordered_json flat = machine_quantities(m, QuantityKeys::of_its_model);
+  for (const char* key : {"multiprocessors", "shared", "global"})
+    EXPECT_FALSE(flat.contains(key)) << key;
+  EXPECT_EQ(machine_quantities(m, QuantityKeys::every_model).at("shared").at("memory"), 12);
 }
 
 }  // namespace
