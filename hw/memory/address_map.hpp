@@ -82,17 +82,20 @@ class RowPermutation : public AddressMap {
  private:
   template <class Cell>
   static void run(std::span<const Address> addresses, std::span<Address> cells, Cell cell) {
-    const Address* a = addresses.data();
-    Address* c = cells.data();
-    const std::size_t n = addresses.size();
     with_vector_isa([&] {
+      // Copies of their own, which a store to a cell cannot alias: they stay in registers
+      // (through the references, the loop would load each of them again for every lane).
+      const Address* a = addresses.data();
+      Address* c = cells.data();
+      const std::size_t n = addresses.size();
+      const Cell each = cell;
       // Dispatches with an inactive lane are the rarer kind: one vectorised test picks the loop.
       if (inactive_lanes(addresses) == 0) {
 #pragma GCC unroll 4
-        for (std::size_t i = 0; i < n; ++i) c[i] = cell(a[i]);
+        for (std::size_t i = 0; i < n; ++i) c[i] = each(a[i]);
         return;
       }
-      for (std::size_t i = 0; i < n; ++i) c[i] = a[i] == kInactive ? kInactive : cell(a[i]);
+      for (std::size_t i = 0; i < n; ++i) c[i] = a[i] == kInactive ? kInactive : each(a[i]);
     });
   }
 };

@@ -14,20 +14,21 @@ RowTable::RowTable(unsigned width, std::uint64_t rows, std::unique_ptr<RowSource
                                        std::max<std::uint64_t>(kMaxBlockCells / width, 1))),
       banks_(rows * width),
       filled_(rows),
-      block_banks_(std::min(block_, std::max<std::uint64_t>(rows, 1)) * width),
+      scratch_(std::min(block_, std::max<std::uint64_t>(rows, 1)) * width),
       seen_((width + 63) / 64) {}
 
-unsigned RowTable::first_bank(std::uint64_t row, std::uint64_t column) {
+unsigned RowTable::first_bank(std::uint64_t cell) {
+  const std::uint64_t row = cell / width_;
   if (!filled_[row]) fill(row);
-  return static_cast<std::uint16_t>(banks_[row * width_ + column] - 1u);
+  return static_cast<std::uint16_t>(banks_[cell] - 1u);
 }
 
 void RowTable::fill(std::uint64_t row) {
   // Blocks are aligned, so a block's rows are all filled or none is.
   const std::uint64_t first = row - row % block_;
   const std::uint64_t count = std::min(block_, rows_ - first);
-  const std::span<std::int64_t> cells(block_banks_.data(), count * width_);
-  source_->banks(first, count, cells);
+  const std::span<const std::int64_t> cells =
+      source_->banks(first, count, std::span(scratch_.data(), count * width_));
   if (!keep_permutations(first, count, cells)) {
     try {
       for (std::uint64_t i = 0; i < count; ++i) keep(first + i, cells.subspan(i * width_, width_));

@@ -27,10 +27,13 @@ class RowSource {
   // The rows one call gives: the rows are asked in aligned blocks of this many (the memory's
   // last block may be shorter); 1 asks each row alone, when it is first needed.
   virtual std::uint64_t block_rows() const { return 1; }
-  // Writes the banks of the w columns of rows first .. first + count - 1 (column k of row
-  // first + i at banks[i * w + k]), every one of them; RowTable checks them. Throws the user's
-  // own error (located by the source).
-  virtual void banks(std::uint64_t first, std::uint64_t count, std::span<std::int64_t> banks) = 0;
+  // The banks of the w columns of rows first .. first + count - 1 (column k of row first + i
+  // at [i * w + k]), every one of them; RowTable checks them. The source writes them into
+  // `scratch` and returns it, or returns memory of its own that stays as it is until its next
+  // call (a numpy array read where it lies: no copy). Throws the user's own error (located by
+  // the source).
+  virtual std::span<const std::int64_t> banks(std::uint64_t first, std::uint64_t count,
+                                              std::span<std::int64_t> scratch) = 0;
   // Throws the error of a row whose banks are not a permutation of 0..w-1, `problem` saying why.
   [[noreturn]] virtual void refuse(std::uint64_t row, std::span<const std::int64_t> banks,
                                    const std::string& problem) = 0;
@@ -49,19 +52,24 @@ class RowTable {
   std::uint64_t rows() const { return rows_; }
   const RowSource& source() const { return *source_; }
 
-  // The bank of column `column` of row `row` (row < rows, column < width).
-  unsigned bank(std::uint64_t row, std::uint64_t column) {
-    const std::uint16_t kept = banks_[row * width_ + column];
-    if (kept == 0) [[unlikely]]
-      return first_bank(row, column);
-    return kept - 1u;
+  // The bank of cell `cell` = row * width + column: column `column` of row `row` (row < rows,
+  // column < width). The cell's index is the address when the map is the identity, so with w a
+  // power of two the address itself is looked up.
+  unsigned bank(std::uint64_t cell) { return bank(banks_.data(), cell); }
+  // bank() reading `kept`, the table's cells (a pointer the caller keeps in a register).
+  unsigned bank(const std::uint16_t* kept, std::uint64_t cell) {
+    if (kept[cell] == 0) [[unlikely]]
+      return first_bank(cell);
+    return kept[cell] - 1u;
   }
+  // Its cells, each bank + 1 (0: not asked yet); they stay where they are.
+  const std::uint16_t* cells() const { return banks_.data(); }
   // Every row now: from then on the table is only read (threads may share it).
   void fill_all();
 
  private:
   // bank() where the table holds 0: a row not asked yet (asked now), or bank 2^16 - 1.
-  [[gnu::noinline]] unsigned first_bank(std::uint64_t row, std::uint64_t column);
+  [[gnu::noinline]] unsigned first_bank(std::uint64_t cell);
   // Asks the source for the block that holds `row`.
   void fill(std::uint64_t row);
   // Writes the block's rows into the table: true when each is a permutation of 0..w-1 (checked
@@ -80,7 +88,7 @@ class RowTable {
   // hot path reads one array; pages are taken as rows are filled.
   HugePageArray<std::uint16_t> banks_;
   HugePageArray<std::uint8_t> filled_;
-  std::vector<std::int64_t> block_banks_;  // what the source wrote
+  std::vector<std::int64_t> scratch_;  // where the source may write a block
   std::vector<std::uint64_t> seen_;        // banks met in the row being checked, a bit each
 };
 
@@ -91,9 +99,11 @@ class TabulatedMap final : public RowPermutation<TabulatedMap> {
 
   template <bool kPowerOfTwo>
   auto rule() const {
-    // With pow2 the column is the whole address: its low bits are the column.
-    return [table = table_.get(), mask = Address{width()} - 1](Address row, Address column) {
-      return Address{table->bank(row, kPowerOfTwo ? column & mask : column)};
+    // With pow2 the column is the whole address, which is row * w + column: the cell to look
+    // up, with no arithmetic.
+    return [table = table_.get(), kept = table_->cells(), w = Address{width()}](Address row,
+                                                                                Address column) {
+      return Address{table->bank(kept, kPowerOfTwo ? column : row * w + column)};
     };
   }
   std::string name() const override { return table_->source().name(); }

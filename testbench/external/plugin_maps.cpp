@@ -44,13 +44,15 @@ class PluginRows final : public RowSource {
   std::string name() const override { return name_; }
 
   // One row a call (block_rows() 1): only the rows the run needs.
-  void banks(std::uint64_t row, std::uint64_t, std::span<std::int64_t> banks) override {
+  std::span<const std::int64_t> banks(std::uint64_t row, std::uint64_t,
+                                      std::span<std::int64_t> banks) override {
     try {
       for (std::size_t k = 0; k < banks.size(); ++k)
         banks[k] = map_->bank(static_cast<std::uint32_t>(row), static_cast<std::uint32_t>(k));
     } catch (...) {
       plugin_threw(ref_, fmt::format("{}: bank({}, column)", map_place(ref_, name_), row));
     }
+    return banks;
   }
 
   [[noreturn]] void refuse(std::uint64_t row, std::span<const std::int64_t> banks,

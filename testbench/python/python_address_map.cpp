@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -72,38 +73,71 @@ void copy_as(bool is_signed, const Py_buffer& view, std::size_t rows, std::size_
     copy_cells<Unsigned>(view, rows, w, banks);
 }
 
-// A buffer of native integers (a numpy array) read into `banks`: one row of w banks (`rows` 0:
-// one dimension) or `rows` x w. True when `value` is a buffer of integers: `problem` then says
-// what is wrong with its shape, or stays empty. Its cells are read without a Python object
-// each.
-bool read_buffer(PyObject* value, std::size_t rows, std::size_t w, std::span<std::int64_t> banks,
-                 std::string& problem) {
-  if (!PyObject_CheckBuffer(value)) return false;
-  Py_buffer view;
-  if (PyObject_GetBuffer(value, &view, PyBUF_RECORDS_RO) != 0) {
-    PyErr_Clear();
-    return false;
+// The buffer of a Python object (a numpy array), held until released: the table reads the
+// cells of a block where they lie, so the block's array is held until the next call.
+class HeldBuffer {
+ public:
+  HeldBuffer() = default;
+  HeldBuffer(const HeldBuffer&) = delete;
+  HeldBuffer& operator=(const HeldBuffer&) = delete;
+  ~HeldBuffer() { release(); }
+
+  // Holds the buffer of `value` (false: it exports none).
+  bool hold(PyObject* value) {
+    release();
+    if (PyObject_GetBuffer(value, &view_, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    held_ = true;
+    return true;
   }
-  const std::unique_ptr<Py_buffer, void (*)(Py_buffer*)> release(&view, PyBuffer_Release);
+  const Py_buffer& view() const { return view_; }
+  void release() {
+    if (held_) PyBuffer_Release(&view_);
+    held_ = false;
+  }
+
+ private:
+  Py_buffer view_{};
+  bool held_ = false;
+};
+
+// A buffer of native integers (a numpy array) as banks: one row of w banks (`rows` 0: one
+// dimension) or `rows` x w. None when `value` is no buffer of integers; else `problem` says
+// what is wrong with its shape, or stays empty and the cells are returned: where they lie
+// when they are 64-bit integers in row-major order (`buffer` holds the array), else copied
+// into `banks`. Either way no Python object is made per cell.
+std::optional<std::span<const std::int64_t>> read_buffer(PyObject* value, std::size_t rows,
+                                                         std::size_t w,
+                                                         std::span<std::int64_t> banks,
+                                                         std::string& problem,
+                                                         HeldBuffer& buffer) {
+  if (!PyObject_CheckBuffer(value) || !buffer.hold(value)) return std::nullopt;
+  const Py_buffer& view = buffer.view();
   const std::string_view format = view.format ? view.format : "B";
   const std::string_view code = format.starts_with('@') ? format.substr(1) : format;
-  if (code.size() != 1 || (!signed_format(code[0]) && !unsigned_format(code[0])))
-    return false;  // read item by item (and refused there if it holds no integers)
+  if (code.size() != 1 || (!signed_format(code[0]) && !unsigned_format(code[0]))) {
+    buffer.release();
+    return std::nullopt;  // read item by item (and refused there if it holds no integers)
+  }
   const std::vector<Py_ssize_t> shape(view.shape, view.shape + view.ndim);
   if (rows == 0 && (view.ndim != 1 || shape[0] != static_cast<Py_ssize_t>(w))) {
     problem = view.ndim == 1 ? fmt::format("{} banks, expected w = {}", shape[0], w)
                              : fmt::format("an array of shape ({}), expected ({},)",
                                            fmt::join(shape, ", "), w);
-    return true;
+    return banks;
   }
   if (rows != 0 && (view.ndim != 2 || shape[0] != static_cast<Py_ssize_t>(rows) ||
                     shape[1] != static_cast<Py_ssize_t>(w))) {
     problem = fmt::format("an array of shape ({}{}), expected ({}, {}): count x w",
                           fmt::join(shape, ", "), view.ndim == 1 ? "," : "", rows, w);
-    return true;
+    return banks;
   }
   const std::size_t n = std::max<std::size_t>(rows, 1);
   const bool is_signed = signed_format(code[0]);
+  if (is_signed && view.itemsize == 8 && PyBuffer_IsContiguous(&view, 'C'))
+    return std::span(static_cast<const std::int64_t*>(view.buf), n * w);
   switch (view.itemsize) {
     case 1:
       copy_as<std::int8_t, std::uint8_t>(is_signed, view, n, w, banks);
@@ -117,7 +151,8 @@ bool read_buffer(PyObject* value, std::size_t rows, std::size_t w, std::span<std
     default:
       copy_as<std::int64_t, std::uint64_t>(is_signed, view, n, w, banks);
   }
-  return true;
+  buffer.release();
+  return banks;
 }
 
 // A list, tuple or other sequence of integers read into `banks`; `problem` says what is wrong.
@@ -152,35 +187,43 @@ void read_sequence(PyObject* value, std::span<std::int64_t> banks, std::string& 
   }
 }
 
-// One row's w banks: a numpy array, a list or a tuple.
-void read_row(PyObject* value, std::span<std::int64_t> banks, std::string& problem) {
-  if (PyList_CheckExact(value) || PyTuple_CheckExact(value) ||
-      !read_buffer(value, 0, banks.size(), banks, problem))
-    read_sequence(value, banks, problem);
+// One row's w banks: a numpy array, a list or a tuple (in `banks`, or where they lie).
+std::span<const std::int64_t> read_row(PyObject* value, std::span<std::int64_t> banks,
+                                       std::string& problem, HeldBuffer& buffer) {
+  if (!PyList_CheckExact(value) && !PyTuple_CheckExact(value))
+    if (const auto cells = read_buffer(value, 0, banks.size(), banks, problem, buffer))
+      return *cells;
+  read_sequence(value, banks, problem);
+  return banks;
 }
 
 // The banks of rows first .. first + count - 1: a count x w numpy array, or a list of rows.
-void read_block(PyObject* value, std::uint64_t first, std::uint64_t count,
-                std::span<std::int64_t> banks, std::string& problem) {
+std::span<const std::int64_t> read_block(PyObject* value, std::uint64_t first,
+                                         std::uint64_t count, std::span<std::int64_t> banks,
+                                         std::string& problem, HeldBuffer& buffer) {
   const std::size_t w = banks.size() / count;
-  if (read_buffer(value, count, w, banks, problem)) return;
+  if (const auto cells = read_buffer(value, count, w, banks, problem, buffer)) return *cells;
   if (PyUnicode_Check(value) || PyBytes_Check(value) || !PySequence_Check(value)) {
     problem = fmt::format("expected a count x w = {} x {} numpy array, or a list of {} rows", count,
                           w, count);
-    return;
+    return banks;
   }
   const py::object rows = py::reinterpret_steal<py::object>(PySequence_Fast(value, ""));
   if (!rows) throw py::error_already_set();
   const Py_ssize_t size = PySequence_Fast_GET_SIZE(rows.ptr());
   if (size != static_cast<Py_ssize_t>(count)) {
     problem = fmt::format("{} rows, expected count = {}", size, count);
-    return;
+    return banks;
   }
   PyObject** row = PySequence_Fast_ITEMS(rows.ptr());
   for (std::uint64_t i = 0; i < count && problem.empty(); ++i) {
-    read_row(row[i], banks.subspan(i * w, w), problem);
+    const std::span<std::int64_t> mine = banks.subspan(i * w, w);
+    const std::span<const std::int64_t> cells = read_row(row[i], mine, problem, buffer);
+    if (cells.data() != mine.data()) std::ranges::copy(cells, mine.begin());
+    buffer.release();
     if (!problem.empty()) problem = fmt::format("row {}: {}", first + i, problem);
   }
+  return banks;
 }
 
 py::object address_map_class() {
@@ -212,36 +255,38 @@ class PythonRows final : public RowSource {
   std::string name() const override { return name_; }
   std::uint64_t block_rows() const override { return blocks_ ? kBlockRows : 1; }
 
-  void banks(std::uint64_t first, std::uint64_t count, std::span<std::int64_t> banks) override {
-    call_ = blocks_ ? fmt::format("{}.banks_block({}, {})", name_, first, count)
-                    : fmt::format("{}.banks({})", name_, first);
+  std::span<const std::int64_t> banks(std::uint64_t first, std::uint64_t count,
+                                      std::span<std::int64_t> banks) override {
+    buffer_.release();  // the last block's array, read by now
+    first_ = first;
+    count_ = count;
     PyObject* result = call(first, count);
     if (result == nullptr) {
       py::error_already_set e;
       rethrow_if_interrupt_or_input(e);
-      throw InputError(ref_.where, fmt::format("{}: {} raised an exception:\n{}", ref_.key, call_,
-                                               traceback_text(e)));
+      throw InputError(ref_.where, fmt::format("{}: {} raised an exception:\n{}", ref_.key,
+                                               call_text(), traceback_text(e)));
     }
     returned_ = py::reinterpret_steal<py::object>(result);
     std::string problem;
-    if (blocks_)
-      read_block(result, first, count, banks, problem);
-    else
-      read_row(result, banks, problem);
+    const std::span<const std::int64_t> cells =
+        blocks_ ? read_block(result, first, count, banks, problem, buffer_)
+                : read_row(result, banks, problem, buffer_);
     if (!problem.empty())
       throw InputError(ref_.where, fmt::format("{}: {}: {} returned {}: {}", ref_.key, place_,
-                                               call_, short_repr(returned_), problem));
+                                               call_text(), short_repr(returned_), problem));
+    return cells;
   }
 
   [[noreturn]] void refuse(std::uint64_t row, std::span<const std::int64_t> banks,
                            const std::string& problem) override {
     if (!blocks_)
       throw InputError(ref_.where, fmt::format("{}: {}: {} returned {}: {}", ref_.key, place_,
-                                               call_, short_repr(returned_), problem));
+                                               call_text(), short_repr(returned_), problem));
     std::string written = fmt::format("[{}]", fmt::join(banks, ", "));
     if (written.size() > 200) written = written.substr(0, 200) + "...";
     throw InputError(ref_.where, fmt::format("{}: {}: {} returned row {} as {}: {}", ref_.key,
-                                             place_, call_, row, written, problem));
+                                             place_, call_text(), row, written, problem));
   }
 
  private:
@@ -254,10 +299,18 @@ class PythonRows final : public RowSource {
     return row && rows ? PyObject_Vectorcall(method_.ptr(), args, 2, nullptr) : nullptr;
   }
 
+  // The last call, as the user would write it (made only for an error).
+  std::string call_text() const {
+    return blocks_ ? fmt::format("{}.banks_block({}, {})", name_, first_, count_)
+                   : fmt::format("{}.banks({})", name_, first_);
+  }
+
   bool blocks_ = false;
   py::object method_;    // the instance's bound banks_block or banks
   py::object returned_;  // what it returned last
-  std::string call_;     // the last call, as the user would write it
+  HeldBuffer buffer_;    // its array while the table reads it
+  std::uint64_t first_ = 0;
+  std::uint64_t count_ = 0;
   std::string name_;
   std::string place_;
   OwnMapRef ref_;

@@ -37,7 +37,8 @@ class CountingRows final : public RowSource {
         blocks_(blocks) {}
   std::string name() const override { return "counting"; }
   std::uint64_t block_rows() const override { return block_; }
-  void banks(std::uint64_t first, std::uint64_t count, std::span<std::int64_t> banks) override {
+  std::span<const std::int64_t> banks(std::uint64_t first, std::uint64_t count,
+                                      std::span<std::int64_t> banks) override {
     if (blocks_ != nullptr) blocks_->emplace_back(first, count);
     const std::size_t w = banks.size() / count;
     EXPECT_EQ(banks.size(), count * w);
@@ -46,6 +47,7 @@ class CountingRows final : public RowSource {
       for (std::size_t k = 0; k < w; ++k)
         banks[(row - first) * w + k] = row == broken_row_ ? broken_.at(k) : formula_(row, k);
     }
+    return banks;
   }
   [[noreturn]] void refuse(std::uint64_t row, std::span<const std::int64_t> banks,
                            const std::string& problem) override {
