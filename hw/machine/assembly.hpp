@@ -9,6 +9,7 @@
 
 #include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/machine/memory_specs.hpp"
 #include "hw/mmu/mmu.hpp"
 #include "hw/pe/warp_unit.hpp"
 

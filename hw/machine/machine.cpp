@@ -2,7 +2,10 @@
 
 #include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/assembly.hpp"
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/machine/memory_specs.hpp"
+#include "hw/machine/resolved_machine.hpp"
 
 namespace mmsim {
 

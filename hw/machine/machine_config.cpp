@@ -10,6 +10,16 @@
 namespace mmsim {
 namespace {
 
+const AddressMapInfo& map_named(const BankMapping& mapping, const MachineModel& model) {
+  if (mapping.own_map) return *mapping.own_map;
+  const std::string& chosen = mapping.address_map;
+  const std::string& name = chosen.empty() ? model.memory.address_map : chosen;
+  const AddressMapInfo* info = find_address_map(name);
+  if (!info) throw ConfigError("address_map", "unknown address map '" + name + "'");
+  return *info;
+}
+
+
 // The bank mapping of a memory of `model`, `map` the map it runs with. Keys of errors start with `prefix` ("" or "shared.").
 void validate_mapping(const BankMapping& mapping, const AddressMapInfo& map,
                       const MachineModel& model, unsigned width, const std::string& prefix) {
@@ -138,6 +148,27 @@ void validate_memory(const MachineConfig& c) {
   }
   validate_words(c.shared.words, "shared.memory");
   validate_shift_rows(c.shared.mapping, c.width, c.shared.words, "shared.");
+}
+
+const MachineModel& machine_model(const MachineConfig& config) {
+  const MachineModel* model = find_machine_model(config.model);
+  if (!model) throw ConfigError("model", "unknown machine model '" + config.model + "'");
+  return *model;
+}
+
+const AddressMapInfo& address_map_of(const MachineConfig& config) {
+  return map_named(config.mapping, machine_model(config));
+}
+
+const MachineModel& shared_memory_model(const MachineConfig& config) {
+  const MachineModel* model = find_machine_model(config.shared.model);
+  if (!model || !model->shared_memory)
+    throw ConfigError("shared.model", "unknown shared memory model '" + config.shared.model + "'");
+  return *model;
+}
+
+const AddressMapInfo& shared_address_map(const MachineConfig& config) {
+  return map_named(config.shared.mapping, shared_memory_model(config));
 }
 
 }  // namespace mmsim

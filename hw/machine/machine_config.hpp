@@ -13,6 +13,7 @@
 namespace mmsim {
 
 struct AddressMapInfo;
+struct MachineModel;
 struct PolicyInfo;
 
 // How a DMM-family memory maps addresses to banks (machine.address_map, machine.rsu).
@@ -78,5 +79,14 @@ void validate(const MachineConfig& config);
 // Checks what depends on the memory sizes, those not known yet (0) aside: at most 2^32 words,
 // a shift table with one shift per row.
 void validate_memory(const MachineConfig& config);
+
+// The model of `config` (throws ConfigError on `model` when there is none of that name).
+const MachineModel& machine_model(const MachineConfig& config);
+// The address map `config`'s memory runs with: machine.address_map, or its model's own.
+const AddressMapInfo& address_map_of(const MachineConfig& config);
+// The model of the shared memories of a hierarchical `config` (machine.shared.model).
+const MachineModel& shared_memory_model(const MachineConfig& config);
+// The address map of the shared memories of a hierarchical `config`.
+const AddressMapInfo& shared_address_map(const MachineConfig& config);
 
 }  // namespace mmsim

@@ -3,17 +3,9 @@
 // dispatches super warps) rather than comparing names.
 #pragma once
 
-#include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "hw/machine/machine_config.hpp"
-#include "hw/machine/resolved_machine.hpp"
-#include "hw/memory/address_map.hpp"
-#include "hw/memory/address_maps.hpp"
-#include "hw/mmu/stage_splitter.hpp"
 
 namespace mmsim {
 
@@ -48,32 +40,5 @@ struct MachineModel {
 
 const std::vector<MachineModel>& machine_models();
 const MachineModel* find_machine_model(std::string_view name);
-// The model of `config` (throws ConfigError on `model` when there is none of that name).
-const MachineModel& machine_model(const MachineConfig& config);
-// The address map `config`'s memory runs with: machine.address_map, or its model's own.
-const AddressMapInfo& address_map_of(const MachineConfig& config);
-// The model of the shared memories of a hierarchical `config` (machine.shared.model).
-const MachineModel& shared_memory_model(const MachineConfig& config);
-// The address map of the shared memories of a hierarchical `config`.
-const AddressMapInfo& shared_address_map(const MachineConfig& config);
-
-// One memory of a machine, with what its MMU is made of.
-struct MemorySpec {
-  std::string name;   // of its module: "memory", "global_memory", "shared_memory"
-  std::string label;  // for reports: "memory", "global", "SM 3 shared"
-  // The streaming multiprocessor it belongs to (a shared memory), or none (kNoBlock).
-  unsigned block;
-  unsigned width;
-  unsigned latency;
-  std::uint64_t words;
-  std::unique_ptr<AddressMap> map;
-  std::unique_ptr<StageSplitter> splitter;
-};
-
-inline constexpr unsigned kNoBlock = ~0u;
-
-// The memories of `machine` (with its memory sizes), in memory-id order: the global memory
-// (id 0), then the shared memory of each streaming multiprocessor in turn.
-std::vector<MemorySpec> memory_specs(const ResolvedMachine& machine);
 
 }  // namespace mmsim

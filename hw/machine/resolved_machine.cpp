@@ -1,5 +1,6 @@
 #include "hw/machine/resolved_machine.hpp"
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 
 namespace mmsim {

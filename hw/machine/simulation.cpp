@@ -7,6 +7,8 @@
 #include <sysc/tracing/sc_tracing_ids.h>
 
 #include "hw/machine/machine_models.hpp"
+#include "hw/machine/memory_specs.hpp"
+#include "hw/machine/resolved_machine.hpp"
 #include "hw/support/errors.hpp"
 
 namespace mmsim {

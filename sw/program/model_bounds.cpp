@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 
 namespace mmsim {
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <bit>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "sw/programs/bitonic_network.hpp"
 
 namespace mmsim {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/gpu_traces/lane_words.hpp"

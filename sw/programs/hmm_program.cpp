@@ -2,7 +2,9 @@
 
 #include <numeric>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/programs/hierarchical_only.hpp"
 

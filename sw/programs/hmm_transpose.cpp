@@ -2,6 +2,7 @@
 #include <cmath>
 #include <optional>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/square_matrix.hpp"

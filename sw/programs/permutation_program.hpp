@@ -11,7 +11,9 @@
 #include <set>
 #include <vector>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "sw/planning/errors.hpp"
 #include "sw/planning/permutation.hpp"
 #include "sw/program/program_info.hpp"

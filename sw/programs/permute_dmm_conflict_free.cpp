@@ -1,6 +1,7 @@
 #include <fstream>
 #include <vector>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "sw/planning/dmm_plan.hpp"
 #include "sw/planning/schedule_file.hpp"

@@ -2,6 +2,7 @@
 #include <map>
 #include <vector>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/planning/schedule_file.hpp"

@@ -6,7 +6,9 @@
 #include <span>
 #include <vector>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "hw/support/errors.hpp"
 #include "hw/support/four_lanes.hpp"
 #include "hw/support/vector_isa.hpp"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/powers.hpp"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/counted.hpp"
 

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <vector>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/rounds.hpp"
 #include "sw/program/square_matrix.hpp"

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <vector>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/model_bounds.hpp"

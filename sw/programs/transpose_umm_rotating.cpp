@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/data_pattern.hpp"

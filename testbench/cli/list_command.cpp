@@ -9,6 +9,7 @@
 
 #include "hw/dispatch/dispatch_policies.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_map.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "sw/programs/catalogue.hpp"
 #include "sw/support/suggest.hpp"

@@ -9,8 +9,13 @@
 #include <mutex>
 #include <thread>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/machine/memory_specs.hpp"
+#include "hw/machine/resolved_machine.hpp"
+#include "hw/memory/address_map.hpp"
 #include "hw/memory/address_maps.hpp"
+#include "hw/mmu/stage_splitter.hpp"
 #include "hw/support/errors.hpp"
 #include "hw/support/random.hpp"
 #include "hw/support/vector_isa.hpp"

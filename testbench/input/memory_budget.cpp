@@ -1,5 +1,6 @@
 #include "testbench/input/memory_budget.hpp"
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/mmu/mmu_pipeline.hpp"
 

@@ -4,7 +4,9 @@
 #include <limits>
 
 #include "hw/dispatch/dispatch_policies.hpp"
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_map.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "sw/programs/catalogue.hpp"
 #include "testbench/input/expect_figures.hpp"

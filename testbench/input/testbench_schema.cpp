@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "sw/support/suggest.hpp"
 

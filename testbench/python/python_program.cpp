@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "sw/program/program_error.hpp"
 #include "sw/support/suggest.hpp"

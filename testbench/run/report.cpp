@@ -7,7 +7,9 @@
 #include <cmath>
 #include <functional>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/memory/address_maps.hpp"
 #include "hw/support/counted.hpp"
 #include "testbench/input/testbench.hpp"
 #include "testbench/run/profile_report.hpp"

@@ -5,7 +5,9 @@
 #include <map>
 #include <memory>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/machine/resolved_machine.hpp"
 #include "hw/support/counted.hpp"
 #include "hw/support/errors.hpp"
 #include "sw/program/model_bounds.hpp"

@@ -1,6 +1,8 @@
 #include "testbench/run/stats_json.hpp"
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/machine/memory_specs.hpp"
 #include "testbench/input/expect_figures.hpp"
 #include "testbench/input/testbench_schema.hpp"
 #include "testbench/run/profile_report.hpp"

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/observers/timeline.hpp"
 #include "testbench/run/output_part.hpp"

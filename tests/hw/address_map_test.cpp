@@ -6,6 +6,7 @@
 #include <bit>
 #include <set>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
 #include "hw/memory/address_maps.hpp"
 #include "hw/memory/random_shift_map.hpp"

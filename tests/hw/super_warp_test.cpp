@@ -2,7 +2,9 @@
 // DMM, the SDMM and the RSDMM) and the properties of the random shift unit.
 #include <gtest/gtest.h>
 
+#include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/machine/resolved_machine.hpp"
 #include "hw/memory/random_shift_map.hpp"
 #include "support/replay_kernel.hpp"
 
