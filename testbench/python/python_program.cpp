@@ -362,13 +362,30 @@ class PythonProgram final : public WarpProgram {
         }
         switch (in.kind) {
           case PythonInstruction::Kind::read:
-            sent = handle.values(co_await warp.read(in.addresses, in.space, *in.site));
+            if (!in.batch) {
+              sent = handle.values(co_await warp.read(in.addresses, in.space, *in.site));
+              break;
+            }
+            // A batch: its rounds one after the other, each the warp instruction a read of its
+            // own would be; the values of round r go to row r of what the yield returns.
+            {
+              Word* table = nullptr;
+              sent = handle.value_table(in.rounds, table);
+              for (std::size_t round = 0; round < in.rounds; ++round) {
+                const std::span<const Word> got =
+                    co_await warp.read(in.round_addresses(round), in.space, *in.site);
+                std::copy(got.begin(), got.end(), table + round * in.lanes);
+              }
+            }
             break;
           case PythonInstruction::Kind::write:
-            if (in.values.empty())
-              co_await warp.write(in.addresses, in.space, *in.site);
-            else
-              co_await warp.write(in.addresses, in.values, in.space, *in.site);
+            for (std::size_t round = 0; round < in.rounds; ++round) {
+              if (in.values.empty())
+                co_await warp.write(in.round_addresses(round), in.space, *in.site);
+              else
+                co_await warp.write(in.round_addresses(round), in.round_values(round), in.space,
+                                    *in.site);
+            }
             sent = py::none();
             break;
           case PythonInstruction::Kind::sync:

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "hw/support/vector_isa.hpp"
+
 namespace mmsim {
 namespace py = pybind11;
 namespace {
@@ -21,7 +23,8 @@ struct WarpObject {
   PythonWarp* warp;  // nullptr once the warp's program has ended
 };
 
-// An instruction: its lanes' addresses, then (a write with values) their values, in the object.
+// An instruction: its lanes' addresses, then (a write with values) their values, in the object;
+// a batch's (warp.reads, warp.writes) round after round.
 struct InstructionObject {
   PyVarObject ob_base;  // PyObject_VAR_HEAD
   PyObject* warp;       // the warp that made it (held): only it may yield it, while it runs
@@ -31,9 +34,12 @@ struct InstructionObject {
   PythonInstruction::Kind kind;
   Space space;
   bool has_values;
+  bool batch;
   unsigned lanes;
+  std::size_t rounds;
   const Site* site;
-  std::uint64_t cells[1];  // lanes addresses, then lanes values (ob_size cells in all)
+  // rounds x lanes addresses, then rounds x lanes values (ob_size cells in all)
+  std::uint64_t cells[1];
 };
 static_assert(sizeof(Address) == sizeof(std::uint64_t) && sizeof(Word) == sizeof(std::uint64_t));
 
@@ -121,6 +127,32 @@ std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, Py
   throw py::value_error(fmt::format("{}: {} lanes given, the warp has {}", op, given, width));
 }
 
+std::string shape_of(PyObject* array) {
+  return py::str(py::handle(array).attr("shape")).cast<std::string>();
+}
+
+// An array of lanes holds integers (booleans only where they are values, not addresses).
+void check_dtype(const char* op, const char* what, PyArrayObject* array, bool booleans) {
+  const char kind = PyArray_DESCR(array)->kind;
+  if (kind == 'b' && !booleans)
+    throw py::type_error(fmt::format(
+        "{}: {} of dtype bool: booleans are not addresses (np.flatnonzero(mask) gives the "
+        "addresses of a mask)",
+        op, what));
+  if (kind != 'i' && kind != 'u' && kind != 'b')
+    throw py::type_error(fmt::format(
+        "{}: {} of dtype {}: expected integers", op, what,
+        py::str(reinterpret_cast<PyObject*>(PyArray_DESCR(array))).cast<std::string>()));
+}
+
+// An integer array of `dimensions` dimensions as a C-contiguous int64 one (a copy).
+py::object int64_copy(PyObject* array, int dimensions) {
+  py::object ints = py::reinterpret_steal<py::object>(PyArray_FROMANY(
+      array, NPY_INT64, dimensions, dimensions, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST));
+  if (!ints) throw py::error_already_set();
+  return ints;
+}
+
 // The lanes of `given` (a list, a tuple, a numpy array of integers: one per lane), each checked
 // by `take(lane, value)`; None (lists) is `take.inactive(lane)`. Booleans only where
 // Take::kBooleans (values, not addresses).
@@ -137,28 +169,16 @@ void for_each_lane(const char* op, const char* what, PyObject* given, unsigned w
       take.all(PyArray_BYTES(array), PyArray_STRIDE(array, 0), width, false);
       return;
     }
-    const std::string dtype =
-        py::str(reinterpret_cast<PyObject*>(PyArray_DESCR(array))).cast<std::string>();
-    const char kind = PyArray_DESCR(array)->kind;
-    if (kind == 'b' && !Take::kBooleans)
-      throw py::type_error(fmt::format(
-          "{}: {} of dtype bool: booleans are not addresses (np.flatnonzero(mask) gives the "
-          "addresses of a mask)",
-          op, what));
-    if (kind != 'i' && kind != 'u' && kind != 'b')
-      throw py::type_error(fmt::format("{}: {} of dtype {}: expected integers", op, what, dtype));
+    check_dtype(op, what, array, Take::kBooleans);
     if (PyArray_NDIM(array) != 1)
-      throw py::value_error(
-          fmt::format("{}: an array of shape {} given: expected {} lanes, one dimension", op,
-                      py::str(py::handle(given).attr("shape")).cast<std::string>(), width));
+      throw py::value_error(fmt::format("{}: an array of shape {} given: expected {} lanes, one "
+                                        "dimension",
+                                        op, shape_of(given), width));
     if (PyArray_DIM(array, 0) != static_cast<npy_intp>(width))
       wrong_lanes(op, PyArray_DIM(array, 0), width);
-    const py::object ints = py::reinterpret_steal<py::object>(
-        PyArray_FROMANY(given, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST));
-    if (!ints) throw py::error_already_set();
-    const auto* data = static_cast<const std::int64_t*>(
-        PyArray_DATA(reinterpret_cast<PyArrayObject*>(ints.ptr())));
-    take.all(reinterpret_cast<const char*>(data), sizeof(std::int64_t), width, kind == 'u');
+    const py::object ints = int64_copy(given, 1);
+    take.all(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(ints.ptr())), sizeof(std::int64_t),
+             width, PyArray_DESCR(array)->kind == 'u');
     return;
   }
   if (!PySequence_Check(given) || PyUnicode_Check(given))
@@ -205,12 +225,22 @@ void copy_lanes(const char* data, npy_intp stride, unsigned width, std::uint64_t
     std::memcpy(out + lane, data + lane * stride, sizeof(std::int64_t));
 }
 
+// Whether any of `count` addresses is `words` or more (a negative one is a huge unsigned one).
+bool any_outside(const Address* addresses, std::size_t count, std::uint64_t words) {
+  return with_vector_isa([addresses, count, words] {
+    bool outside = false;
+    for (std::size_t i = 0; i < count; ++i) outside |= addresses[i] >= words;
+    return outside;
+  });
+}
+
 struct AddressTaker {
   static constexpr bool kBooleans = false;
   const char* op;
   std::uint64_t words;
   const char* space;
   Address* out;
+  std::ptrdiff_t round = -1;  // a batch's round its messages name (-1: `op` names it if need be)
   void operator()(unsigned lane, std::int64_t a) const {
     if (a < 0 || static_cast<std::uint64_t>(a) >= words) outside(lane, std::to_string(a));
     out[lane] = static_cast<Address>(a);
@@ -221,9 +251,7 @@ struct AddressTaker {
   // raises, with the address as it was given.
   void all(const char* data, npy_intp stride, unsigned width, bool from_unsigned) const {
     copy_lanes(data, stride, width, out);
-    bool outside_any = false;
-    for (unsigned lane = 0; lane < width; ++lane) outside_any |= out[lane] >= words;
-    if (!outside_any) return;
+    if (!any_outside(out, width, words)) return;
     for (unsigned lane = 0; lane < width; ++lane)
       if (out[lane] >= words)
         outside(lane, from_unsigned ? std::to_string(out[lane])
@@ -231,9 +259,9 @@ struct AddressTaker {
   }
   [[noreturn]] void outside(unsigned lane, const std::string& address) const {
     throw py::index_error(
-        fmt::format("{}: lane {}: address {} is outside the {} memory of {} "
-                    "words",
-                    op, lane, address, space, words));
+        fmt::format("{}: {}lane {}: address {} is outside the {} memory of {} words", op,
+                    round < 0 ? std::string() : fmt::format("round {}: ", round), lane, address,
+                    space, words));
   }
 };
 
@@ -257,8 +285,9 @@ struct ValueTaker {
 
 // ---- instructions -----------------------------------------------------------------------------
 
-py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, unsigned cells) {
-  auto* in = reinterpret_cast<InstructionObject*>(PyType_GenericAlloc(instruction_type, cells));
+py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, std::size_t cells) {
+  auto* in = reinterpret_cast<InstructionObject*>(
+      PyType_GenericAlloc(instruction_type, static_cast<Py_ssize_t>(cells)));
   if (in == nullptr) throw py::error_already_set();
   py::object object = py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(in));
   in->unyielded = false;  // until it is made whole: an error on the way drops it unmade
@@ -267,7 +296,9 @@ py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, unsigned
   in->kind = kind;
   in->space = Space::global;
   in->has_values = false;
+  in->batch = false;
   in->lanes = 0;
+  in->rounds = 1;
   in->site = &w.sites().current();
   return object;
 }
@@ -295,6 +326,98 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
     for_each_lane(op, "a value", values, width,
                   ValueTaker{reinterpret_cast<const Address*>(in->cells),
                              reinterpret_cast<Word*>(in->cells + width)});
+  return made(std::move(object));
+}
+
+// The rounds of a batch's lanes (warp.reads, warp.writes): a 2-D numpy array, rounds x lanes,
+// or a sequence of rounds, each as warp.read takes its lanes.
+std::size_t rounds_of(const char* op, const char* what, PyObject* given, unsigned width) {
+  if (PyArray_Check(given)) {
+    auto* array = reinterpret_cast<PyArrayObject*>(given);
+    if (PyArray_NDIM(array) != 2 || PyArray_DIM(array, 1) != static_cast<npy_intp>(width))
+      throw py::value_error(fmt::format(
+          "{}: {} of shape {} given: expected rounds x {} lanes, two dimensions", op, what,
+          shape_of(given), width));
+    return static_cast<std::size_t>(PyArray_DIM(array, 0));
+  }
+  if (!PySequence_Check(given) || PyUnicode_Check(given))
+    throw py::type_error(fmt::format(
+        "{}: expected {} as a 2-D numpy array (rounds x {} lanes) or a list of rounds, got {}",
+        op, what, width, text_of(given)));
+  const Py_ssize_t rounds = PySequence_Size(given);
+  if (rounds < 0) throw py::error_already_set();
+  return static_cast<std::size_t>(rounds);
+}
+
+// The lanes of each of `rounds` rounds of `given` (rounds_of), round after round: a 2-D
+// numpy array row by row through take.all (an int64 one in place), a sequence round by round
+// through for_each_lane. `make(op, round, named)` makes a round's Take, whose errors name the
+// round: `op` names it already (named: a sequence's), or the Take names it (an array's).
+template <class Make>
+void for_each_round(const char* op, const char* what, PyObject* given, unsigned width,
+                    std::size_t rounds, const Make& make) {
+  using Take = decltype(make(op, 0, false));
+  if (PyArray_Check(given)) {
+    auto* array = reinterpret_cast<PyArrayObject*>(given);
+    check_dtype(op, what, array, Take::kBooleans);
+    py::object converted;
+    if (PyArray_TYPE(array) != NPY_INT64 || !PyArray_ISALIGNED(array) ||
+        !PyArray_ISNOTSWAPPED(array)) {
+      converted = int64_copy(given, 2);
+      array = reinterpret_cast<PyArrayObject*>(converted.ptr());
+    }
+    const bool from_unsigned = PyArray_DESCR(reinterpret_cast<PyArrayObject*>(given))->kind == 'u';
+    for (std::size_t round = 0; round < rounds; ++round)
+      make(op, round, false)
+          .all(PyArray_BYTES(array) + static_cast<npy_intp>(round) * PyArray_STRIDE(array, 0),
+               PyArray_STRIDE(array, 1), width, from_unsigned);
+    return;
+  }
+  const py::object sequence = py::reinterpret_steal<py::object>(PySequence_Fast(given, op));
+  if (!sequence) throw py::error_already_set();
+  if (static_cast<std::size_t>(PySequence_Fast_GET_SIZE(sequence.ptr())) != rounds)
+    throw py::value_error(fmt::format("{}: {} changed its length while it was read", op, what));
+  PyObject** items = PySequence_Fast_ITEMS(sequence.ptr());
+  for (std::size_t round = 0; round < rounds; ++round) {
+    const std::string named = fmt::format("{}: round {}", op, round);
+    for_each_lane(named.c_str(), what, items[round], width, make(named.c_str(), round, true));
+  }
+}
+
+// warp.reads, warp.writes: `rounds` warp instructions made at once.
+py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
+                             PyObject* addresses, PyObject* space, PyObject* values) {
+  const unsigned width = w.warp().width();
+  const bool has_values = values != nullptr && values != Py_None;
+  const std::size_t rounds = rounds_of(op, "addresses", addresses, width);
+  if (has_values) {
+    const std::size_t given = rounds_of(op, "values", values, width);
+    if (given != rounds)
+      throw py::value_error(fmt::format("{}: {} rounds of values for {} rounds of addresses", op,
+                                        given, rounds));
+  }
+  const std::size_t cells = rounds * width;
+  py::object object = new_instruction(w, kind, has_values ? 2 * cells : cells);
+  auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
+  in->space = space_of(op, space);
+  in->lanes = width;
+  in->rounds = rounds;
+  in->batch = true;
+  in->has_values = has_values;
+  const bool shared = in->space == Space::shared;
+  auto* table = reinterpret_cast<Address*>(in->cells);
+  for_each_round(op, "an address", addresses, width, rounds,
+                 [&](const char* round_op, std::size_t round, bool named) {
+                   return AddressTaker{round_op, shared ? w.limits().shared : w.limits().global,
+                                       shared ? "shared" : "global", table + round * width,
+                                       named ? -1 : static_cast<std::ptrdiff_t>(round)};
+                 });
+  if (has_values)
+    for_each_round(op, "a value", values, width, rounds,
+                   [&](const char*, std::size_t round, bool) {
+                     return ValueTaker{table + round * width,
+                                       reinterpret_cast<Word*>(in->cells + cells + round * width)};
+                   });
   return made(std::move(object));
 }
 
@@ -339,6 +462,32 @@ PyObject* write(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObjec
     if (a[0] == nullptr) throw py::type_error("warp.write() missing its argument 'addresses'");
     return memory_instruction(warp_of(self), PythonInstruction::Kind::write, "warp.write", a[0],
                               a[2], a[1])
+        .release()
+        .ptr();
+  });
+}
+
+PyObject* reads(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return python_call([&] {
+    static constexpr std::array<const char*, 2> names{"addresses", "space"};
+    std::array<PyObject*, 2> a{};
+    bind_arguments("warp.reads", args, nargs, kwnames, names, a);
+    if (a[0] == nullptr) throw py::type_error("warp.reads() missing its argument 'addresses'");
+    return batch_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.reads", a[0],
+                             a[1], nullptr)
+        .release()
+        .ptr();
+  });
+}
+
+PyObject* writes(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return python_call([&] {
+    static constexpr std::array<const char*, 3> names{"addresses", "values", "space"};
+    std::array<PyObject*, 3> a{};
+    bind_arguments("warp.writes", args, nargs, kwnames, names, a);
+    if (a[0] == nullptr) throw py::type_error("warp.writes() missing its argument 'addresses'");
+    return batch_instruction(warp_of(self), PythonInstruction::Kind::write, "warp.writes", a[0],
+                             a[2], a[1])
         .release()
         .ptr();
   });
@@ -458,6 +607,17 @@ PyMethodDef warp_methods[] = {
      METH_FASTCALL | METH_KEYWORDS,
      "write(addresses, values=None, space='global'): write one value per lane (default: each "
      "lane's register) to its address"},
+    {"reads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reads)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "reads(addresses, space='global'): many reads at once, one warp instruction per round, "
+     "issued one after the other as yielded reads would be: addresses rounds x lanes (a 2-D "
+     "numpy array, or a list of rounds as read takes them); yield it to get the values of every "
+     "round (a rounds x lanes array)"},
+    {"writes", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(writes)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "writes(addresses, values=None, space='global'): many writes at once, one warp instruction "
+     "per round, as yielded writes would be: addresses and values rounds x lanes (default: each "
+     "lane's register)"},
     {"syncthreads", syncthreads, METH_NOARGS,
      "wait until every unfinished warp of the block is here"},
     {"grid_sync", grid_sync, METH_NOARGS,
@@ -505,10 +665,14 @@ bool instruction_of(PyObject* object, PythonInstruction& instruction) {
   instruction.kind = in->kind;
   instruction.space = in->space;
   instruction.site = in->site;
-  instruction.addresses = {reinterpret_cast<const Address*>(in->cells), in->lanes};
+  instruction.batch = in->batch;
+  instruction.rounds = in->rounds;
+  instruction.lanes = in->lanes;
+  const std::size_t cells = in->rounds * in->lanes;
+  instruction.addresses = {reinterpret_cast<const Address*>(in->cells), cells};
   instruction.values =
       in->has_values
-          ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + in->lanes), in->lanes)
+          ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + cells), cells)
           : std::span<const Word>();
   return true;
 }
@@ -550,6 +714,14 @@ py::object PythonWarp::values(std::span<const Word> got) {
   spare_[next_spare_] = out;
   next_spare_ ^= 1U;
   return out;
+}
+
+py::object PythonWarp::value_table(std::size_t rounds, Word*& cells) {
+  npy_intp shape[] = {static_cast<npy_intp>(rounds), static_cast<npy_intp>(warp_.width())};
+  PyObject* array = PyArray_SimpleNew(2, shape, NPY_INT64);
+  if (array == nullptr) throw py::error_already_set();
+  cells = static_cast<Word*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));
+  return py::reinterpret_steal<py::object>(array);
 }
 
 namespace {

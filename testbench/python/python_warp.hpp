@@ -22,17 +22,29 @@
 
 namespace mmsim {
 
-// One instruction a Python program yields, as the warp issues it. Its lanes live in the Python
-// object it was read from (instruction_of), which the caller holds while it is issued.
+// One instruction a Python program yields, as the warp issues it: one warp instruction, or
+// (warp.reads, warp.writes) a batch of `rounds` of them, issued one after the other. Its lanes
+// live in the Python object it was read from (instruction_of), which the caller holds while it
+// is issued.
 struct PythonInstruction {
   enum class Kind : std::uint8_t { read, write, sync, grid_sync };
   const PyObject* warp = nullptr;  // the Python warp that made it (PythonWarp::object)
   unsigned warp_index = 0;
   Kind kind = Kind::read;
   Space space = Space::global;
-  std::span<const Address> addresses;  // kInactive: an inactive lane
-  std::span<const Word> values;        // writes; empty: each lane's register
+  bool batch = false;                  // warp.reads / warp.writes: the yield gets a table
+  std::size_t rounds = 1;              // warp instructions (a batch's may be 0)
+  unsigned lanes = 0;                  // per round
+  std::span<const Address> addresses;  // rounds x lanes; kInactive: an inactive lane
+  std::span<const Word> values;        // writes, rounds x lanes; empty: each lane's register
   const Site* site = nullptr;          // the line of the program that made it
+
+  std::span<const Address> round_addresses(std::size_t round) const {
+    return addresses.subspan(round * lanes, lanes);
+  }
+  std::span<const Word> round_values(std::size_t round) const {
+    return values.subspan(round * lanes, lanes);
+  }
 };
 
 // The instruction a yielded object holds; false: it is no instruction.
@@ -98,6 +110,9 @@ class PythonWarp {
   // What the yield of a read returns: a numpy array of the values read. An array the program
   // has let go of (no reference left but ours) is filled again rather than a new one made.
   pybind11::object values(std::span<const Word> got);
+  // What the yield of a batch of reads returns: a new rounds x width numpy array of int64,
+  // `cells` its words (row after row) to fill as the rounds complete.
+  pybind11::object value_table(std::size_t rounds, Word*& cells);
 
  private:
   Warp& warp_;
