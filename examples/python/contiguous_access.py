@@ -1,6 +1,7 @@
 """Contiguous access (Nakano 2012, section III) in Python: the twin of the built-in
 contiguous_access. In round t, thread i reads m[t*p + i]; every value read is checked (with
-checked: false it only reads, as scripts/bench measures the interpreter's part)."""
+checked: false it only reads, as scripts/bench measures the interpreter's part). With
+batch: true each warp yields all its rounds at once (warp.reads): the same warp instructions."""
 
 import numpy as np
 
@@ -16,7 +17,9 @@ class ContiguousRead(mmsim.Program):
 
     params = {"n": mmsim.Param(int, default=4096, doc="array size in words (a multiple of p)"),
               "checked": mmsim.Param(bool, default=True,
-                                 doc="keep and check every value read (false: read only)")}
+                                 doc="keep and check every value read (false: read only)"),
+              "batch": mmsim.Param(bool, default=False,
+                                   doc="yield every round at once (warp.reads)")}
 
     def configure(self, machine):
         self.p = machine.threads
@@ -34,12 +37,18 @@ class ContiguousRead(mmsim.Program):
         # holds round t's, thread i reading m[t*p + i].
         lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
         rounds = lanes + self.p * np.arange(self.n // self.p, dtype=np.int64)[:, None]
-        if not self.checked:
+        if self.batch:
+            # Every round in one yield, issued as the loop below issues them, one warp
+            # instruction per round; their values come back as a table, round t in row t.
+            got = yield warp.reads(rounds)
+        elif not self.checked:
             for addresses in rounds:
                 yield warp.read(addresses)
             return
-        got = np.empty_like(rounds)
-        for t, addresses in enumerate(rounds):
-            got[t] = yield warp.read(addresses)
-        # Checked all at once: numpy's overhead is per operation, whatever its 32 lanes.
-        self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
+        else:
+            got = np.empty_like(rounds)
+            for t, addresses in enumerate(rounds):
+                got[t] = yield warp.read(addresses)
+        if self.checked:
+            # Checked all at once: numpy's overhead is per operation, whatever its 32 lanes.
+            self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")

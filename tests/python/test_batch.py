@@ -1,0 +1,231 @@
+"""warp.reads and warp.writes (docs/own_programs.md, "Many instructions in one yield"): a
+program that yields its rounds as batches runs cycle for cycle as the same program yielding them
+one by one, under every dispatch policy, on the dmm, umm, sdmm and hmm: the same statistics,
+profile and timeline (each site named by what it marks); and a batch's mistakes are located at
+the user's line, as warp.read's are."""
+
+import json
+import os
+import re
+import unittest
+
+import mmsim
+from support import EXAMPLES, machine_statistics, run_user_file, scratch
+
+# Each warp reads a table of rounds (a few lanes inactive in one round), writes the values it
+# read plus one (values given) and its registers (values left out), waits at the block's barrier
+# and reads again: by batches (batch: true) or one instruction at a time; on the hmm every access
+# goes to the warp's shared memory as well. `# site: NAME` marks the lines that make instructions:
+# a batch's line and the loop's line it stands for share a name.
+PROGRAM = '''\
+import numpy as np
+import mmsim
+
+
+class Rounds(mmsim.Program):
+    params = {"batch": mmsim.Param(bool, default=True)}
+
+    def memory_words(self, machine=None):
+        return 4 * machine.threads
+
+    def shared_words(self, machine=None):
+        return machine.threads
+
+    def initialize(self, memory):
+        memory[0:len(memory)] = np.arange(len(memory), dtype=np.int64) * 7 + 3
+
+    def run(self, warp):
+        w, p = warp.width, warp.threads
+        lanes = warp.thread(0) + np.arange(w, dtype=np.int64)
+        # Four rounds over the whole memory, rotated by the warp's index so that warps collide.
+        rounds = (lanes[(np.arange(w) + warp.index) % w] + p * np.arange(4)[:, None]) % (4 * p)
+        with_inactive = [list(map(int, r)) for r in rounds]
+        with_inactive[1][1:3] = [None, None]
+        space = "shared" if warp.blocks > 1 else "global"
+        local = warp.block_thread(0) + np.arange(w, dtype=np.int64)
+        if self.batch:
+            got = yield warp.reads(with_inactive)  # site: read
+            yield warp.writes(rounds, got + 1)  # site: write values
+            yield warp.writes(rounds[:2])  # site: write registers
+            yield warp.syncthreads()  # site: sync
+            again = yield warp.reads(rounds)  # site: read again
+            yield warp.writes(local[None, :], again[:1], space=space)  # site: shared
+        else:
+            got = np.empty((4, w), dtype=np.int64)
+            for t in range(4):
+                got[t] = yield warp.read(with_inactive[t])  # site: read
+            for t in range(4):
+                yield warp.write(rounds[t], got[t] + 1)  # site: write values
+            for t in range(2):
+                yield warp.write(rounds[t])  # site: write registers
+            yield warp.syncthreads()  # site: sync
+            again = np.empty((4, w), dtype=np.int64)
+            for t in range(4):
+                again[t] = yield warp.read(rounds[t])  # site: read again
+            yield warp.write(local, again[0], space=space)  # site: shared
+        self.check(got[0], rounds[0] * 7 + 3, f"warp {warp.index} round 0")
+        self.check(again[2], got[2] + 1, f"warp {warp.index} round 2 again")
+'''
+
+MACHINES = {
+    "dmm": {"model": "dmm", "width": 4, "latency": 3, "threads": 32},
+    "umm": {"model": "umm", "width": 4, "latency": 3, "threads": 32},
+    "sdmm": {"model": "sdmm", "width": 4, "latency": 3, "threads": 32, "super_warp": 2},
+    "hmm": {"model": "hmm", "multiprocessors": 2, "width": 4, "latency": 6, "threads": 32,
+            "shared": {"latency": 2}},
+}
+
+
+def site_names(source, path):
+    """{"path:line": name} for the lines marked `# site: name`."""
+    names = {}
+    for number, line in enumerate(source.splitlines(), 1):
+        marked = re.search(r"# site: (.*)$", line)
+        if marked:
+            names[f"{path}:{number}"] = marked.group(1)
+    return names
+
+
+def named(text, names):
+    """`text` with every site's path:line replaced by its name."""
+    return re.sub(r"[^\s\"]+\.py:\d+", lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def named_profile(profile, names):
+    """The statistics' profile with each site (file and line) replaced by its name."""
+    sites = [names[f"{site['file']}:{site['line']}"] for site in profile["sites"]]
+    return dict(profile, sites=sites)
+
+
+class Batch(unittest.TestCase):
+    def test_a_batch_runs_as_its_rounds_one_by_one(self):
+        compared = 0
+        with scratch() as folder:
+            path = os.path.join(folder, "rounds.py")
+            with open(path, "w") as f:
+                f.write(PROGRAM)
+            names = site_names(PROGRAM, path)
+            for model, machine in MACHINES.items():
+                for policy in mmsim.policies():
+                    with self.subTest(model=model, policy=policy["name"]):
+                        runs = []
+                        for batch in (True, False):
+                            timeline = os.path.join(folder, f"{batch}.json")
+                            result = mmsim.run({
+                                "machine": dict(machine, dispatch=policy["name"], seed=5),
+                                "program": {"file": path, "class": "Rounds",
+                                            "params": {"batch": batch}},
+                                "outputs": {"profile": True, "timeline": timeline}})
+                            self.assertTrue(result.verified)
+                            with open(timeline) as f:
+                                runs.append((machine_statistics(result.stats),
+                                             named_profile(result.stats["profile"], names),
+                                             named(f.read(), names)))
+                        batched, one_by_one = runs
+                        self.assertEqual(batched[0], one_by_one[0])
+                        self.assertEqual(batched[1], one_by_one[1])
+                        self.assertEqual(batched[2], one_by_one[2])
+                        # 4 + 4 + 2 + 4 rounds and the shared write of each of the 8 warps
+                        # (the sdmm dispatches a super warp of 2).
+                        self.assertEqual(batched[0]["dispatches"],
+                                         8 * 15 // machine.get("super_warp", 1))
+                        compared += 1
+        self.assertEqual(compared, 4 * len(mmsim.policies()))
+        self.assertGreaterEqual(len(mmsim.policies()), 5)
+
+    def test_the_values_of_every_round_come_back_in_a_table(self):
+        code = ("import numpy as np\nimport mmsim\n"
+                "class T(mmsim.Program):\n"
+                "    def memory_words(self, machine=None):\n        return 16\n"
+                "    def initialize(self, memory):\n"
+                "        memory[0:16] = np.arange(16) * 10\n"
+                "    def run(self, warp):\n"
+                "        got = yield warp.reads(np.array([[3, 2, 1, 0], [4, 5, 6, 7]]))\n"
+                "        self.check(got, np.array([[30, 20, 10, 0], [40, 50, 60, 70]]), 'got')\n"
+                "        # Inactive lanes keep what they read last, as warp.read's do.\n"
+                "        got = yield warp.reads([[8, None, 9, None], [None, None, 15, 14]])\n"
+                "        self.check(got, np.array([[80, 50, 90, 70], [80, 50, 150, 140]]), 'inactive')\n"
+                "        empty = yield warp.reads(np.zeros((0, 4), dtype=np.int64))\n"
+                "        self.check(empty.shape, (0, 4), 'no rounds')\n"
+                "        yield warp.writes(np.array([[0, 1, 2, 3]], dtype=np.uint16), [[5, 6, 7, 8]])\n"
+                "        got = yield warp.reads(np.arange(4)[None, :])\n"
+                "        self.check(got, np.array([[5, 6, 7, 8]]), 'written')\n")
+        status, out, left = run_user_file(
+            "t.py", code, "machine: {model: dmm, width: 4, latency: 2, threads: 4}\n"
+                          "program: {file: t.py, class: T}\n")
+        self.assertEqual(status, 0, out)
+        # 8 + 8 + 1 (the shape) + 4 elements.
+        self.assertRegex(out, r"data\s+21 elements checked, all correct")
+        # 2 + 2 + 0 + 1 + 1 warp instructions.
+        self.assertRegex(out, r"dispatches\s+6\n")
+
+    def test_mistakes_are_located_at_the_users_line(self):
+        cases = [
+            ("warp.reads(np.zeros((2, 3), dtype=np.int64))",
+             "ValueError: warp.reads: addresses of shape (2, 3) given: expected rounds x 4 "
+             "lanes, two dimensions"),
+            ("warp.reads(np.zeros(4, dtype=np.int64))",
+             "ValueError: warp.reads: addresses of shape (4,) given: expected rounds x 4 lanes, "
+             "two dimensions"),
+            ("warp.reads(np.array([[0, 1, 2, 3], [4, 5, 6, 64]]))",
+             "IndexError: warp.reads: round 1: lane 3: address 64 is outside the global memory "
+             "of 64 words"),
+            ("warp.reads([[0, 1, 2, 3], [0, None, 2.5, 3]])",
+             "TypeError: warp.reads: round 1: lane 2: expected an address (an integer or None), "
+             "got 2.5"),
+            ("warp.reads([[0, 1, 2, 3], [0, 1, 2]])",
+             "ValueError: warp.reads: round 1: 3 lanes given, the warp has 4"),
+            ("warp.reads(np.zeros((2, 4)))",
+             "TypeError: warp.reads: an address of dtype float64: expected integers"),
+            ("warp.reads(np.zeros((2, 4), dtype=bool))",
+             "TypeError: warp.reads: an address of dtype bool: booleans are not addresses"),
+            ("warp.reads(7)",
+             "TypeError: warp.reads: expected addresses as a 2-D numpy array (rounds x 4 lanes) "
+             "or a list of rounds, got 7"),
+            ("warp.writes([[0, 1, 2, 3]], [[1, 2, 3, 4], [5, 6, 7, 8]])",
+             "ValueError: warp.writes: 2 rounds of values for 1 rounds of addresses"),
+            ("warp.writes([[0, 1, 2, 3]], [[1, None, 3, 4]])",
+             "TypeError: warp.writes: round 0: lane 1: None is not a value"),
+            ("warp.writes(np.arange(4)[None, :], np.array([[1.5, 2, 3, 4]]))",
+             "TypeError: warp.writes: a value of dtype float64: expected integers"),
+            ("warp.reads(np.arange(4)[None, :], space='local')",
+             "ValueError: warp.reads: space 'local': expected 'global' or 'shared'"),
+        ]
+        for call, message in cases:
+            with self.subTest(call=call):
+                code = ("import numpy as np\nimport mmsim\n"
+                        "class Bad(mmsim.Program):\n"
+                        "    def memory_words(self, machine=None):\n        return 64\n"
+                        "    def run(self, warp):\n"
+                        f"        yield {call}\n")
+                status, out, left = run_user_file(
+                    "bad.py", code, "machine: {model: dmm, width: 4, latency: 2, threads: 4}\n"
+                                    "program: {file: bad.py, class: Bad}\n")
+                self.assertEqual(status, 1, out)
+                self.assertIn('bad.py", line 7, in run', out)
+                self.assertIn(message, out)
+                self.assertEqual(left, [])
+
+    def test_a_batch_made_and_never_yielded_was_forgotten(self):
+        code = ("import mmsim\n"
+                "class Forgets(mmsim.Program):\n"
+                "    def memory_words(self, machine=None):\n        return 8\n"
+                "    def run(self, warp):\n"
+                "        warp.reads([[0, 1, 2, 3]])\n"
+                "        yield warp.read([0, 1, 2, 3])\n")
+        status, out, _ = run_user_file(
+            "f.py", code, "machine: {model: dmm, width: 4, latency: 2, threads: 4}\n"
+                          "program: {file: f.py, class: Forgets}\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("f.py:6: an instruction made here in warp 0 was never yielded", out)
+
+    def test_the_batch_example_meets_its_expectations(self):
+        result = mmsim.run(os.path.join(EXAMPLES, "contiguous_batch.yaml"))
+        self.assertTrue(result.verified)
+        # n / w = 65536 / 32 warp instructions of one stage each, one after the other:
+        # 2048 + l - 1 = 2063 time units (as the built-in contiguous_access).
+        self.assertEqual((result.dispatches, result.stages, result.cycles), (2048, 2048, 2063))
+
+
+if __name__ == "__main__":
+    unittest.main()
