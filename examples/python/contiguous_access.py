@@ -11,6 +11,10 @@ import mmsim
 # equals its address, so that a cell read in place of another shows.
 PATTERN = np.int64(0x2545F4914F6CDD1D)
 
+# Rounds per yield with batch: true: a few dozen make the interpreter's part small beside the
+# simulator's, and keep a batch's tables (addresses, values) small enough to stay in the cache.
+BATCH = 64
+
 
 class ContiguousRead(mmsim.Program):
     """in round t, thread i reads m[t*p + i] (n/p rounds)"""
@@ -33,22 +37,28 @@ class ContiguousRead(mmsim.Program):
         memory[0:self.n] = np.arange(self.n, dtype=np.int64) ^ PATTERN
 
     def run(self, warp):
+        lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
+        count = self.n // self.p
+        if self.batch:
+            # BATCH rounds per yield, issued as the loop below issues them, one warp instruction
+            # per round; their values come back as a table, round t of the batch in row t. A
+            # batch's addresses are the first batch's plus a multiple of p: one numpy operation.
+            first_batch = lanes + self.p * np.arange(BATCH, dtype=np.int64)[:, None]
+            for first in range(0, count, BATCH):
+                rounds = first_batch[:count - first] + first * self.p
+                got = yield warp.reads(rounds)
+                if self.checked:
+                    self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
+            return
         # Every round's addresses at once (one numpy operation, not one per round): rounds[t]
         # holds round t's, thread i reading m[t*p + i].
-        lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
-        rounds = lanes + self.p * np.arange(self.n // self.p, dtype=np.int64)[:, None]
-        if self.batch:
-            # Every round in one yield, issued as the loop below issues them, one warp
-            # instruction per round; their values come back as a table, round t in row t.
-            got = yield warp.reads(rounds)
-        elif not self.checked:
+        rounds = lanes + self.p * np.arange(count, dtype=np.int64)[:, None]
+        if not self.checked:
             for addresses in rounds:
                 yield warp.read(addresses)
             return
-        else:
-            got = np.empty_like(rounds)
-            for t, addresses in enumerate(rounds):
-                got[t] = yield warp.read(addresses)
-        if self.checked:
-            # Checked all at once: numpy's overhead is per operation, whatever its 32 lanes.
-            self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
+        got = np.empty_like(rounds)
+        for t, addresses in enumerate(rounds):
+            got[t] = yield warp.read(addresses)
+        # Checked all at once: numpy's overhead is per operation, whatever its 32 lanes.
+        self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")

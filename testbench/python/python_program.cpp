@@ -372,19 +372,23 @@ class PythonProgram final : public WarpProgram {
               Word* table = nullptr;
               sent = handle.value_table(in.rounds, table);
               for (std::size_t round = 0; round < in.rounds; ++round) {
-                const std::span<const Word> got =
-                    co_await warp.read(in.round_addresses(round), in.space, *in.site);
+                if (in.runs)
+                  co_await warp.read(in.round_run(round), in.space, *in.site);
+                else
+                  co_await warp.read(in.round_addresses(round), in.space, *in.site);
+                const std::span<const Word> got = warp.registers();
                 std::copy(got.begin(), got.end(), table + round * in.lanes);
               }
             }
             break;
           case PythonInstruction::Kind::write:
             for (std::size_t round = 0; round < in.rounds; ++round) {
-              if (in.values.empty())
-                co_await warp.write(in.round_addresses(round), in.space, *in.site);
+              const std::span<const Word> values =
+                  in.values.empty() ? warp.registers() : in.round_values(round);
+              if (in.runs)
+                co_await warp.write(in.round_run(round), values, in.space, *in.site);
               else
-                co_await warp.write(in.round_addresses(round), in.round_values(round), in.space,
-                                    *in.site);
+                co_await warp.write(in.round_addresses(round), values, in.space, *in.site);
             }
             sent = py::none();
             break;

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "hw/support/four_lanes.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -35,6 +36,7 @@ struct InstructionObject {
   Space space;
   bool has_values;
   bool batch;
+  bool runs;  // a batch whose every round is a run: one cell (its first address) per round
   unsigned lanes;
   std::size_t rounds;
   const Site* site;
@@ -225,11 +227,23 @@ void copy_lanes(const char* data, npy_intp stride, unsigned width, std::uint64_t
     std::memcpy(out + lane, data + lane * stride, sizeof(std::int64_t));
 }
 
-// Whether any of `count` addresses is `words` or more (a negative one is a huge unsigned one).
+// Whether any of `count` addresses is `words` or more (a negative one is a huge unsigned one):
+// sixteen lanes a step (hw/support/four_lanes.hpp).
 bool any_outside(const Address* addresses, std::size_t count, std::uint64_t words) {
   return with_vector_isa([addresses, count, words] {
+    const FourAddresses limit = FourAddresses{} + words;
+    std::size_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+      FourAddresses outside = {};
+      for (std::size_t j = i; j < i + 16; j += 4) {
+        FourAddresses lanes;
+        std::memcpy(&lanes, addresses + j, sizeof lanes);
+        outside |= reinterpret_cast<FourAddresses>(lanes >= limit);
+      }
+      if ((outside[0] | outside[1] | outside[2] | outside[3]) != 0) return true;
+    }
     bool outside = false;
-    for (std::size_t i = 0; i < count; ++i) outside |= addresses[i] >= words;
+    for (; i < count; ++i) outside |= addresses[i] >= words;
     return outside;
   });
 }
@@ -241,6 +255,7 @@ struct AddressTaker {
   const char* space;
   Address* out;
   std::ptrdiff_t round = -1;  // a batch's round its messages name (-1: `op` names it if need be)
+  bool deferred = false;      // all() only copies: a batch checks its whole table at once
   void operator()(unsigned lane, std::int64_t a) const {
     if (a < 0 || static_cast<std::uint64_t>(a) >= words) outside(lane, std::to_string(a));
     out[lane] = static_cast<Address>(a);
@@ -251,6 +266,9 @@ struct AddressTaker {
   // raises, with the address as it was given.
   void all(const char* data, npy_intp stride, unsigned width, bool from_unsigned) const {
     copy_lanes(data, stride, width, out);
+    if (!deferred) check(width, from_unsigned);
+  }
+  void check(unsigned width, bool from_unsigned) const {
     if (!any_outside(out, width, words)) return;
     for (unsigned lane = 0; lane < width; ++lane)
       if (out[lane] >= words)
@@ -267,12 +285,12 @@ struct AddressTaker {
 
 struct ValueTaker {
   static constexpr bool kBooleans = true;
-  const Address* addresses;  // taken first: an inactive lane's value may be None
+  const Address* addresses;  // taken first: an inactive lane's value may be None (null: none is)
   Word* out;
   void operator()(unsigned lane, std::int64_t v) const { out[lane] = v; }
   void inactive(const char* op, unsigned lane) const {
     out[lane] = 0;
-    if (addresses[lane] == kInactive) return;
+    if (addresses != nullptr && addresses[lane] == kInactive) return;
     throw py::type_error(
         fmt::format("{}: lane {}: None is not a value (an inactive lane is None "
                     "in the addresses)",
@@ -285,10 +303,17 @@ struct ValueTaker {
 
 // ---- instructions -----------------------------------------------------------------------------
 
+// A new instruction of `cells` cells, left unwritten (PyType_GenericAlloc would zero them all
+// first: a batch's whole table): the caller writes every one.
 py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, std::size_t cells) {
-  auto* in = reinterpret_cast<InstructionObject*>(
-      PyType_GenericAlloc(instruction_type, static_cast<Py_ssize_t>(cells)));
-  if (in == nullptr) throw py::error_already_set();
+  const std::size_t bytes = offsetof(InstructionObject, cells) + cells * sizeof(std::uint64_t);
+  void* memory = PyObject_Malloc(bytes);
+  if (memory == nullptr) {
+    PyErr_NoMemory();
+    throw py::error_already_set();
+  }
+  auto* in = reinterpret_cast<InstructionObject*>(PyObject_InitVar(
+      static_cast<PyVarObject*>(memory), instruction_type, static_cast<Py_ssize_t>(cells)));
   py::object object = py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(in));
   in->unyielded = false;  // until it is made whole: an error on the way drops it unmade
   in->warp = Py_NewRef(w.object().ptr());
@@ -297,6 +322,7 @@ py::object new_instruction(PythonWarp& w, PythonInstruction::Kind kind, std::siz
   in->space = Space::global;
   in->has_values = false;
   in->batch = false;
+  in->runs = false;
   in->lanes = 0;
   in->rounds = 1;
   in->site = &w.sites().current();
@@ -384,6 +410,47 @@ void for_each_round(const char* op, const char* what, PyObject* given, unsigned 
   }
 }
 
+// Whether every round of `given` is a run in range (lane i addresses first + i, first + width
+// <= words: hw/pe/lane_run.hpp), read in place: an int64 array whose rounds' lanes are
+// contiguous. Such a batch keeps one address per round, and the MMU takes each round whole.
+bool all_runs(PyObject* given, unsigned width, std::size_t rounds, std::uint64_t words) {
+  if (!PyArray_Check(given)) return false;
+  auto* array = reinterpret_cast<PyArrayObject*>(given);
+  if (PyArray_TYPE(array) != NPY_INT64 || !PyArray_ISALIGNED(array) ||
+      !PyArray_ISNOTSWAPPED(array) || PyArray_STRIDE(array, 1) != sizeof(std::int64_t) ||
+      width == 0 || words < width)
+    return false;
+  const char* data = PyArray_BYTES(array);
+  const npy_intp stride = PyArray_STRIDE(array, 0);
+  return with_vector_isa([data, stride, width, rounds, words] {
+    for (std::size_t round = 0; round < rounds; ++round) {
+      const char* row = data + static_cast<npy_intp>(round) * stride;
+      Address first = 0;
+      Address last = 0;
+      std::memcpy(&first, row, sizeof first);
+      std::memcpy(&last, row + (width - 1) * sizeof(Address), sizeof last);
+      if (first > words - width || last != first + (width - 1)) return false;
+      FourAddresses expected = FourAddresses{0, 1, 2, 3} + first;
+      FourAddresses breaks = {};
+      unsigned lane = 0;
+      for (; lane + 4 <= width; lane += 4) {
+        FourAddresses lanes;
+        std::memcpy(&lanes, row + lane * sizeof(Address), sizeof lanes);
+        breaks |= lanes ^ expected;
+        expected += 4;
+      }
+      Address rest = 0;
+      for (; lane < width; ++lane) {
+        Address a = 0;
+        std::memcpy(&a, row + lane * sizeof(Address), sizeof a);
+        rest |= a ^ (first + lane);
+      }
+      if ((breaks[0] | breaks[1] | breaks[2] | breaks[3] | rest) != 0) return false;
+    }
+    return true;
+  });
+}
+
 // warp.reads, warp.writes: `rounds` warp instructions made at once.
 py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
                              PyObject* addresses, PyObject* space, PyObject* values) {
@@ -396,27 +463,58 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
       throw py::value_error(fmt::format("{}: {} rounds of values for {} rounds of addresses", op,
                                         given, rounds));
   }
+  const Space where = space_of(op, space);
+  const bool shared = where == Space::shared;
+  const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
+  const char* space_name = shared ? "shared" : "global";
   const std::size_t cells = rounds * width;
-  py::object object = new_instruction(w, kind, has_values ? 2 * cells : cells);
+  const bool runs = all_runs(addresses, width, rounds, words);
+  const std::size_t address_cells = runs ? rounds : cells;
+  py::object object = new_instruction(w, kind, address_cells + (has_values ? cells : 0));
   auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
-  in->space = space_of(op, space);
+  in->space = where;
   in->lanes = width;
   in->rounds = rounds;
   in->batch = true;
+  in->runs = runs;
   in->has_values = has_values;
-  const bool shared = in->space == Space::shared;
   auto* table = reinterpret_cast<Address*>(in->cells);
+  Word* value_cells = reinterpret_cast<Word*>(in->cells + address_cells);
+  if (runs) {
+    auto* array = reinterpret_cast<PyArrayObject*>(addresses);
+    for (std::size_t round = 0; round < rounds; ++round)
+      std::memcpy(table + round,
+                  PyArray_BYTES(array) + static_cast<npy_intp>(round) * PyArray_STRIDE(array, 0),
+                  sizeof(Address));
+    if (has_values)
+      for_each_round(op, "a value", values, width, rounds,
+                     [&](const char*, std::size_t round, bool) {
+                       return ValueTaker{nullptr, value_cells + round * width};
+                     });
+    return made(std::move(object));
+  }
+  // An array's rounds are copied, then checked all at once (raising at the first round with an
+  // address outside); a sequence's round by round.
   for_each_round(op, "an address", addresses, width, rounds,
                  [&](const char* round_op, std::size_t round, bool named) {
-                   return AddressTaker{round_op, shared ? w.limits().shared : w.limits().global,
-                                       shared ? "shared" : "global", table + round * width,
-                                       named ? -1 : static_cast<std::ptrdiff_t>(round)};
+                   return AddressTaker{round_op,
+                                       words,
+                                       space_name,
+                                       table + round * width,
+                                       named ? -1 : static_cast<std::ptrdiff_t>(round),
+                                       !named};
                  });
+  if (PyArray_Check(addresses) && any_outside(table, cells, words)) {
+    const bool from_unsigned = PyArray_DESCR(reinterpret_cast<PyArrayObject*>(addresses))->kind == 'u';
+    for (std::size_t round = 0; round < rounds; ++round)
+      AddressTaker{op, words, space_name, table + round * width,
+                   static_cast<std::ptrdiff_t>(round)}
+          .check(width, from_unsigned);
+  }
   if (has_values)
     for_each_round(op, "a value", values, width, rounds,
                    [&](const char*, std::size_t round, bool) {
-                     return ValueTaker{table + round * width,
-                                       reinterpret_cast<Word*>(in->cells + cells + round * width)};
+                     return ValueTaker{table + round * width, value_cells + round * width};
                    });
   return made(std::move(object));
 }
@@ -666,14 +764,16 @@ bool instruction_of(PyObject* object, PythonInstruction& instruction) {
   instruction.space = in->space;
   instruction.site = in->site;
   instruction.batch = in->batch;
+  instruction.runs = in->runs;
   instruction.rounds = in->rounds;
   instruction.lanes = in->lanes;
   const std::size_t cells = in->rounds * in->lanes;
-  instruction.addresses = {reinterpret_cast<const Address*>(in->cells), cells};
-  instruction.values =
-      in->has_values
-          ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + cells), cells)
-          : std::span<const Word>();
+  const std::size_t address_cells = in->runs ? in->rounds : cells;
+  instruction.addresses = {reinterpret_cast<const Address*>(in->cells), address_cells};
+  instruction.values = in->has_values ? std::span<const Word>(reinterpret_cast<const Word*>(
+                                                                  in->cells + address_cells),
+                                                              cells)
+                                      : std::span<const Word>();
   return true;
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "hw/pe/lane_run.hpp"
 #include "hw/pe/site.hpp"
 #include "hw/pe/warp.hpp"
 
@@ -32,16 +33,19 @@ struct PythonInstruction {
   unsigned warp_index = 0;
   Kind kind = Kind::read;
   Space space = Space::global;
-  bool batch = false;                  // warp.reads / warp.writes: the yield gets a table
-  std::size_t rounds = 1;              // warp instructions (a batch's may be 0)
-  unsigned lanes = 0;                  // per round
-  std::span<const Address> addresses;  // rounds x lanes; kInactive: an inactive lane
-  std::span<const Word> values;        // writes, rounds x lanes; empty: each lane's register
-  const Site* site = nullptr;          // the line of the program that made it
+  bool batch = false;      // warp.reads / warp.writes: the yield gets a table
+  bool runs = false;       // every round a run (lane i addresses first + i): one address each
+  std::size_t rounds = 1;  // warp instructions (a batch's may be 0)
+  unsigned lanes = 0;      // per round
+  // rounds x lanes (kInactive: an inactive lane), or with runs each round's first address
+  std::span<const Address> addresses;
+  std::span<const Word> values;  // writes, rounds x lanes; empty: each lane's register
+  const Site* site = nullptr;    // the line of the program that made it
 
   std::span<const Address> round_addresses(std::size_t round) const {
     return addresses.subspan(round * lanes, lanes);
   }
+  LaneRun round_run(std::size_t round) const { return LaneRun{addresses[round]}; }
   std::span<const Word> round_values(std::size_t round) const {
     return values.subspan(round * lanes, lanes);
   }

@@ -13,9 +13,11 @@ import mmsim
 from support import EXAMPLES, machine_statistics, run_user_file, scratch
 
 # Each warp reads a table of rounds (a few lanes inactive in one round), writes the values it
-# read plus one (values given) and its registers (values left out), waits at the block's barrier
-# and reads again: by batches (batch: true) or one instruction at a time; on the hmm every access
-# goes to the warp's shared memory as well. `# site: NAME` marks the lines that make instructions:
+# read plus one (values given) and its registers (values left out), waits at the block's barrier,
+# reads again and writes its shared memory (on a flat machine, global memory): by batches
+# (batch: true) or one instruction at a time. Rounds in `rounds` are its own cells in another
+# order than its lanes', rounds in `plain` runs (lane i addresses first + i, which a batch keeps
+# as one address per round). `# site: NAME` marks the lines that make instructions:
 # a batch's line and the loop's line it stands for share a name.
 PROGRAM = '''\
 import numpy as np
@@ -38,7 +40,8 @@ class Rounds(mmsim.Program):
         w, p = warp.width, warp.threads
         lanes = warp.thread(0) + np.arange(w, dtype=np.int64)
         # Four rounds over the whole memory, rotated by the warp's index so that warps collide.
-        rounds = (lanes[(np.arange(w) + warp.index) % w] + p * np.arange(4)[:, None]) % (4 * p)
+        plain = lanes + p * np.arange(4)[:, None]
+        rounds = lanes[(np.arange(w) + warp.index + 1) % w] + p * np.arange(4)[:, None]
         with_inactive = [list(map(int, r)) for r in rounds]
         with_inactive[1][1:3] = [None, None]
         space = "shared" if warp.blocks > 1 else "global"
@@ -46,9 +49,9 @@ class Rounds(mmsim.Program):
         if self.batch:
             got = yield warp.reads(with_inactive)  # site: read
             yield warp.writes(rounds, got + 1)  # site: write values
-            yield warp.writes(rounds[:2])  # site: write registers
+            yield warp.writes(plain[:2])  # site: write registers
             yield warp.syncthreads()  # site: sync
-            again = yield warp.reads(rounds)  # site: read again
+            again = yield warp.reads(plain)  # site: read again
             yield warp.writes(local[None, :], again[:1], space=space)  # site: shared
         else:
             got = np.empty((4, w), dtype=np.int64)
@@ -57,14 +60,15 @@ class Rounds(mmsim.Program):
             for t in range(4):
                 yield warp.write(rounds[t], got[t] + 1)  # site: write values
             for t in range(2):
-                yield warp.write(rounds[t])  # site: write registers
+                yield warp.write(plain[t])  # site: write registers
             yield warp.syncthreads()  # site: sync
             again = np.empty((4, w), dtype=np.int64)
             for t in range(4):
-                again[t] = yield warp.read(rounds[t])  # site: read again
+                again[t] = yield warp.read(plain[t])  # site: read again
             yield warp.write(local, again[0], space=space)  # site: shared
         self.check(got[0], rounds[0] * 7 + 3, f"warp {warp.index} round 0")
-        self.check(again[2], got[2] + 1, f"warp {warp.index} round 2 again")
+        self.check(np.sort(again[2]), np.sort(got[2] + 1), f"warp {warp.index} round 2 again")
+        self.check(again[3], plain[3] * 7 + 4, f"warp {warp.index} round 3 again")
 '''
 
 MACHINES = {
@@ -169,6 +173,12 @@ class Batch(unittest.TestCase):
              "two dimensions"),
             ("warp.reads(np.array([[0, 1, 2, 3], [4, 5, 6, 64]]))",
              "IndexError: warp.reads: round 1: lane 3: address 64 is outside the global memory "
+             "of 64 words"),
+            ("warp.reads(np.arange(4)[None, :] + np.array([[0], [61]]))",
+             "IndexError: warp.reads: round 1: lane 3: address 64 is outside the global memory "
+             "of 64 words"),
+            ("warp.reads(np.arange(4)[None, :] - 2)",
+             "IndexError: warp.reads: round 0: lane 0: address -2 is outside the global memory "
              "of 64 words"),
             ("warp.reads([[0, 1, 2, 3], [0, None, 2.5, 3]])",
              "TypeError: warp.reads: round 1: lane 2: expected an address (an integer or None), "
