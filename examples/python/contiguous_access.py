@@ -11,8 +11,9 @@ import mmsim
 # equals its address, so that a cell read in place of another shows.
 PATTERN = np.int64(0x2545F4914F6CDD1D)
 
-# Rounds per yield with batch: true: a few dozen make the interpreter's part small beside the
-# simulator's, and keep a batch's tables (addresses, values) small enough to stay in the cache.
+# Rounds whose addresses are made at once (and yielded at once with batch: true): a few dozen
+# make the interpreter's part small beside the simulator's, and keep the tables (addresses,
+# values) small enough to stay in the cache.
 BATCH = 64
 
 
@@ -23,7 +24,7 @@ class ContiguousRead(mmsim.Program):
               "checked": mmsim.Param(bool, default=True,
                                  doc="keep and check every value read (false: read only)"),
               "batch": mmsim.Param(bool, default=False,
-                                   doc="yield every round at once (warp.reads)")}
+                                   doc="yield the rounds BATCH at a time (warp.reads)")}
 
     def configure(self, machine):
         self.p = machine.threads
@@ -37,28 +38,27 @@ class ContiguousRead(mmsim.Program):
         memory[0:self.n] = np.arange(self.n, dtype=np.int64) ^ PATTERN
 
     def run(self, warp):
+        # The addresses of BATCH rounds at a time: rounds[t] holds round first + t's, thread i
+        # reading m[t*p + i]. One numpy operation per batch (the first batch's plus a multiple
+        # of p), not one per round, and a table small enough to stay in the cache.
         lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
         count = self.n // self.p
-        if self.batch:
-            # BATCH rounds per yield, issued as the loop below issues them, one warp instruction
-            # per round; their values come back as a table, round t of the batch in row t. A
-            # batch's addresses are the first batch's plus a multiple of p: one numpy operation.
-            first_batch = lanes + self.p * np.arange(BATCH, dtype=np.int64)[:, None]
-            for first in range(0, count, BATCH):
-                rounds = first_batch[:count - first] + first * self.p
+        first_batch = lanes + self.p * np.arange(min(BATCH, count), dtype=np.int64)[:, None]
+        for first in range(0, count, BATCH):
+            rounds = first_batch[:count - first] + first * self.p
+            if self.batch:
+                # Every round of the batch in one yield, issued as the loops below issue them,
+                # one warp instruction per round; the values come back as a table, round t in
+                # row t.
                 got = yield warp.reads(rounds)
-                if self.checked:
-                    self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
-            return
-        # Every round's addresses at once (one numpy operation, not one per round): rounds[t]
-        # holds round t's, thread i reading m[t*p + i].
-        rounds = lanes + self.p * np.arange(count, dtype=np.int64)[:, None]
-        if not self.checked:
-            for addresses in rounds:
-                yield warp.read(addresses)
-            return
-        got = np.empty_like(rounds)
-        for t, addresses in enumerate(rounds):
-            got[t] = yield warp.read(addresses)
-        # Checked all at once: numpy's overhead is per operation, whatever its 32 lanes.
-        self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
+            elif not self.checked:
+                for addresses in rounds:
+                    yield warp.read(addresses)
+                continue
+            else:
+                got = np.empty_like(rounds)
+                for t, addresses in enumerate(rounds):
+                    got[t] = yield warp.read(addresses)
+            if self.checked:
+                # Checked a batch at once: numpy's overhead is per operation, whatever its lanes.
+                self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")

@@ -227,24 +227,15 @@ void copy_lanes(const char* data, npy_intp stride, unsigned width, std::uint64_t
     std::memcpy(out + lane, data + lane * stride, sizeof(std::int64_t));
 }
 
-// Whether any of `count` addresses is `words` or more (a negative one is a huge unsigned one):
-// sixteen lanes a step (hw/support/four_lanes.hpp).
+// Whether any of `count` addresses is `words` or more (a negative one is a huge unsigned one).
+// An address a lies in [0, words) when neither a nor (words - 1) - a has its top bit set
+// (words <= 2^32): one subtraction and two ors a lane, which the compiler vectorises for each
+// instruction set (no 64-bit compare needed); words = 0 puts every address outside.
 bool any_outside(const Address* addresses, std::size_t count, std::uint64_t words) {
-  return with_vector_isa([addresses, count, words] {
-    const FourAddresses limit = FourAddresses{} + words;
-    std::size_t i = 0;
-    for (; i + 16 <= count; i += 16) {
-      FourAddresses outside = {};
-      for (std::size_t j = i; j < i + 16; j += 4) {
-        FourAddresses lanes;
-        std::memcpy(&lanes, addresses + j, sizeof lanes);
-        outside |= reinterpret_cast<FourAddresses>(lanes >= limit);
-      }
-      if ((outside[0] | outside[1] | outside[2] | outside[3]) != 0) return true;
-    }
-    bool outside = false;
-    for (; i < count; ++i) outside |= addresses[i] >= words;
-    return outside;
+  return with_vector_isa([addresses, count, last = words - 1] {
+    std::uint64_t bits = 0;
+    for (std::size_t i = 0; i < count; ++i) bits |= addresses[i] | (last - addresses[i]);
+    return (bits >> 63) != 0;
   });
 }
 
@@ -872,9 +863,9 @@ void bind_warp(py::module_& module) {
       {Py_tp_doc,
        const_cast<char*>("One warp of the machine, as its program's run(warp) sees it: its place "
                          "(index, width, count, threads, block, ...), its words (registers, "
-                         "local) and the instructions it yields (read, write, syncthreads, "
-                         "grid_sync). It is its program's while the program runs: kept beyond, "
-                         "it raises RuntimeError.")},
+                         "local) and the instructions it yields (read, write, reads, writes, "
+                         "syncthreads, grid_sync). It is its program's while the program runs: "
+                         "kept beyond, it raises RuntimeError.")},
       {Py_tp_methods, warp_methods},
       {Py_tp_getset, warp_attributes},
       {Py_tp_dealloc, reinterpret_cast<void*>(free_object)},

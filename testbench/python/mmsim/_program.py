@@ -143,7 +143,8 @@ class Program:
 
     def run(self, warp):
         """The program of one warp: a generator yielding warp.read(...), warp.write(...),
-        warp.syncthreads(), warp.grid_sync()."""
+        warp.syncthreads(), warp.grid_sync(), or many reads or writes at once: warp.reads(...),
+        warp.writes(...)."""
         raise NotImplementedError(f"{type(self).__name__} must define run(warp)")
         yield  # a generator
 
