@@ -14,7 +14,7 @@ PATTERN = np.int64(0x2545F4914F6CDD1D)
 # Rounds whose addresses are made at once (and yielded at once with batch: true): a few dozen
 # make the interpreter's part small beside the simulator's, and keep the tables (addresses,
 # values) small enough to stay in the cache.
-BATCH = 64
+BATCH = 16
 
 
 class ContiguousRead(mmsim.Program):

@@ -173,9 +173,9 @@ void for_each_lane(const char* op, const char* what, PyObject* given, unsigned w
     }
     check_dtype(op, what, array, Take::kBooleans);
     if (PyArray_NDIM(array) != 1)
-      throw py::value_error(fmt::format("{}: an array of shape {} given: expected {} lanes, one "
-                                        "dimension",
-                                        op, shape_of(given), width));
+      throw py::value_error(
+          fmt::format("{}: an array of shape {} given: expected {} lanes, one dimension", op,
+                      shape_of(given), width));
     if (PyArray_DIM(array, 0) != static_cast<npy_intp>(width))
       wrong_lanes(op, PyArray_DIM(array, 0), width);
     const py::object ints = int64_copy(given, 1);
@@ -267,10 +267,9 @@ struct AddressTaker {
                                     : std::to_string(static_cast<std::int64_t>(out[lane])));
   }
   [[noreturn]] void outside(unsigned lane, const std::string& address) const {
-    throw py::index_error(
-        fmt::format("{}: {}lane {}: address {} is outside the {} memory of {} words", op,
-                    round < 0 ? std::string() : fmt::format("round {}: ", round), lane, address,
-                    space, words));
+    throw py::index_error(fmt::format(
+        "{}: {}lane {}: address {} is outside the {} memory of {} words", op,
+        round < 0 ? std::string() : fmt::format("round {}: ", round), lane, address, space, words));
   }
 };
 
@@ -352,15 +351,15 @@ std::size_t rounds_of(const char* op, const char* what, PyObject* given, unsigne
   if (PyArray_Check(given)) {
     auto* array = reinterpret_cast<PyArrayObject*>(given);
     if (PyArray_NDIM(array) != 2 || PyArray_DIM(array, 1) != static_cast<npy_intp>(width))
-      throw py::value_error(fmt::format(
-          "{}: {} of shape {} given: expected rounds x {} lanes, two dimensions", op, what,
-          shape_of(given), width));
+      throw py::value_error(
+          fmt::format("{}: {} of shape {} given: expected rounds x {} lanes, two dimensions", op,
+                      what, shape_of(given), width));
     return static_cast<std::size_t>(PyArray_DIM(array, 0));
   }
   if (!PySequence_Check(given) || PyUnicode_Check(given))
     throw py::type_error(fmt::format(
-        "{}: expected {} as a 2-D numpy array (rounds x {} lanes) or a list of rounds, got {}",
-        op, what, width, text_of(given)));
+        "{}: expected {} as a 2-D numpy array (rounds x {} lanes) or a list of rounds, got {}", op,
+        what, width, text_of(given)));
   const Py_ssize_t rounds = PySequence_Size(given);
   if (rounds < 0) throw py::error_already_set();
   return static_cast<std::size_t>(rounds);
@@ -451,8 +450,8 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
   if (has_values) {
     const std::size_t given = rounds_of(op, "values", values, width);
     if (given != rounds)
-      throw py::value_error(fmt::format("{}: {} rounds of values for {} rounds of addresses", op,
-                                        given, rounds));
+      throw py::value_error(
+          fmt::format("{}: {} rounds of values for {} rounds of addresses", op, given, rounds));
   }
   const Space where = space_of(op, space);
   const bool shared = where == Space::shared;
@@ -496,17 +495,16 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
                                        !named};
                  });
   if (PyArray_Check(addresses) && any_outside(table, cells, words)) {
-    const bool from_unsigned = PyArray_DESCR(reinterpret_cast<PyArrayObject*>(addresses))->kind == 'u';
+    const bool from_unsigned =
+        PyArray_DESCR(reinterpret_cast<PyArrayObject*>(addresses))->kind == 'u';
     for (std::size_t round = 0; round < rounds; ++round)
-      AddressTaker{op, words, space_name, table + round * width,
-                   static_cast<std::ptrdiff_t>(round)}
+      AddressTaker{op, words, space_name, table + round * width, static_cast<std::ptrdiff_t>(round)}
           .check(width, from_unsigned);
   }
   if (has_values)
-    for_each_round(op, "a value", values, width, rounds,
-                   [&](const char*, std::size_t round, bool) {
-                     return ValueTaker{table + round * width, value_cells + round * width};
-                   });
+    for_each_round(op, "a value", values, width, rounds, [&](const char*, std::size_t round, bool) {
+      return ValueTaker{table + round * width, value_cells + round * width};
+    });
   return made(std::move(object));
 }
 
@@ -562,8 +560,8 @@ PyObject* reads(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObjec
     std::array<PyObject*, 2> a{};
     bind_arguments("warp.reads", args, nargs, kwnames, names, a);
     if (a[0] == nullptr) throw py::type_error("warp.reads() missing its argument 'addresses'");
-    return batch_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.reads", a[0],
-                             a[1], nullptr)
+    return batch_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.reads", a[0], a[1],
+                             nullptr)
         .release()
         .ptr();
   });
@@ -761,10 +759,10 @@ bool instruction_of(PyObject* object, PythonInstruction& instruction) {
   const std::size_t cells = in->rounds * in->lanes;
   const std::size_t address_cells = in->runs ? in->rounds : cells;
   instruction.addresses = {reinterpret_cast<const Address*>(in->cells), address_cells};
-  instruction.values = in->has_values ? std::span<const Word>(reinterpret_cast<const Word*>(
-                                                                  in->cells + address_cells),
-                                                              cells)
-                                      : std::span<const Word>();
+  instruction.values =
+      in->has_values
+          ? std::span<const Word>(reinterpret_cast<const Word*>(in->cells + address_cells), cells)
+          : std::span<const Word>();
   return true;
 }
 

@@ -148,10 +148,12 @@ class Batch(unittest.TestCase):
                 "        self.check(got, np.array([[30, 20, 10, 0], [40, 50, 60, 70]]), 'got')\n"
                 "        # Inactive lanes keep what they read last, as warp.read's do.\n"
                 "        got = yield warp.reads([[8, None, 9, None], [None, None, 15, 14]])\n"
-                "        self.check(got, np.array([[80, 50, 90, 70], [80, 50, 150, 140]]), 'inactive')\n"
+                "        self.check(got, np.array([[80, 50, 90, 70], [80, 50, 150, 140]]),\n"
+                "                   'inactive')\n"
                 "        empty = yield warp.reads(np.zeros((0, 4), dtype=np.int64))\n"
                 "        self.check(empty.shape, (0, 4), 'no rounds')\n"
-                "        yield warp.writes(np.array([[0, 1, 2, 3]], dtype=np.uint16), [[5, 6, 7, 8]])\n"
+                "        yield warp.writes(np.array([[0, 1, 2, 3]], dtype=np.uint16),\n"
+                "                          [[5, 6, 7, 8]])\n"
                 "        got = yield warp.reads(np.arange(4)[None, :])\n"
                 "        self.check(got, np.array([[5, 6, 7, 8]]), 'written')\n")
         status, out, left = run_user_file(

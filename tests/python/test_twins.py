@@ -17,6 +17,9 @@ FLAT = {"width": 8, "latency": 5, "threads": 64}
 TWINS = [
     ("contiguous", python_program("contiguous_access.py", "ContiguousRead", {"n": 1024}),
      {"name": "contiguous_access", "params": {"n": 1024}}, FLAT),
+    ("contiguous, warp.reads", python_program("contiguous_access.py", "ContiguousRead",
+                                              {"n": 2048, "batch": True}),
+     {"name": "contiguous_access", "params": {"n": 2048}}, FLAT),
     ("naive transpose", python_program("transposes.py", "NaiveTranspose", {"n": 256}),
      {"name": "transpose_naive", "params": {"n": 256}}, FLAT),
     ("diagonal transpose", python_program("transposes.py", "DiagonalTranspose", {"n": 256}),
@@ -61,7 +64,8 @@ class Twins(unittest.TestCase):
             self.assertGreaterEqual(compared, len(mmsim.policies()), label)
 
     def test_the_example_testbenches_meet_their_expectations(self):
-        for name in ("contiguous_access", "transposes", "sum_simple", "hmm_sum"):
+        for name in ("contiguous_access", "contiguous_batch", "transposes", "sum_simple",
+                     "hmm_sum"):
             with self.subTest(testbench=name):
                 self.assertTrue(mmsim.run(os.path.join(EXAMPLES, name + ".yaml")).verified)
 
