@@ -1,8 +1,8 @@
 """warp.reads and warp.writes (docs/own_programs.md, "Many instructions in one yield"): a
 program that yields its rounds as batches runs cycle for cycle as the same program yielding them
 one by one, under every dispatch policy, on the dmm, umm, sdmm and hmm: the same statistics,
-profile and timeline (each site named by what it marks); and a batch's mistakes are located at
-the user's line, as warp.read's are."""
+profile and timeline (each site named by what it marks), waveform and race check; and a batch's
+mistakes are located at the user's line, as warp.read's are."""
 
 import json
 import os
@@ -115,20 +115,22 @@ class Batch(unittest.TestCase):
                         runs = []
                         for batch in (True, False):
                             timeline = os.path.join(folder, f"{batch}.json")
+                            vcd = os.path.join(folder, f"{batch}.vcd")
                             result = mmsim.run({
-                                "machine": dict(machine, dispatch=policy["name"], seed=5),
+                                "machine": dict(machine, dispatch=policy["name"], seed=5,
+                                                race_check=True),
                                 "program": {"file": path, "class": "Rounds",
                                             "params": {"batch": batch}},
-                                "outputs": {"profile": True, "timeline": timeline}})
+                                "outputs": {"profile": True, "timeline": timeline, "vcd": vcd}})
                             self.assertTrue(result.verified)
-                            with open(timeline) as f:
+                            with open(timeline) as f, open(vcd) as w:
                                 runs.append((machine_statistics(result.stats),
                                              named_profile(result.stats["profile"], names),
-                                             named(f.read(), names)))
+                                             named(f.read(), names),
+                                             re.sub(r"\$date.*?\$end", "", w.read(), flags=re.S)))
                         batched, one_by_one = runs
-                        self.assertEqual(batched[0], one_by_one[0])
-                        self.assertEqual(batched[1], one_by_one[1])
-                        self.assertEqual(batched[2], one_by_one[2])
+                        for got, expected in zip(batched, one_by_one):
+                            self.assertEqual(got, expected)
                         # 4 + 4 + 2 + 4 rounds and the shared write of each of the 8 warps
                         # (the sdmm dispatches a super warp of 2).
                         self.assertEqual(batched[0]["dispatches"],
