@@ -7,14 +7,16 @@
 
 namespace mmsim {
 
+const Warp::Instruction Warp::kNone = {};
+
 Warp::Warp(const Placement& placement, unsigned width, std::uint64_t local_words)
-    : index_(placement.index),
+    : registers_(width),
       width_(width),
+      index_(placement.index),
       count_(placement.count),
       block_(placement.block),
       blocks_(placement.blocks),
       local_words_(local_words),
-      registers_(width),
       local_(std::size_t{width} * local_words) {
   for (unsigned lane = 0; lane < width; ++lane) registers_[lane] = static_cast<Word>(thread(lane));
 }
@@ -31,11 +33,11 @@ void Warp::wrong_values(std::size_t count) const {
 }
 
 std::span<const Address> Warp::run_addresses() const {
-  if (!run_written_) {
+  if (run_written_pc_ != pc_ || run_addresses_.empty()) {
     run_addresses_.resize(width_);
     const Address first = instruction().run_first;
     for (unsigned lane = 0; lane < width_; ++lane) run_addresses_[lane] = first + lane;
-    run_written_ = true;
+    run_written_pc_ = pc_;
   }
   return run_addresses_;
 }
@@ -54,8 +56,7 @@ void Warp::start(Task program) {
 }
 
 const Warp::Instruction& Warp::advance() {
-  issued_ = nullptr;  // until an awaiter issues (or a sync arrives): none
-  own_.kind = Instruction::Kind::none;
+  issued_ = &kNone;  // until an awaiter issues (or a sync arrives)
   auto next = std::exchange(suspended_, {});
   next.resume();
   if (program_.done()) {

@@ -176,7 +176,6 @@ class Warp {
   bool issue(const Instruction& instruction) {
     if (instruction.run) {  // every lane active
       issued_ = &instruction;
-      run_written_ = false;
       ++pc_;
       return true;
     }
@@ -216,25 +215,31 @@ class Warp {
   [[noreturn, gnu::cold]] void wrong_addresses(std::size_t count) const;
   [[noreturn, gnu::cold]] void wrong_values(std::size_t count) const;
 
-  WarpId index_;
+  // First, in one cache line: what each instruction reads and writes (its issue, the warp's
+  // advance, the unit's resume). A machine of many warps touches a warp once in many
+  // dispatches, and its lines have left the first-level cache by then.
+  alignas(64) std::coroutine_handle<> suspended_;
+  // The instruction it is stopped at: a memory instruction is its awaiter's (which lives in the
+  // coroutine's frame until the warp runs on: no copy); none, kNone; a sync or the end, nullptr
+  // (its own, own_).
+  const Instruction* issued_ = nullptr;
+  Task program_;
+  std::uint64_t pc_ = 0;
+  std::vector<Word> registers_;
   unsigned width_;
+  WarpId index_;
+  // The rest.
+  Instruction own_;
   WarpId count_;
   unsigned block_;
   unsigned blocks_;
   std::uint64_t local_words_;
-  std::vector<Word> registers_;
   std::vector<Word> local_;
-  Task program_;
-  std::coroutine_handle<> suspended_;
-  // The instruction it is stopped at: a memory instruction is its awaiter's (which lives in the
-  // coroutine's frame until the warp runs on: no copy); a sync, the end or none, its own.
-  const Instruction* issued_ = nullptr;
-  Instruction own_;
   mutable std::vector<Address> run_addresses_;  // a run's lane addresses, once asked for
-  mutable bool run_written_ = false;
-  std::uint64_t pc_ = 0;
+  mutable std::uint64_t run_written_pc_ = 0;    // the instruction (pc_) they were written for
   std::uint64_t barriers_ = 0;
   std::uint64_t grid_barriers_ = 0;
+  static const Instruction kNone;
 };
 
 }  // namespace mmsim

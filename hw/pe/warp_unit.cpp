@@ -12,11 +12,11 @@ WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<W
     : sc_core::sc_module(name),
       one_warp_(warps.size() == 1),
       lanes_(static_cast<unsigned>(warps.size() * warps.front().width())),
-      id_(id),
       warps_(std::move(warps)),
+      id_(id),
       memories_(memories),
-      phase_(warps_.size(), Phase::run),
-      times_(warps_.size()),
+      phase_(one_warp_ ? 0 : warps_.size(), Phase::run),
+      times_(one_warp_ ? 0 : warps_.size()),
       cells_(lanes_, kInactive),
       trace_pc_(warps_.size(), 0) {
   if (warps_.size() > 1) gathered_.assign(cells_.size(), kInactive);
@@ -30,11 +30,11 @@ WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<W
     case Warp::Instruction::Kind::memory:
       return Phase::memory;
     case Warp::Instruction::Kind::sync:
-      times_[j].arrived = t;
+      time(j).arrived = t;
       barrier.arrive(warp.index(), next.scope, t);
       return Phase::barrier;
     case Warp::Instruction::Kind::done:
-      times_[j].finish = t;
+      time(j).finish = t;
       barrier.leave(warp.index(), t);
       return Phase::done;
     case Warp::Instruction::Kind::none:
@@ -46,8 +46,8 @@ WarpUnit::WarpUnit(const sc_core::sc_module_name& name, UnitId id, std::vector<W
 }
 
 UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
-  if (warps_.size() == 1) {  // one warp (most machines): its phase is the unit's state
-    Phase& phase = phase_.front();
+  if (one_warp_) {  // one warp (most machines): its phase is the unit's state
+    Phase& phase = first_phase_;
     if (phase == Phase::in_flight || phase == Phase::run) phase = run(0, t, barrier);
     if (phase == Phase::memory) {
       Warp& warp = warps_.front();
@@ -67,7 +67,7 @@ UnitState WarpUnit::resume(Cycle t, BarrierUnit& barrier) {
   bool memory = false;
   bool waiting_at_barrier = false;
   for (std::size_t j = 0; j < warps_.size(); ++j) {
-    Phase& phase = phase_[j];
+    Phase& phase = phase_[j];  // a super warp's
     if (phase == Phase::in_flight || phase == Phase::run) phase = run(j, t, barrier);
     if (phase == Phase::memory) {
       const MemoryId m = memory_of(warps_[j].instruction().space, warps_[j]);
@@ -93,8 +93,9 @@ void WarpUnit::no_shared_memory(const Warp& warp) const {
 }
 
 void WarpUnit::release_barrier(std::size_t j, Cycle release) {
-  phase_[j] = Phase::run;
-  times_[j].barrier += release - times_[j].arrived;
+  phase(j) = Phase::run;
+  WarpTime& time = this->time(j);
+  time.barrier += release - time.arrived;
   state_ = UnitState::idle;
 }
 
@@ -107,7 +108,7 @@ std::span<const Address> WarpUnit::write_out_addresses() {
   const unsigned width = warps_.front().width();
   for (std::size_t j = 0; j < warps_.size(); ++j) {
     const auto out = std::span<Address>(gathered_).subspan(j * width, width);
-    if (phase_[j] == Phase::memory) {
+    if (phase_[j] == Phase::memory) {  // a super warp's
       const auto in = warps_[j].addresses();
       std::copy(in.begin(), in.end(), out.begin());
     } else {

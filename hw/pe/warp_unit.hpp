@@ -27,10 +27,11 @@ enum class LaneLayout : std::uint8_t {
 // of: waiting for its turn, its request in a memory, the compute latency after a request, or
 // waiting at a barrier: finish = turn + memory + dispatches * compute_latency + barrier.
 struct WarpTime {
-  Cycle turn = 0;     // ready with a memory instruction, until dispatched
-  Cycle memory = 0;   // from dispatched to its request's completion, inclusive (k + l - 1)
-  Cycle barrier = 0;  // from its arrival at a barrier to the release
+  // First, side by side: what every dispatch adds to.
+  Cycle turn = 0;    // ready with a memory instruction, until dispatched
+  Cycle memory = 0;  // from dispatched to its request's completion, inclusive (k + l - 1)
   std::uint64_t dispatches = 0;  // memory instructions dispatched
+  Cycle barrier = 0;             // from its arrival at a barrier to the release
   Cycle finish = 0;              // when its program ended
   Cycle arrived = 0;             // at the barrier it waits at
 
@@ -126,9 +127,9 @@ class WarpUnit : public sc_core::sc_module {
   unsigned dispatched(Cycle t, Cycle memory_time) {
     state_ = UnitState::waiting;
     last_target_ = target_;
-    if (phase_.size() == 1) {  // a single warp: it is the dispatch
-      phase_.front() = Phase::in_flight;
-      times_.front().count_dispatch(t - ready_since_, memory_time);
+    if (one_warp_) {  // a single warp: it is the dispatch
+      first_phase_ = Phase::in_flight;
+      first_time_.count_dispatch(t - ready_since_, memory_time);
       return 1;
     }
     return dispatched_warps(t - ready_since_, memory_time);
@@ -136,9 +137,11 @@ class WarpUnit : public sc_core::sc_module {
   // When the unit became ready for the dispatcher (its state is ready).
   Cycle ready_since() const { return ready_since_; }
   // Per warp (slot j), where its time went.
-  std::span<const WarpTime> times() const { return times_; }
+  std::span<const WarpTime> times() const {
+    return one_warp_ ? std::span<const WarpTime>(&first_time_, 1) : times_;
+  }
   // Whether the warp in slot j (0 <= j < s) takes part in the dispatch in flight.
-  bool in_flight(std::size_t j) const { return phase_[j] == Phase::in_flight; }
+  bool in_flight(std::size_t j) const { return phase(j) == Phase::in_flight; }
 
   void trace(Tracer& tracer);
   void update_trace();
@@ -149,6 +152,10 @@ class WarpUnit : public sc_core::sc_module {
   // Runs the warp in slot j (its request completed, the barrier opened, or it has not started)
   // up to its next instruction; returns its new phase.
   Phase run(std::size_t j, Cycle t, BarrierUnit& barrier);
+  // The phase and time of the warp in slot j.
+  Phase& phase(std::size_t j) { return one_warp_ ? first_phase_ : phase_[j]; }
+  Phase phase(std::size_t j) const { return one_warp_ ? first_phase_ : phase_[j]; }
+  WarpTime& time(std::size_t j) { return one_warp_ ? first_time_ : times_[j]; }
   MemoryId memory_of(Space space, const Warp& warp) const {
     const MemoryId m = space == Space::shared ? memories_.shared : memories_.global;
     if (m == kNoMemory) [[unlikely]]
@@ -162,22 +169,28 @@ class WarpUnit : public sc_core::sc_module {
   // dispatched() for a super warp: the warps with a memory instruction take part.
   unsigned dispatched_warps(Cycle waited, Cycle memory_time);
 
-  // First, side by side: what the dispatcher and the MMU read at every dispatch and completion.
-  UnitState state_ = UnitState::idle;
+  // First, in two cache lines of their own: what the dispatcher and the MMU read and write at
+  // every dispatch, completion and resume of a one-warp unit (its warp's phase and time
+  // included). A machine of many units touches a unit once in many dispatches, and its lines
+  // have left the first-level cache by then: each line more is a wait.
+  alignas(64) UnitState state_ = UnitState::idle;
   LaneLayout layout_ = LaneLayout::some_inactive;
   bool run_dispatch_ = false;  // the dispatch is a run taken whole (set_dispatch_run)
   bool one_warp_;
+  Phase first_phase_ = Phase::run;  // a one-warp unit's (else phase_)
   MemoryId target_ = 0;
   MemoryId last_target_ = kNoMemory;
-  unsigned lanes_;
   Cycle ready_since_ = 0;
   PendingAccess pending_;
+  // The second line.
+  unsigned lanes_;
+  std::vector<Warp> warps_;
+  WarpTime first_time_;  // a one-warp unit's (else times_)
   std::span<const Address> dispatch_cells_;
   UnitId id_;
-  std::vector<Warp> warps_;
   Memories memories_;
-  std::vector<Phase> phase_;
-  std::vector<WarpTime> times_;
+  std::vector<Phase> phase_;     // per warp of a super warp (empty for one warp)
+  std::vector<WarpTime> times_;  // per warp of a super warp (empty for one warp)
   std::vector<Address> gathered_;
   std::vector<Address> cells_;
   // traced copies
