@@ -40,9 +40,9 @@ int congestion_command(const CongestionCommand& command) {
     spec.seed = parse_integer_option("--seed", command.seed, 0, ~std::uint64_t{0});
     spec.map = command.map;
     std::error_code error;
-    if (std::optional<OwnMapRef> own = short_map_ref(
-            command.map, std::filesystem::current_path(error), "--map", {"--map", 0, 0})) {
-      map_loader(*own);  // its file is there, and it is of a kind this command loads
+    if (std::optional<OwnCodeRef> own = short_code_ref(
+            command.map, std::filesystem::current_path(error), "--map", {"--map", 0, 0}, "map")) {
+      map_loaders().of(*own);  // its file is there, and it is of a kind this command loads
       spec.own_map = own_address_map(std::move(*own));
     }
     spec.threads =

@@ -48,25 +48,17 @@ void list_params(const std::vector<ParamSpec>& params) {
                              s.default_value ? "default " + *s.default_value : "required", s.help);
 }
 
-// The maps or policies of one's own (`Ref`: OwnMapRef, OwnPolicyRef) of a file or library, as
-// `loader` lists them under `title` (exit status 0), or its error (2).
-template <class Ref, class Loader>
-int list_own(const ListCommand& command, const Loader& loader, const std::string& title,
-             const std::string& key, const std::string& noun) {
+// The maps or policies of one's own (a `noun`) of a file or library, as `loaders` list them
+// under `title` (exit status 0), or its error (2).
+template <class Code>
+int list_own(const ListCommand& command, const OwnCodeLoaders<Code>& loaders,
+             const std::string& title, const std::string& key, const std::string& noun) {
   const bool python = !command.file.empty();
-  Ref ref;
-  ref.key = python ? "--file" : "--library";
-  ref.where = {ref.key, 0, 0};
-  ref.code.kind = python ? ExternalProgram::Kind::python : ExternalProgram::Kind::library;
-  ref.code.key = ref.key;
-  ref.code.noun = noun;
-  ref.code.in_short = true;
-  std::error_code error;
-  ref.code.file =
-      std::filesystem::absolute(python ? command.file : command.library, error).lexically_normal();
-  ref.code.file_where = ref.code.name_where = ref.where;
+  const std::string option = python ? "--file" : "--library";
+  const OwnCodeRef ref =
+      listing_ref(python, python ? command.file : command.library, option, {option, 0, 0}, noun);
   try {
-    const auto listed = loader(ref).list(ref);
+    const auto listed = loaders.of(ref).list(ref);
     std::cout << title << " of " << ref.code.file.string() << " (" << key << ": "
               << (python ? "{file, class}" : "{library, name}") << "):\n";
     for (const auto& code : listed) {
@@ -84,14 +76,13 @@ int list_own(const ListCommand& command, const Loader& loader, const std::string
 int list_command(const ListCommand& command) {
   if (!command.file.empty() || !command.library.empty()) {
     if (command.what == "policies")
-      return list_own<OwnPolicyRef>(command, policy_loader, "dispatch policies",
-                                    "machine.dispatch", "policy");
+      return list_own(command, policy_loaders(), "dispatch policies", "machine.dispatch", "policy");
     if (!command.what.empty() && command.what != "maps") {
-      std::cerr << "mmsim: list: --file and --library list maps or policies, not "
-                << command.what << "\n";
+      std::cerr << "mmsim: list: --file and --library list maps or policies, not " << command.what
+                << "\n";
       return 2;
     }
-    return list_own<OwnMapRef>(command, map_loader, "address maps", "machine.address_map", "map");
+    return list_own(command, map_loaders(), "address maps", "machine.address_map", "map");
   }
   const std::string& what = command.what;
   const bool all = what.empty();

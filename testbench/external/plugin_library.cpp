@@ -1,10 +1,9 @@
-// program.library: a C++ plugin's programs (sw/program/plugin.hpp), loaded with dlopen once
+// program.library: a C++ plugin's programs (sw/program/plugin.hpp), loaded (plugin_code.hpp) once
 // load_external_program has checked its file (sw/support/shared_library_file.hpp). The library
 // stays loaded for the life of the process: its programs' code runs until the end. What its code
 // throws is the program's own failure (ProgramError, exit status 1), reported as "the program
 // threw: ...", never an exception that ends mmsim (std::terminate).
 #include <cxxabi.h>
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <map>
@@ -16,35 +15,20 @@
 #include "sw/program/plugin.hpp"
 #include "sw/program/program_error.hpp"
 #include "sw/support/suggest.hpp"
+#include "testbench/external/plugin_code.hpp"
 
 namespace mmsim {
 namespace {
 
-using ProgramsFunction = const std::vector<ProgramInfo>* (*)();
-using AbiFunction = int (*)();
-
 const std::vector<ProgramInfo>& plugin_programs(const ExternalProgram& plugin) {
-  static std::map<std::filesystem::path, const std::vector<ProgramInfo>*> loaded;
-  if (const auto it = loaded.find(plugin.file); it != loaded.end()) return *it->second;
-  const std::string file = plugin.file.string();
-  void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr)
-    throw InputError(plugin.file_where, "program.library: cannot load " + file + ": " + dlerror());
-  const auto abi = reinterpret_cast<AbiFunction>(dlsym(library, "mmsim_plugin_abi"));
-  const auto programs = reinterpret_cast<ProgramsFunction>(dlsym(library, "mmsim_plugin_programs"));
-  if (abi == nullptr || programs == nullptr)
-    throw InputError(plugin.file_where, "program.library: " + file +
-                                            " is not an mmsim plugin (it has no "
-                                            "MMSIM_PLUGIN_PROGRAMS: sw/program/plugin.hpp)");
-  if (abi() != kPluginAbi)
-    throw InputError(plugin.file_where, "program.library: " + file + " was built for plugin ABI " +
-                                            std::to_string(abi()) + ", this mmsim has " +
-                                            std::to_string(kPluginAbi) + ": rebuild it");
-  const std::vector<ProgramInfo>* listed = programs();
-  if (listed == nullptr)
-    throw InputError(plugin.file_where,
-                     "program.library: " + file + ": mmsim_plugin_programs() gave no list");
-  return *(loaded[plugin.file] = listed);
+  return plugin_entries<ProgramInfo>(
+      plugin.file, plugin.file_where, "program.library",
+      {.abi_symbol = "mmsim_plugin_abi",
+       .table_symbol = "mmsim_plugin_programs",
+       .abi = kPluginAbi,
+       .abi_name = "plugin ABI",
+       .without =
+           "is not an mmsim plugin (it has no MMSIM_PLUGIN_PROGRAMS: sw/program/plugin.hpp)"});
 }
 
 // The type of the exception being handled, readable ("std::runtime_error").

@@ -59,31 +59,29 @@ std::shared_ptr<const ProgramInfo> start_for_program(const ExternalProgram& prog
 [[maybe_unused]] const bool registered_programs =
     (register_program_loader(ExternalProgram::Kind::python, start_for_program), true);
 
-// The mmsim module's loaders of maps, once Python is started for `ref`.
-const MapLoader& started_for_map(const OwnMapRef& ref) {
-  start_python(ref.code.file_where, ref.key, "maps");
-  return map_loader(ref);
+// The mmsim module's loader of ref's code (`plural`: "maps"), once Python is started for it.
+template <class Code>
+const OwnCodeLoader<Code>& started_for(OwnCodeLoaders<Code>& loaders, const char* plural,
+                                       const OwnCodeRef& ref) {
+  start_python(ref.code.file_where, ref.key, plural);
+  return loaders.of(ref);
 }
 
-[[maybe_unused]] const bool registered_maps =
-    (register_map_loader(
-         ExternalProgram::Kind::python,
-         {.load = [](const OwnMapRef& ref) { return started_for_map(ref).load(ref); },
-          .list = [](const OwnMapRef& ref) { return started_for_map(ref).list(ref); }}),
-     true);
-
-// The mmsim module's loaders of policies, once Python is started for `ref`.
-const PolicyLoader& started_for_policy(const OwnPolicyRef& ref) {
-  start_python(ref.code.file_where, ref.key, "policies");
-  return policy_loader(ref);
+// Loaders of Python code of one's own that start Python, whose mmsim module then replaces them
+// in `loaders` with its own: so they use only their arguments once Python is started.
+template <class Code>
+bool start_python_for(OwnCodeLoaders<Code>& loaders, const char* plural) {
+  loaders.add(
+      ExternalProgram::Kind::python,
+      {.load = [&loaders, plural](
+                   const OwnCodeRef& ref) { return started_for(loaders, plural, ref).load(ref); },
+       .list = [&loaders, plural](
+                   const OwnCodeRef& ref) { return started_for(loaders, plural, ref).list(ref); }});
+  return true;
 }
 
-[[maybe_unused]] const bool registered_policies =
-    (register_policy_loader(
-         ExternalProgram::Kind::python,
-         {.load = [](const OwnPolicyRef& ref) { return started_for_policy(ref).load(ref); },
-          .list = [](const OwnPolicyRef& ref) { return started_for_policy(ref).list(ref); }}),
-     true);
+[[maybe_unused]] const bool registered_maps = start_python_for(map_loaders(), "maps");
+[[maybe_unused]] const bool registered_policies = start_python_for(policy_loaders(), "policies");
 
 }  // namespace
 }  // namespace mmsim

@@ -58,9 +58,9 @@ struct Testbench {
   // program.params as written, while the code that declares them is not loaded.
   std::shared_ptr<const WrittenParams> written_params;
   // The maps of one's own it names, by key (machine.address_map, machine.shared.address_map).
-  std::map<std::string, OwnMapRef> own_maps;
+  std::map<std::string, OwnCodeRef> own_maps;
   // machine.dispatch naming a policy of one's own.
-  std::optional<OwnPolicyRef> own_policy;
+  std::optional<OwnCodeRef> own_policy;
 
   // outputs: what each output the testbench names asks, by its name ("vcd", "stats",
   // "profile", "timeline": testbench/input/output_keys.cpp).

@@ -119,8 +119,8 @@ std::vector<TestbenchKey> rsu_keys(const std::string& path, BankMapping& (*mappi
 
 // machine.address_map, machine.shared.address_map naming a map of one's own: its file is there
 // and this process loads its kind (the code itself loads when the machine is built).
-void use_own_map(OwnMapRef ref, Testbench& tb, BankMapping& mapping) {
-  map_loader(ref);
+void use_own_map(OwnCodeRef ref, Testbench& tb, BankMapping& mapping) {
+  map_loaders().of(ref);
   tb.own_maps[ref.key] = ref;
   mapping.own_map = own_address_map(std::move(ref));
 }
@@ -133,13 +133,13 @@ void load_address_map(const KeyValue& at, Testbench& tb, BankMapping& mapping) {
   if (!at.node().IsMap()) {
     const std::string text = at.string();
     const std::filesystem::path base = at.parent().input().file().parent_path();
-    if (std::optional<OwnMapRef> ref = short_map_ref(text, base, key, at.where()))
+    if (std::optional<OwnCodeRef> ref = short_code_ref(text, base, key, at.where(), "map"))
       use_own_map(std::move(*ref), tb, mapping);
     else
       mapping.address_map = at.choice();
     return;
   }
-  OwnMapRef& ref = tb.own_maps[key];
+  OwnCodeRef& ref = tb.own_maps[key];
   ref.key = key;
   ref.code.key = key;
   ref.code.noun = "map";
@@ -284,29 +284,43 @@ std::string policy_type() {
   std::string names;
   for (const std::string& name : policy_names())
     names += (names.empty() ? "`" : ", `") + name + "`";
-  return names + ", or a policy of one's own: a mapping";
+  return names + ", or a policy of one's own: `file.py:Class`, `library:name` or a mapping";
 }
 
-// machine.dispatch: a built-in policy's name, or a mapping that names a policy of one's own as
-// `program:` names a program ({file, class, params} or {library, name, params}).
+// machine.dispatch naming a policy of one's own: its file is there and this process runs its
+// kind (the code itself loads when the machine is built).
+void use_own_policy(OwnCodeRef ref, Testbench& tb) {
+  policy_loaders().of(ref);
+  tb.machine.dispatch = ref.code.name;
+  tb.machine.own_policy = own_dispatch_policy(ref);
+  tb.own_policy = std::move(ref);
+}
+
+// machine.dispatch: a built-in policy's name, a policy of one's own in short (file.py:Class,
+// library:name), or a mapping that names one as `program:` names a program ({file, class,
+// params} or {library, name, params}).
 void load_dispatch(const KeyValue& at, Testbench& tb) {
   tb.own_policy.reset();
   tb.machine.own_policy.reset();
+  const std::string& key = at.key().path;
   if (!at.node().IsMap()) {
-    tb.machine.dispatch = at.choice();
+    const std::string text = at.string();
+    const std::filesystem::path base = at.parent().input().file().parent_path();
+    if (std::optional<OwnCodeRef> ref = short_code_ref(text, base, key, at.where(), "policy"))
+      use_own_policy(std::move(*ref), tb);
+    else
+      tb.machine.dispatch = at.choice();
     return;
   }
-  OwnPolicyRef& ref = tb.own_policy.emplace();
-  ref.key = at.key().path;
-  ref.code.key = ref.key;
+  OwnCodeRef& ref = tb.own_policy.emplace();
+  ref.key = key;
+  ref.code.key = key;
   ref.code.noun = "policy";
   ref.where = at.where();
   ref.params.where = ref.where;
   load_keys(at.section(), tb);
-  check_external(ref.code, tb, ref.key, "policy");
-  policy_loader(ref);  // its file is there, and this process runs its kind
-  tb.machine.dispatch = ref.code.name;
-  tb.machine.own_policy = own_dispatch_policy(ref);
+  check_external(ref.code, tb, key, "policy");
+  use_own_policy(ref, tb);
 }
 
 // The policy the machine ran with: a built-in's name, or the mapping that names a policy of

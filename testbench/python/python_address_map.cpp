@@ -16,18 +16,11 @@
 #include <vector>
 
 #include "testbench/input/own_maps.hpp"
-#include "testbench/python/python_user_code.hpp"
+#include "testbench/python/python_own_code.hpp"
 
 namespace mmsim {
 namespace py = pybind11;
 namespace {
-
-// repr(value), cut short.
-std::string short_repr(const py::handle& value) {
-  std::string text = py::repr(value).cast<std::string>();
-  if (text.size() > 200) text = text.substr(0, 200) + "...";
-  return text;
-}
 
 // The native integer formats of the buffer protocol (numpy's arrays), by their code.
 bool signed_format(char code) {
@@ -238,7 +231,7 @@ class PythonRows final : public RowSource {
  public:
   static constexpr std::uint64_t kBlockRows = 1024;
 
-  PythonRows(const py::object& instance, std::string name, OwnMapRef ref)
+  PythonRows(const py::object& instance, std::string name, OwnCodeRef ref)
       : name_(std::move(name)), ref_(std::move(ref)) {
     blocks_ =
         !py::type::of(instance).attr("banks_block").is(address_map_class().attr("banks_block"));
@@ -313,7 +306,7 @@ class PythonRows final : public RowSource {
   std::uint64_t count_ = 0;
   std::string name_;
   std::string place_;
-  OwnMapRef ref_;
+  OwnCodeRef ref_;
 };
 
 // An instance of `cls` with what mmsim sets before the first call: width, rows, seed, params.
@@ -328,63 +321,21 @@ py::object map_instance(const py::object& cls, const std::vector<ParamSpec>& par
   return instance;
 }
 
-std::shared_ptr<const OwnMapCode> code_of(const py::object& cls, const OwnMapRef& ref) {
-  auto code = std::make_shared<OwnMapCode>();
-  code->name = py::str(cls.attr("__name__")).cast<std::string>();
-  code->source = ref.code.file.string();
-  code->description = class_summary(cls);
-  code->params = declared_params(cls, ref.code);
-  code->rows = [cls, name = code->name, params = code->params](
-                   const MapArgs& args, const OwnMapRef& at) -> std::unique_ptr<RowSource> {
-    try {
+std::shared_ptr<const OwnMapCode> code_of(const py::object& cls, const OwnCodeRef& ref) {
+  const std::shared_ptr<OwnMapCode> code = python_code<OwnMapCode>(cls, ref);
+  code->rows = [cls, name = code->name, params = code->params](const MapArgs& args,
+                                                               const OwnCodeRef& at) {
+    return constructed(at, name, [&]() -> std::unique_ptr<RowSource> {
       return std::make_unique<PythonRows>(map_instance(cls, params, args), name, at);
-    } catch (py::error_already_set& e) {
-      rethrow_if_interrupt_or_input(e);
-      throw InputError(at.where, fmt::format("{}: {}() raised an exception:\n{}", at.key, name,
-                                             traceback_text(e)));
-    }
+    });
   };
   return code;
-}
-
-std::shared_ptr<const OwnMapCode> load_python_map(const OwnMapRef& ref) {
-  return code_of(load_user_class(ref.code, address_map_class()), ref);
-}
-
-std::vector<std::shared_ptr<const OwnMapCode>> list_python_maps(const OwnMapRef& ref) {
-  std::vector<std::shared_ptr<const OwnMapCode>> out;
-  for (const auto& entry : user_classes(ref.code, address_map_class()))
-    out.push_back(code_of(py::reinterpret_borrow<py::object>(entry.second), ref));
-  return out;
-}
-
-// The maps of a Python file (kind "python") or a plugin library ("library"): name, doc, source,
-// params (name, type, default, doc).
-py::list own_address_maps(const std::string& kind, const std::string& file) {
-  OwnMapRef ref;
-  ref.key = kind == "python" ? "file" : "library";
-  ref.code.key = ref.key;
-  ref.code.noun = "map";
-  ref.code.in_short = true;
-  ref.code.kind = kind == "python" ? ExternalProgram::Kind::python : ExternalProgram::Kind::library;
-  std::error_code error;
-  ref.code.file = std::filesystem::absolute(file, error).lexically_normal();
-  ref.code.file_where = ref.code.name_where = ref.where = {file, 0, 0};
-  py::list out;
-  for (const auto& code : map_loader(ref).list(ref)) {
-    py::list params;
-    for (const ParamSpec& p : code->params)
-      params.append(py::make_tuple(p.name, to_string(p.type), p.default_value, p.help));
-    out.append(py::make_tuple(code->name, code->description, code->source, params));
-  }
-  return out;
 }
 
 }  // namespace
 
 void bind_address_maps(py::module_& module) {
-  register_map_loader(ExternalProgram::Kind::python, {load_python_map, list_python_maps});
-  module.def("own_address_maps", &own_address_maps, py::arg("kind"), py::arg("file"));
+  bind_own_code(module, map_loaders(), address_map_class, code_of, "own_address_maps", "map");
 }
 
 }  // namespace mmsim

@@ -10,18 +10,13 @@
 
 #include "sw/program/program_error.hpp"
 #include "testbench/input/own_policies.hpp"
-#include "testbench/python/python_user_code.hpp"
+#include "testbench/python/python_own_code.hpp"
 
 namespace mmsim {
 namespace py = pybind11;
 namespace {
 
 py::object policy_class() { return py::module_::import("mmsim._policy").attr("Policy"); }
-
-std::string short_repr(const py::handle& value) {
-  std::string text = py::repr(value).cast<std::string>();
-  return text.size() > 200 ? text.substr(0, 200) + "..." : text;
-}
 
 std::string listed(std::span<const UnitId> units) {
   std::string text = "[";
@@ -35,8 +30,7 @@ std::string listed(std::span<const UnitId> units) {
 // ints made once per unit, so that a call costs a pointer per ready unit.
 class PythonPolicy final : public OwnPolicy {
  public:
-  PythonPolicy(py::object instance, const OwnPolicyCode& code, const OwnPolicyRef& ref,
-               UnitId units)
+  PythonPolicy(py::object instance, const OwnPolicyCode& code, const OwnCodeRef& ref, UnitId units)
       : instance_(std::move(instance)),
         choose_(instance_.attr("choose")),
         name_(code.name),
@@ -69,14 +63,14 @@ class PythonPolicy final : public OwnPolicy {
     if (!chosen) {
       py::error_already_set e;
       rethrow_if_interrupt_or_input(e);
-      throw ProgramError(fmt::format("{}: {}.choose({}, {}) raised an exception:\n{}", key_,
-                                     name_, time, listed(ready), traceback_text(e)));
+      throw ProgramError(fmt::format("{}: {}.choose({}, {}) raised an exception:\n{}", key_, name_,
+                                     time, listed(ready), traceback_text(e)));
     }
     if (chosen.is_none()) return kNoUnit;
     const auto refuse = [&](const std::string& problem) {
-      throw InputError(where_, fmt::format("{}: {}: {}.choose({}, {}) returned {}: {}", key_,
-                                           site_, name_, time, listed(ready),
-                                           short_repr(chosen), problem));
+      throw InputError(
+          where_, fmt::format("{}: {}: {}.choose({}, {}) returned {}: {}", key_, site_, name_, time,
+                              listed(ready), short_repr(chosen), problem));
     };
     if (PyBool_Check(chosen.ptr()) || !PyIndex_Check(chosen.ptr()))
       refuse("expected one of the ready units (an int) or None");
@@ -126,8 +120,8 @@ py::object policy_instance(const py::object& cls, const OwnPolicyCode& code,
                            const OwnPolicyArgs& args, const ParamValues& params) {
   py::object instance = cls.attr("__new__")(cls);
   instance.attr("memory") = args.memory;
-  instance.attr("units") = py::module_::import("builtins").attr("range")(
-      args.first, std::uint64_t{args.first} + args.count);
+  instance.attr("units") = py::module_::import("builtins")
+                               .attr("range")(args.first, std::uint64_t{args.first} + args.count);
   instance.attr("seed") = args.seed;
   for (const ParamSpec& spec : code.params)
     instance.attr(spec.name.c_str()) = param_object(params, spec);
@@ -144,65 +138,23 @@ std::string choose_site(const py::object& cls, const ExternalProgram& ref) {
   return line ? fmt::format("{}:{}", file, line) : file;
 }
 
-std::shared_ptr<const OwnPolicyCode> code_of(const py::object& cls, const OwnPolicyRef& ref) {
-  auto code = std::make_shared<OwnPolicyCode>();
-  code->name = py::str(cls.attr("__name__")).cast<std::string>();
-  code->source = ref.code.file.string();
-  code->description = class_summary(cls);
+std::shared_ptr<const OwnPolicyCode> code_of(const py::object& cls, const OwnCodeRef& ref) {
+  const std::shared_ptr<OwnPolicyCode> code = python_code<OwnPolicyCode>(cls, ref);
   code->site = choose_site(cls, ref.code);
-  code->params = declared_params(cls, ref.code);
   code->make = [cls, code = code.get()](const OwnPolicyArgs& args, const ParamValues& params,
-                                        const OwnPolicyRef& at) -> std::unique_ptr<OwnPolicy> {
-    try {
+                                        const OwnCodeRef& at) {
+    return constructed(at, code->name, [&]() -> std::unique_ptr<OwnPolicy> {
       return std::make_unique<PythonPolicy>(policy_instance(cls, *code, args, params), *code, at,
                                             args.units);
-    } catch (py::error_already_set& e) {
-      rethrow_if_interrupt_or_input(e);
-      throw InputError(at.where, fmt::format("{}: {}() raised an exception:\n{}", at.key,
-                                             code->name, traceback_text(e)));
-    }
+    });
   };
   return code;
-}
-
-std::shared_ptr<const OwnPolicyCode> load_python_policy(const OwnPolicyRef& ref) {
-  return code_of(load_user_class(ref.code, policy_class()), ref);
-}
-
-std::vector<std::shared_ptr<const OwnPolicyCode>> python_policies(const OwnPolicyRef& ref) {
-  std::vector<std::shared_ptr<const OwnPolicyCode>> out;
-  for (const auto& entry : user_classes(ref.code, policy_class()))
-    out.push_back(code_of(py::reinterpret_borrow<py::object>(entry.second), ref));
-  return out;
 }
 
 }  // namespace
 
 void bind_policies(py::module_& module) {
-  register_policy_loader(ExternalProgram::Kind::python,
-                         {.load = load_python_policy, .list = python_policies});
-  // (name, doc, source, params: (name, type, default, doc)) of each policy of a file or library.
-  module.def("own_policies", [](const std::string& kind, const std::string& path) {
-    OwnPolicyRef ref;
-    ref.key = kind == "python" ? "file" : "library";
-    ref.code.kind =
-        kind == "python" ? ExternalProgram::Kind::python : ExternalProgram::Kind::library;
-    ref.code.file = std::filesystem::absolute(path);
-    ref.code.key = ref.key;
-    ref.code.noun = "policy";
-    ref.code.in_short = true;
-    std::vector<std::tuple<std::string, std::string, std::string,
-                           std::vector<std::tuple<std::string, std::string, std::string,
-                                                  std::string>>>>
-        out;
-    for (const auto& code : policy_loader(ref).list(ref)) {
-      std::vector<std::tuple<std::string, std::string, std::string, std::string>> params;
-      for (const ParamSpec& p : code->params)
-        params.emplace_back(p.name, to_string(p.type), p.default_value.value_or(""), p.help);
-      out.emplace_back(code->name, code->description, code->source, std::move(params));
-    }
-    return out;
-  });
+  bind_own_code(module, policy_loaders(), policy_class, code_of, "own_policies", "policy");
 }
 
 }  // namespace mmsim

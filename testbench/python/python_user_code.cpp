@@ -99,6 +99,11 @@ std::string class_summary(const py::object& cls) {
   return text.substr(0, text.find('\n'));
 }
 
+std::string short_repr(const py::handle& value) {
+  std::string text = py::repr(value).cast<std::string>();
+  return text.size() > 200 ? text.substr(0, 200) + "..." : text;
+}
+
 py::object param_object(const ParamValues& values, const ParamSpec& spec) {
   switch (spec.type) {
     case ParamType::integer:

@@ -51,4 +51,7 @@ std::string class_summary(const pybind11::object& cls);
 // A parameter's value as Python gets it.
 pybind11::object param_object(const ParamValues& values, const ParamSpec& spec);
 
+// repr(value), cut short (200 characters) for messages.
+std::string short_repr(const pybind11::handle& value);
+
 }  // namespace mmsim
