@@ -21,6 +21,7 @@ struct CongestionCommand {
   std::string rounds = "1000000";
   std::string seed = "1";
   std::string map = "random_shift";
+  std::string ports = "1";
   std::string threads = "0";  // 0: one per core
   std::string csv;
   std::string json;
@@ -45,6 +46,7 @@ int congestion_command(const CongestionCommand& command) {
       map_loaders().of(*own);  // its file is there, and it is of a kind this command loads
       spec.own_map = own_address_map(std::move(*own));
     }
+    spec.ports = static_cast<unsigned>(parse_integer_option("--ports", command.ports, 1, 1 << 16));
     spec.threads =
         static_cast<unsigned>(parse_integer_option("--threads", command.threads, 0, 1024));
     OutputFiles outputs(
@@ -78,6 +80,8 @@ Subcommand add_congestion_command(CLI::App& app) {
   congestion_app->add_option("--seed", congestion->seed, "seed of every random choice");
   congestion_app->add_option("--map", congestion->map,
                              "address map (mmsim list maps), or file.py:Class, library:name");
+  congestion_app->add_option("--ports", congestion->ports,
+                             "k, requests a bank serves per time unit: Y = ceil(c/k)");
   congestion_app->add_option("--threads", congestion->threads, "worker threads (0: one per core)");
   congestion_app->add_option("--csv", congestion->csv, "write the cells as CSV to this file")
       ->check(output_name());

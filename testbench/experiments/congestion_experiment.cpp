@@ -141,6 +141,7 @@ MachineConfig cell_machine(const CongestionSpec& spec, const CellTask& cell) {
   c.threads = std::uint64_t{cell.w} * cell.s;
   c.memory_words = cell.n;
   c.seed = spec.seed;
+  c.ports = spec.ports;
   if (spec.own_map)
     c.mapping.own_map = spec.own_map;
   else
@@ -220,6 +221,7 @@ void check(const CongestionSpec& spec) {
         } catch (const ConfigError& e) {
           const std::string option = e.key() == "address_map" ? "--map"
                                      : e.key() == "width"     ? "--width"
+                                     : e.key() == "ports"     ? "--ports"
                                                               : "--super-warp";
           bad_option(option, e.what());
         }

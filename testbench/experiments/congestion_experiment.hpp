@@ -1,8 +1,10 @@
 // The experiment of Nakano and Matsumae 2013, section VI. In each round every one of the s*w
 // threads of a super warp picks an address of an array of n words uniformly at random; the round's
 // congestion Y is the largest number of distinct addresses mapped to one bank, and the congestion
-// ratio is E[Y]/s. The rounds run through the memory parts of the hardware model itself
-// (the sdmm's, or the rsdmm's: its address map and its request packing unit), not a copy of them.
+// ratio is E[Y]/s. With banks of k ports (--ports, docs/semantics.md §10) Y is the stages the
+// super warp takes, ceil(c/k) for c the most distinct addresses of one bank. The rounds run
+// through the memory parts of the hardware model itself (the sdmm's, or the rsdmm's: its address
+// map and its request packing unit), not a copy of them.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,7 @@ struct CongestionSpec {
   std::string map = "random_shift";  // an address map (address_maps()), as --map names it
   // --map naming a map of one's own (file.py:Class, library:name): the map itself.
   std::shared_ptr<const AddressMapInfo> own_map{};
+  unsigned ports = 1;    // k: requests a bank serves per time unit
   unsigned threads = 0;  // worker threads; 0: one per core
 };
 

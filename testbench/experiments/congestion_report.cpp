@@ -43,11 +43,17 @@ std::string format_congestion_table(const CongestionSpec& spec,
                                     const std::vector<CongestionCell>& cells) {
   std::map<std::tuple<std::uint64_t, unsigned, unsigned>, const CongestionCell*> at;
   for (const CongestionCell& c : cells) at[{c.array, c.super_warp, c.width}] = &c;
+  // One port per bank: the paper's table, as it always was.
+  const std::string ports =
+      spec.ports == 1 ? "" : fmt::format(", banks of k = {} ports", spec.ports);
+  const std::string y = spec.ports == 1
+                            ? "Y: the most distinct addresses sent to one bank"
+                            : "Y = ceil(c/k), c the most distinct addresses sent to one bank";
   std::string out = fmt::format(
-      "congestion ratio E[Y]/s: {} per cell, seed {}, address map {}\n"
-      "(Y: the most distinct addresses sent to one bank by the s*w threads of a super warp,\n"
+      "congestion ratio E[Y]/s: {} per cell, seed {}, address map {}{}\n"
+      "({} by the s*w threads of a super warp,\n"
       " each reading a uniformly random address of an array of n words; * marks s = log w)\n",
-      counted(spec.rounds, "round"), spec.seed, spec.map);
+      counted(spec.rounds, "round"), spec.seed, spec.map, ports, y);
   for (const std::uint64_t n : spec.arrays) {
     out += "\n";
     out +=
@@ -92,7 +98,8 @@ std::string congestion_json(const CongestionSpec& spec, const std::vector<Conges
   add_provenance(table, provenance);
   table["resolved"] = {{"widths", spec.widths}, {"super_warps", spec.super_warps},
                        {"arrays", spec.arrays}, {"rounds", spec.rounds},
-                       {"seed", spec.seed},     {"map", spec.map}};
+                       {"seed", spec.seed},     {"map", spec.map},
+                       {"ports", spec.ports}};
   table["cells"] = list;
   return table.dump(2) + "\n";
 }

@@ -16,8 +16,10 @@ namespace mmsim::test {
 namespace {
 
 // E[Y] by enumeration of every choice of the s*w addresses (and, for random_shift, of every
-// shift table), each bank found by the map's formula.
-double exact_congestion(unsigned w, unsigned s, std::uint64_t n, const std::string& map) {
+// shift table), each bank found by the map's formula; with banks of k `ports`, Y = ceil(c/k)
+// for c the most distinct addresses of one bank (docs/semantics.md §10).
+double exact_congestion(unsigned w, unsigned s, std::uint64_t n, const std::string& map,
+                        unsigned ports = 1) {
   const std::size_t lanes = std::size_t{w} * s;
   const std::uint64_t rows = (n + w - 1) / w;
   std::uint64_t tables = 1;
@@ -43,7 +45,7 @@ double exact_congestion(unsigned w, unsigned s, std::uint64_t n, const std::stri
                                                          : k;
         y = std::max(y, ++per_bank[bank]);
       }
-      total += y;
+      total += (y + ports - 1) / ports;
     }
   }
   return total / static_cast<double>(tables * choices);
@@ -88,6 +90,53 @@ TEST(Congestion, TinyCellsMatchTheExactValuesByEnumeration) {
       EXPECT_NEAR(c.congestion, exact, 4 * c.standard_error * t.s) << where;
       EXPECT_DOUBLE_EQ(c.ratio, c.congestion / t.s) << where;
     }
+}
+
+TEST(Congestion, BanksOfKPortsTakeCeilingOfCOverKStages) {
+  // w = 2, s = 2, n = 6: bank 0 holds 0, 2, 4. Four draws send all three to one bank in
+  // 2 * (36 + 72) of the 6^4 choices (36 within the bank, 72 with one draw elsewhere): c = 3,
+  // ceil(3/2) = 2 stages with probability 1/6, one stage otherwise.
+  EXPECT_DOUBLE_EQ(exact_congestion(2, 2, 6, "interleaved", 2), 7.0 / 6);
+  struct Ported {
+    unsigned w, s;
+    std::uint64_t n;
+    unsigned ports;
+  };
+  for (const std::string map : {"random_shift", "interleaved", "skew", "xor"})
+    for (const Ported t :
+         {Ported{2, 2, 6, 2}, Ported{2, 2, 8, 2}, Ported{2, 2, 8, 3}, Ported{3, 2, 9, 2}}) {
+      if (map == "xor" && t.w == 3) continue;
+      if (map == "random_shift" && t.n > 6) continue;  // w^(n/w) tables: enough with n = 6
+      CongestionSpec ported = spec({t.w}, {t.s}, {t.n}, 1 << 18, map, 7);
+      ported.ports = t.ports;
+      const CongestionCell c = run_congestion(ported).at(0);
+      const double exact = exact_congestion(t.w, t.s, t.n, map, t.ports);
+      const std::string where = map + " w=" + std::to_string(t.w) + " n=" + std::to_string(t.n) +
+                                " k=" + std::to_string(t.ports);
+      EXPECT_GT(c.standard_error, 0) << where;
+      EXPECT_NEAR(c.congestion, exact, 4 * c.standard_error * t.s) << where;
+      EXPECT_DOUBLE_EQ(c.ratio, c.congestion / t.s) << where;
+    }
+  // The same draws (the same seed) with one port and with two: every round's ceil(c/2) lies in
+  // [c/2, (c+1)/2], so the means do too.
+  CongestionSpec one = spec({4, 16}, {1, 3}, {64, 1024}, 20000, "random_shift", 5);
+  CongestionSpec two = one;
+  two.ports = 2;
+  const std::vector<CongestionCell> by_one = run_congestion(one);
+  const std::vector<CongestionCell> by_two = run_congestion(two);
+  ASSERT_EQ(by_one.size(), by_two.size());
+  for (std::size_t i = 0; i < by_one.size(); ++i) {
+    EXPECT_GE(by_two[i].congestion, by_one[i].congestion / 2) << i;
+    EXPECT_LE(by_two[i].congestion, (by_one[i].congestion + 1) / 2) << i;
+    EXPECT_LT(by_two[i].congestion, by_one[i].congestion) << i;
+  }
+  // k >= s*w: one stage in every round, exactly.
+  CongestionSpec wide = spec({4, 8}, {1, 2}, {64}, 5000, "interleaved", 3);
+  wide.ports = 16;
+  for (const CongestionCell& c : run_congestion(wide)) {
+    EXPECT_EQ(c.congestion, 1.0) << c.width << " " << c.super_warp;
+    EXPECT_EQ(c.standard_error, 0.0) << c.width << " " << c.super_warp;
+  }
 }
 
 TEST(Congestion, SameSeedSameTableWhateverTheNumberOfThreads) {
@@ -173,6 +222,27 @@ TEST(CongestionCommand, PrintsTheTableAndWritesCsvAndJson) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
 }
 
+TEST(CongestionCommand, PortsSayTheRuleAndReachTheJson) {
+  TempDir dir;
+  const auto json = dir / "c.json";
+  const CommandResult r = mmsim(
+      "congestion --width 4 --super-warp 1-2 --array 64 --rounds 2000 "
+      "--ports 2 --map interleaved --json '" +
+      json.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("address map interleaved, banks of k = 2 ports\n(Y = ceil(c/k), c the "
+                       "most distinct addresses sent to one bank by the s*w threads"),
+            std::string::npos)
+      << r.out;
+  const auto table = nlohmann::json::parse(read_file(json));
+  EXPECT_EQ(table["resolved"]["ports"], 2);
+  // w = 4, s = 1: 4 draws, at most 4 to one bank, ceil(c/2) <= 2 stages; s = 2 at most 4.
+  for (const auto& cell : table["cells"]) {
+    EXPECT_GE(cell["congestion"].get<double>(), 1.0);
+    EXPECT_LE(cell["congestion"].get<double>(), cell["super_warp"] == 1 ? 2.0 : 4.0);
+  }
+}
+
 TEST(CongestionPlot, DrawsThePngFromTheJsonAndTheCsv) {
   const CommandResult probe = run_command("/usr/bin/python3 -c 'import matplotlib'");
   ASSERT_EQ(probe.status, 0) << "Debian's python3-matplotlib is needed: run scripts/setup";
@@ -236,6 +306,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{"NoRounds", "--rounds 0", "mmsim: --rounds: expected an integer from 1 to"},
         BadOption{"NegativeRounds", "--rounds -3",
                   "mmsim: --rounds: expected an integer from 1 to"},
+        BadOption{"NoPorts", "--ports 0", "mmsim: --ports: expected an integer from 1 to"},
         BadOption{"UnknownOption", "--widht 16", "widht"}),
     [](const auto& info) { return info.param.name; });
 
