@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <string>
 #include <systemc>
 
 #include "hw/support/traced_value.hpp"
@@ -13,22 +14,15 @@
 
 namespace mmsim {
 
-class MemoryBank : public sc_core::sc_module {
+// The traced signals of one port of a bank (a bank's own are its port 0, hw/mmu/bank_port.hpp
+// the others): what it serves in the stage group entering and in the one completing this cycle.
+class BankSignals {
  public:
-  MemoryBank(const sc_core::sc_module_name& name, Word* cells, unsigned bank, unsigned width,
-             std::uint64_t rows)
-      : sc_core::sc_module(name),
-        cells_(cells + bank),
-        width_(width),
-        rows_(rows),
-        entry_address_(address_bits(rows * width)),
-        completion_address_(address_bits(rows * width)) {}
+  // `words`: the memory's (its addresses' width).
+  explicit BankSignals(std::uint64_t words)
+      : entry_address_(address_bits(words)), completion_address_(address_bits(words)) {}
 
-  std::uint64_t rows() const { return rows_; }
-  Word& cell(std::uint64_t row) { return cells_[row * width_]; }
-  const Word& cell(std::uint64_t row) const { return cells_[row * width_]; }
-
-  // What this bank serves in the group entering / completing this cycle (set while tracing).
+  // Set while tracing.
   struct Activity {
     bool valid = false;
     std::uint64_t address = 0;
@@ -36,9 +30,9 @@ class MemoryBank : public sc_core::sc_module {
   Activity entering;
   Activity completing;
 
-  // Traced: the valid flags and the addresses (z while idle), as wide as the memory's addresses.
-  bool trace(Tracer& tracer) {
-    const std::string base = name();
+  // The valid flags and the addresses (z while idle) below `base`: `base.entry_valid`,
+  // `_address`, `base.completion_valid`, `_address`.
+  bool trace_as(Tracer& tracer, const std::string& base) {
     bool any = tracer.trace(entering.valid, base + ".entry_valid");
     any |= tracer.trace(entry_address_.bits(), base + ".entry_address");
     any |= tracer.trace(completing.valid, base + ".completion_valid");
@@ -55,11 +49,31 @@ class MemoryBank : public sc_core::sc_module {
     return std::max(1u, static_cast<unsigned>(std::bit_width(words - 1)));
   }
 
+  TracedValue entry_address_;
+  TracedValue completion_address_;
+};
+
+class MemoryBank : public sc_core::sc_module, public BankSignals {
+ public:
+  MemoryBank(const sc_core::sc_module_name& name, Word* cells, unsigned bank, unsigned width,
+             std::uint64_t rows)
+      : sc_core::sc_module(name),
+        BankSignals(rows * width),
+        cells_(cells + bank),
+        width_(width),
+        rows_(rows) {}
+
+  std::uint64_t rows() const { return rows_; }
+  Word& cell(std::uint64_t row) { return cells_[row * width_]; }
+  const Word& cell(std::uint64_t row) const { return cells_[row * width_]; }
+
+  // Traced below the bank's own name.
+  bool trace(Tracer& tracer) { return trace_as(tracer, name()); }
+
+ private:
   Word* cells_;
   unsigned width_;
   std::uint64_t rows_;
-  TracedValue entry_address_;
-  TracedValue completion_address_;
 };
 
 }  // namespace mmsim
