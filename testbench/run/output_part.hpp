@@ -89,6 +89,12 @@ void add_number_option(CLI::App& run, const std::string& option,
                        std::optional<std::uint64_t>& value, std::uint64_t min, std::uint64_t max,
                        const std::string& help);
 
+// The window of an output that keeps part of a run (--vcd-from, --vcd-to): options.from and
+// options.to, up to `max`; their help says "first <what>" and "last <what>" ("cycle the
+// waveform shows").
+void add_window_options(CLI::App& run, const OutputOptions& options, OutputRequest& request,
+                        std::uint64_t max, const std::string& what);
+
 // An entry of the table of outputs (output_parts.cpp).
 struct OutputPartInfo {
   std::string name{};  // its request's: outputs.<name>, RunOptions::outputs[name]

@@ -42,6 +42,12 @@ void add_number_option(CLI::App& run, const std::string& option,
       ->default_str("");
 }
 
+void add_window_options(CLI::App& run, const OutputOptions& options, OutputRequest& request,
+                        std::uint64_t max, const std::string& what) {
+  add_number_option(run, options.from, request.from, 0, max, "first " + what);
+  add_number_option(run, options.to, request.to, 0, max, "last " + what);
+}
+
 OutputParts::OutputParts(const Testbench& testbench, const RunOptions& options) {
   for (const OutputPartInfo& info : output_parts())
     if (std::unique_ptr<OutputPart> part = info.make(PartContext{testbench, options, info.name}))

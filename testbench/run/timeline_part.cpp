@@ -108,9 +108,7 @@ void add_options(CLI::App& run, OutputRequest& request) {
   add_file_option(run, kOptions.file, request,
                   "write the run as Chrome Trace Event JSON (open it in ui.perfetto.dev): a track "
                   "per warp, a slice per instruction; one time unit = 1 us");
-  add_number_option(run, kOptions.from, request.from, 0, kMaxTime,
-                    "first time unit the timeline keeps");
-  add_number_option(run, kOptions.to, request.to, 0, kMaxTime, "last time unit the timeline keeps");
+  add_window_options(run, kOptions, request, kMaxTime, "time unit the timeline keeps");
   add_number_option(run, kOptions.limit, request.limit, 1, kMaxTime,
                     "refuse a timeline estimated, or grown while written, larger than this many "
                     "bytes (default 2^30)");

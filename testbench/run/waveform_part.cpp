@@ -88,9 +88,7 @@ void add_options(CLI::App& run, OutputRequest& request) {
   add_file_option(run, kOptions.file, request,
                   "write a waveform to this file: VCD, or FST / LXT2 by the extension .fst / "
                   ".lxt2; a GTKWave save file (.gtkw) is written beside it");
-  add_number_option(run, kOptions.from, request.from, 0, kMaxCycle,
-                    "first cycle the waveform shows");
-  add_number_option(run, kOptions.to, request.to, 0, kMaxCycle, "last cycle the waveform shows");
+  add_window_options(run, kOptions, request, kMaxCycle, "cycle the waveform shows");
   run.add_option(kOptions.scopes, request.scopes,
                  "show only these scopes (glob patterns, repeatable), e.g. 'machine.warp_[0-3]'")
       ->allow_extra_args(false)
