@@ -80,7 +80,7 @@ class PlotTimeline(unittest.TestCase):
         _, events = timeline(self.folder, "configs/transpose_naive_dmm.yaml",
                              "--timeline-to", "100")
         sites = {e["args"]["site"] for e in events if e.get("ph") == "X"}
-        self.assertIn("sw/programs/transpose.cpp:54 (run)", sites)
+        self.assertIn("sw/programs/transpose.cpp:56 (run)", sites)
         for site in sites:
             self.assertEqual(plot_timeline.shown_site(site, self.folder), site)
 
