@@ -55,8 +55,7 @@ class RowTable {
   // The bank of cell `cell` = row * width + column: column `column` of row `row` (row < rows,
   // column < width). The cell's index is the address when the map is the identity, so with w a
   // power of two the address itself is looked up.
-  unsigned bank(std::uint64_t cell) { return bank(banks_.data(), cell); }
-  // bank() reading `kept`, the table's cells (a pointer the caller keeps in a register).
+  // `kept` is cells(), which the caller keeps in a register.
   unsigned bank(const std::uint16_t* kept, std::uint64_t cell) {
     if (kept[cell] == 0) [[unlikely]]
       return first_bank(cell);
@@ -89,7 +88,7 @@ class RowTable {
   HugePageArray<std::uint16_t> banks_;
   HugePageArray<std::uint8_t> filled_;
   std::vector<std::int64_t> scratch_;  // where the source may write a block
-  std::vector<std::uint64_t> seen_;        // banks met in the row being checked, a bit each
+  std::vector<std::uint64_t> seen_;    // banks met in the row being checked, a bit each
 };
 
 class TabulatedMap final : public RowPermutation<TabulatedMap> {

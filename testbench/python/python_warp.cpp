@@ -528,56 +528,47 @@ void free_instruction(PyObject* self) {
 
 // ---- the warp's methods and attributes --------------------------------------------------------
 
-PyObject* read(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+// warp.read, warp.write, warp.reads, warp.writes: the call's arguments bound by name (a read
+// takes no values), then `Make` (memory_instruction or batch_instruction) makes the
+// instruction(s).
+template <auto Make>
+PyObject* memory_method(PythonInstruction::Kind kind, const char* op, PyObject* self,
+                        PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return python_call([&] {
-    static constexpr std::array<const char*, 2> names{"addresses", "space"};
-    std::array<PyObject*, 2> a{};
-    bind_arguments("warp.read", args, nargs, kwnames, names, a);
-    if (a[0] == nullptr) throw py::type_error("warp.read() missing its argument 'addresses'");
-    return memory_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.read", a[0], a[1],
-                              nullptr)
-        .release()
-        .ptr();
+    std::array<PyObject*, 3> a{};  // addresses, values, space
+    if (kind == PythonInstruction::Kind::read) {
+      static constexpr std::array<const char*, 2> names{"addresses", "space"};
+      std::array<PyObject*, 2> given{};
+      bind_arguments(op, args, nargs, kwnames, names, given);
+      a = {given[0], nullptr, given[1]};
+    } else {
+      static constexpr std::array<const char*, 3> names{"addresses", "values", "space"};
+      bind_arguments(op, args, nargs, kwnames, names, a);
+    }
+    if (a[0] == nullptr)
+      throw py::type_error(fmt::format("{}() missing its argument 'addresses'", op));
+    return Make(warp_of(self), kind, op, a[0], a[2], a[1]).release().ptr();
   });
+}
+
+PyObject* read(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return memory_method<memory_instruction>(PythonInstruction::Kind::read, "warp.read", self, args,
+                                           nargs, kwnames);
 }
 
 PyObject* write(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return python_call([&] {
-    static constexpr std::array<const char*, 3> names{"addresses", "values", "space"};
-    std::array<PyObject*, 3> a{};
-    bind_arguments("warp.write", args, nargs, kwnames, names, a);
-    if (a[0] == nullptr) throw py::type_error("warp.write() missing its argument 'addresses'");
-    return memory_instruction(warp_of(self), PythonInstruction::Kind::write, "warp.write", a[0],
-                              a[2], a[1])
-        .release()
-        .ptr();
-  });
+  return memory_method<memory_instruction>(PythonInstruction::Kind::write, "warp.write", self, args,
+                                           nargs, kwnames);
 }
 
 PyObject* reads(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return python_call([&] {
-    static constexpr std::array<const char*, 2> names{"addresses", "space"};
-    std::array<PyObject*, 2> a{};
-    bind_arguments("warp.reads", args, nargs, kwnames, names, a);
-    if (a[0] == nullptr) throw py::type_error("warp.reads() missing its argument 'addresses'");
-    return batch_instruction(warp_of(self), PythonInstruction::Kind::read, "warp.reads", a[0], a[1],
-                             nullptr)
-        .release()
-        .ptr();
-  });
+  return memory_method<batch_instruction>(PythonInstruction::Kind::read, "warp.reads", self, args,
+                                          nargs, kwnames);
 }
 
 PyObject* writes(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return python_call([&] {
-    static constexpr std::array<const char*, 3> names{"addresses", "values", "space"};
-    std::array<PyObject*, 3> a{};
-    bind_arguments("warp.writes", args, nargs, kwnames, names, a);
-    if (a[0] == nullptr) throw py::type_error("warp.writes() missing its argument 'addresses'");
-    return batch_instruction(warp_of(self), PythonInstruction::Kind::write, "warp.writes", a[0],
-                             a[2], a[1])
-        .release()
-        .ptr();
-  });
+  return memory_method<batch_instruction>(PythonInstruction::Kind::write, "warp.writes", self, args,
+                                          nargs, kwnames);
 }
 
 PyObject* syncthreads(PyObject* self, PyObject*) {
