@@ -65,24 +65,31 @@ int congestion_command(const CongestionCommand& command) {
 
 Subcommand add_congestion_command(CLI::App& app) {
   auto congestion = std::make_shared<CongestionCommand>();
-  CLI::App* congestion_app = app.add_subcommand(
-      "congestion", "the congestion experiment of Nakano and Matsumae 2013 (section VI, Table II)");
-  congestion_app->footer(
-      "Exit status: 0 done, 2 invalid options or an output that cannot be written.");
+  CLI::App* congestion_app =
+      add_subcommand(app, "congestion",
+                     "the congestion experiment of Nakano and Matsumae 2013 (section VI, Table II)",
+                     "0 done, 2 invalid options or an output that cannot be written");
   // The last of a repeated option wins, so that scripts can override their defaults.
   congestion_app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  congestion_app->add_option("--width", congestion->widths, "widths w: a list such as 16,32,64");
-  congestion_app->add_option("--super-warp", congestion->super_warps,
-                             "super warp sizes s: a list such as 1-10");
-  congestion_app->add_option("--array", congestion->arrays,
-                             "array sizes n: a list such as 1024,2^20");
-  congestion_app->add_option("--rounds", congestion->rounds, "rounds per cell");
-  congestion_app->add_option("--seed", congestion->seed, "seed of every random choice");
-  congestion_app->add_option("--map", congestion->map,
-                             "address map (mmsim list maps), or file.py:Class, library:name");
-  congestion_app->add_option("--ports", congestion->ports,
-                             "k, requests a bank serves per time unit: Y = ceil(c/k)");
-  congestion_app->add_option("--threads", congestion->threads, "worker threads (0: one per core)");
+  struct Option {
+    const char* name;
+    std::string CongestionCommand::*value;
+    const char* meaning;
+  };
+  static const Option kOptions[] = {
+      {"--width", &CongestionCommand::widths, "widths w: a list such as 16,32,64"},
+      {"--super-warp", &CongestionCommand::super_warps, "super warp sizes s: a list such as 1-10"},
+      {"--array", &CongestionCommand::arrays, "array sizes n: a list such as 1024,2^20"},
+      {"--rounds", &CongestionCommand::rounds, "rounds per cell"},
+      {"--seed", &CongestionCommand::seed, "seed of every random choice"},
+      {"--map", &CongestionCommand::map,
+       "address map (mmsim list maps), or file.py:Class, library:name"},
+      {"--ports", &CongestionCommand::ports,
+       "k, requests a bank serves per time unit: Y = ceil(c/k)"},
+      {"--threads", &CongestionCommand::threads, "worker threads (0: one per core)"},
+  };
+  for (const Option& option : kOptions)
+    congestion_app->add_option(option.name, (*congestion).*option.value, option.meaning);
   congestion_app->add_option("--csv", congestion->csv, "write the cells as CSV to this file")
       ->check(output_name());
   congestion_app->add_option("--json", congestion->json, "write the cells as JSON to this file")

@@ -129,10 +129,9 @@ int list_command(const ListCommand& command) {
 
 Subcommand add_list_command(CLI::App& app) {
   auto command = std::make_shared<ListCommand>();
-  CLI::App* list_app = app.add_subcommand(
-      "list", "list machine models, address maps, dispatch policies and programs");
-  list_app->footer(
-      "Exit status: 0 listed, 2 an unknown list, or a file or library that cannot be read.");
+  CLI::App* list_app = add_subcommand(
+      app, "list", "list machine models, address maps, dispatch policies and programs",
+      "0 listed, 2 an unknown list, or a file or library that cannot be read");
   list_app->add_option("what", command->what, "models, maps, policies or programs (default: all)");
   auto* file = list_app->add_option("--file", command->file,
                                     "a Python file: list its address maps (mmsim.AddressMap), or "

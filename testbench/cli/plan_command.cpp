@@ -190,10 +190,9 @@ int plan_command(const PlanCommand& c) {
 Subcommand add_plan_command(CLI::App& app) {
   auto plan = std::make_shared<PlanCommand>();
   CLI::App* plan_app =
-      app.add_subcommand("plan", "plan an offline permutation and write its schedule");
-  plan_app->footer(
-      "Exit status: 0 planned and checked, 1 the plan failed its check, 2 invalid input or an "
-      "output that cannot be written.");
+      add_subcommand(app, "plan", "plan an offline permutation and write its schedule",
+                     "0 planned and checked, 1 the plan failed its check, 2 invalid input or an "
+                     "output that cannot be written");
   plan_app->add_option("--n", plan->n, "array size")
       ->required()
       ->default_str("")
@@ -213,8 +212,7 @@ Subcommand add_plan_command(CLI::App& app) {
   plan_app->add_option("--machine", plan->machine, "dmm (Theorem 6) or umm (Theorem 8)");
   plan_app->add_option("--algorithm", plan->algorithm,
                        "edge colouring: automatic | matching_decomposition | euler_split");
-  plan_app->add_option("--out", plan->out, "write the schedule to this file")
-      ->check(output_name());
+  plan_app->add_option("--out", plan->out, "write the schedule to this file")->check(output_name());
   plan_app->add_option("--stats", plan->stats, "write statistics (JSON) to this file")
       ->check(output_name());
   return {plan_app, [plan] { return plan_command(*plan); }};

@@ -92,8 +92,7 @@ void print_table(const ProfileTable& profile, std::uint64_t total) {
     std::cout << counts(sites[site], total) << "  " << site_text(profile.sites[site]) << "\n";
 }
 
-void print_source(const ProfileTable& profile, std::uint64_t total,
-                  const ProfileCommand& command) {
+void print_source(const ProfileTable& profile, std::uint64_t total, const ProfileCommand& command) {
   // A line's sites summed, their labels listed.
   struct Line {
     SiteCounts counts;
@@ -135,8 +134,7 @@ void print_source(const ProfileTable& profile, std::uint64_t total,
       if (!near) continue;
       if (shown_to > 0 && n > shown_to + 1) std::cout << fmt::format("{:>77}\n", "...");
       const auto here = lines.find(n);
-      std::cout << (here != lines.end() ? counts(here->second.counts, total)
-                                        : std::string(72, ' '))
+      std::cout << (here != lines.end() ? counts(here->second.counts, total) : std::string(72, ' '))
                 << fmt::format("{:>6} | ", n) << text[n - 1] << "\n";
       shown_to = n;
     }
@@ -163,8 +161,9 @@ int profile_command(const ProfileCommand& command) {
 Subcommand add_profile_command(CLI::App& app) {
   auto command = std::make_shared<ProfileCommand>();
   command->source_dir = MMSIM_SOURCE_DIR;
-  CLI::App* profile_app = app.add_subcommand(
-      "profile", "show the profile a run wrote into its statistics (mmsim run --profile)");
+  CLI::App* profile_app = add_subcommand(
+      app, "profile", "show the profile a run wrote into its statistics (mmsim run --profile)",
+      "0 shown, 2 a file that cannot be read or holds no profile");
   profile_app->add_option("stats", command->stats, "statistics JSON of a profiled run")->required();
   profile_app->add_flag("--source", command->source,
                         "print the program's source lines annotated with their counts");

@@ -142,11 +142,11 @@ int run_command(const RunCommand& command) {
 
 Subcommand add_run_command(CLI::App& app) {
   auto run = std::make_shared<RunCommand>();
-  CLI::App* run_app = app.add_subcommand("run", "simulate a YAML testbench and report");
-  run_app->footer(
-      "Exit status: 0 verified (or nothing to verify), 1 a check, an expectation or the race "
-      "detector failed or the program itself failed (a Python program's exception), 2 invalid "
-      "input or an output that cannot be written.");
+  CLI::App* run_app = add_subcommand(
+      app, "run", "simulate a YAML testbench and report",
+      "0 verified (or nothing to verify), 1 a check, an expectation or the race detector failed "
+      "or the program itself failed (a Python program's exception), 2 invalid input or an "
+      "output that cannot be written");
   run_app->add_option("testbench", run->testbench, "testbench YAML file")->required();
   run_app->add_option("--set", run->overrides, "override a testbench value: key.path=value")
       ->allow_extra_args(false)

@@ -7,6 +7,13 @@
 
 namespace mmsim {
 
+CLI::App* add_subcommand(CLI::App& app, const std::string& name, const std::string& description,
+                         const std::string& exit_statuses) {
+  CLI::App* subcommand = app.add_subcommand(name, description);
+  subcommand->footer("Exit status: " + exit_statuses + ".");
+  return subcommand;
+}
+
 std::string mistyped_name(CLI::App& app, int argc, char** argv) {
   int i = 1;
   while (i < argc && argv[i][0] == '-') ++i;  // --help, --version

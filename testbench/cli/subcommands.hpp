@@ -17,6 +17,11 @@ struct Subcommand {
   std::function<int()> run;  // runs it once parsed: the exit status
 };
 
+// Adds the subcommand `name` to `app`; its --help ends with "Exit status: " and
+// `exit_statuses`, so that every subcommand says what its statuses mean.
+CLI::App* add_subcommand(CLI::App& app, const std::string& name, const std::string& description,
+                         const std::string& exit_statuses);
+
 Subcommand add_run_command(CLI::App& app);
 Subcommand add_congestion_command(CLI::App& app);
 Subcommand add_list_command(CLI::App& app);

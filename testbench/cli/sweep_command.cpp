@@ -8,11 +8,10 @@ namespace mmsim {
 
 Subcommand add_sweep_command(CLI::App& app) {
   auto sweep = std::make_shared<SweepRequest>();
-  CLI::App* sweep_app = app.add_subcommand(
-      "sweep", "run a testbench over cases and values on all cores, or as a SLURM job array");
-  sweep_app->footer(
-      "Exit status: 0 every run verified (or had nothing to verify), 1 a run failed its checks, "
-      "2 invalid input or an output that cannot be written, 130 interrupted (129 by SIGHUP).");
+  CLI::App* sweep_app = add_subcommand(
+      app, "sweep", "run a testbench over cases and values on all cores, or as a SLURM job array",
+      "0 every run verified (or had nothing to verify), 1 a run failed its checks, 2 invalid "
+      "input or an output that cannot be written, 130 interrupted (129 by SIGHUP)");
   sweep_app->add_option("sweep", sweep->sweep, "sweep YAML file")->required();
   sweep_app->add_option("--set", sweep->overrides, "override a value in every run: key.path=value")
       ->allow_extra_args(false)
@@ -23,9 +22,10 @@ Subcommand add_sweep_command(CLI::App& app) {
       ->check(output_name());
   sweep_app->add_option("--json", sweep->json, "write the table (JSON, typed values) to this file")
       ->check(output_name());
-  sweep_app->add_option("--results", sweep->results,
-                        "append each finished run to this JSON-lines file (default: the "
-                        "sweep file's name with .results.jsonl, here)")
+  sweep_app
+      ->add_option("--results", sweep->results,
+                   "append each finished run to this JSON-lines file (default: the "
+                   "sweep file's name with .results.jsonl, here)")
       ->check(output_name());
   sweep_app->add_flag("--resume", sweep->resume, "keep the results file and run what it lacks");
   sweep_app->add_flag("--collect", sweep->collect,
@@ -36,8 +36,9 @@ Subcommand add_sweep_command(CLI::App& app) {
       ->capture_default_str();
   sweep_app->add_flag("--slurm", sweep->slurm, "submit the sweep as a SLURM job array (sbatch)");
   sweep_app->add_flag("--wait", sweep->wait, "with --slurm: wait for the job, then collect");
-  sweep_app->add_option("--emit-slurm", sweep->emit_slurm,
-                        "only write the SLURM job script into this folder")
+  sweep_app
+      ->add_option("--emit-slurm", sweep->emit_slurm,
+                   "only write the SLURM job script into this folder")
       ->check(output_name());
   sweep_app->add_option("--partition", sweep->partition, "SLURM partition");
   sweep_app->add_option("--time", sweep->time, "SLURM time limit per task");

@@ -70,6 +70,7 @@ TEST(CommandLine, HelpShowsEveryDefaultAndTheExitStatuses) {
       {"run", {"testbench TEXT REQUIRED", "--stats TEXT"}},
       {"sweep", {"sweep TEXT REQUIRED"}},
       {"list", {"what TEXT"}},
+      {"profile", {"stats TEXT REQUIRED"}},
   };
   for (const auto& [command, shown] : defaults) {
     const CommandResult r = mmsim(command + " --help");
