@@ -27,8 +27,7 @@ ParamValue param_value(const YAML::Node& node, const ParamSpec& spec, const Sour
     case ParamType::string:
       return yaml_string(node, where, what);
     case ParamType::integer_list: {
-      if (!node.IsSequence())
-        throw InputError(where, what + ": expected a list of integers, got " + yaml_describe(node));
+      if (!node.IsSequence()) yaml_expected(node, where, what, "a list of integers");
       std::vector<std::int64_t> values;
       for (std::size_t i = 0; i < node.size(); ++i)
         values.push_back(
@@ -58,7 +57,8 @@ ParamValues read_params(const WrittenParams& written, const std::vector<ParamSpe
     else if (spec.default_value)
       values.set(spec.name, param_value(YAML::Load(*spec.default_value), spec, {}, what));
     else
-      throw InputError(written.where, owner + " needs parameter '" + spec.name + "' (" + spec.help + ")");
+      throw InputError(written.where,
+                       owner + " needs parameter '" + spec.name + "' (" + spec.help + ")");
   }
   return values;
 }

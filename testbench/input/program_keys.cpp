@@ -80,8 +80,7 @@ std::string parameter_path(const std::string& value, const std::filesystem::path
 std::vector<Address> lane_addresses(const YAML::Node& lanes, const SourceLocation& at,
                                     const std::string& what) {
   if (!lanes.IsSequence())
-    throw InputError(at, what + ": expected a list with one address (or null) per lane, got " +
-                             yaml_describe(lanes));
+    yaml_expected(lanes, at, what, "a list with one address (or null) per lane");
   std::vector<Address> out;
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     if (lanes[i].IsNull()) {
@@ -101,9 +100,7 @@ TraceInstruction load_instruction(const YamlInput& input, const YAML::Node& node
   TraceInstruction in;
   in.where = input.where(node, path);
   if (!node.IsMap())
-    throw InputError(in.where,
-                     what + ": expected {read: [...]}, {write: [...]} or {sync: true}, got " +
-                         yaml_describe(node));
+    yaml_expected(node, in.where, what, "{read: [...]}, {write: [...]} or {sync: true}");
   const YamlSection s(input, node, what);
   s.allow(keys_of(path));
   const int kinds = s.has("read") + s.has("write") + s.has("sync") + s.has("grid_sync");
@@ -234,15 +231,12 @@ void load_warps(const KeyValue& at, Testbench& tb) {
   TraceListing listing;
   listing.where = input.where(warps, path);
   if (!warps.IsSequence())
-    throw InputError(listing.where,
-                     path + ": expected a list with one list of instructions per warp, got " +
-                         yaml_describe(warps));
+    yaml_expected(warps, listing.where, path, "a list with one list of instructions per warp");
   for (std::size_t w = 0; w < warps.size(); ++w) {
     const std::string warp_path = path + "[" + std::to_string(w) + "]";
     const YAML::Node warp = warps[w];
     if (!warp.IsSequence())
-      throw InputError(input.where(warp, path),
-                       warp_path + ": expected a list of instructions, got " + yaml_describe(warp));
+      yaml_expected(warp, input.where(warp, path), warp_path, "a list of instructions");
     auto& out = listing.warps.emplace_back();
     for (std::size_t i = 0; i < warp.size(); ++i)
       out.push_back(

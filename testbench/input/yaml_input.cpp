@@ -175,6 +175,11 @@ std::string yaml_describe(const YAML::Node& node) {
   return "a mapping";
 }
 
+void yaml_expected(const YAML::Node& node, const SourceLocation& where, const std::string& what,
+                   const std::string& expected) {
+  throw InputError(where, what + ": expected " + expected + ", got " + yaml_describe(node));
+}
+
 std::int64_t yaml_integer(const YAML::Node& node, const SourceLocation& where,
                           const std::string& what, std::int64_t min, std::int64_t max) {
   // `beyond`: the value is a number outside the 64 bits of a value (its bound is then named).
@@ -223,13 +228,12 @@ bool yaml_boolean(const YAML::Node& node, const SourceLocation& where, const std
     if (node.Scalar() == "true") return true;
     if (node.Scalar() == "false") return false;
   }
-  throw InputError(where, what + ": expected true or false, got " + yaml_describe(node));
+  yaml_expected(node, where, what, "true or false");
 }
 
 std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
                         const std::string& what) {
-  if (!node || !node.IsScalar())
-    throw InputError(where, what + ": expected a string, got " + yaml_describe(node));
+  if (!node || !node.IsScalar()) yaml_expected(node, where, what, "a string");
   return node.Scalar();
 }
 

@@ -114,5 +114,8 @@ bool yaml_boolean(const YAML::Node& node, const SourceLocation& where, const std
 std::string yaml_string(const YAML::Node& node, const SourceLocation& where,
                         const std::string& what);
 std::string yaml_describe(const YAML::Node& node);
+// Throws "`what`: expected `expected`, got " and what the node is, at `where`.
+[[noreturn]] void yaml_expected(const YAML::Node& node, const SourceLocation& where,
+                                const std::string& what, const std::string& expected);
 
 }  // namespace mmsim

@@ -53,9 +53,7 @@ std::vector<SweepAxis> load_axes(const YamlInput& input, const YAML::Node& map,
     const std::string what = path + "." + axis.key;
     const YAML::Node values = entry.second;
     if (!values.IsSequence() || values.size() == 0)
-      throw InputError(
-          input.where(values, path),
-          what + ": expected a non-empty list of values, got " + yaml_describe(values));
+      yaml_expected(values, input.where(values, path), what, "a non-empty list of values");
     for (const auto& value : values) {
       axis.values.push_back(scalar(input, value, what));
       axis.value_where.push_back(input.where(value, path));
@@ -98,9 +96,7 @@ std::vector<SweepExpression> load_conditions(const YamlInput& input, const YAML:
     return conditions;
   }
   if (!node.IsSequence())
-    throw InputError(
-        input.where(node, path),
-        path + ": expected a condition or a list of conditions, got " + yaml_describe(node));
+    yaml_expected(node, input.where(node, path), path, "a condition or a list of conditions");
   for (const auto& item : node)
     conditions.emplace_back(scalar(input, item, path), text_start(input, item, path));
   return conditions;
