@@ -3,15 +3,12 @@
 namespace mmsim {
 
 AskedOutput::AskedOutput(const Testbench& tb, std::string name, const OutputRequest* command_line,
-                         const std::string& named_by, OutputOptions options, std::string noun,
-                         std::string unit)
+                         const std::string& named_by, OutputOptions options)
     : tb_(tb),
       name_(std::move(name)),
       command_line_(command_line),
       testbench_(nullptr),
-      options_(std::move(options)),
-      noun_(std::move(noun)),
-      unit_(std::move(unit)) {
+      options_(std::move(options)) {
   if (const auto it = tb.outputs.find(name_); it != tb.outputs.end()) testbench_ = &it->second;
   if (command_line_ && !command_line_->file.empty()) {
     file_ = option_output(command_line_->file, named_by.empty() ? options_.file : named_by);
@@ -50,6 +47,13 @@ std::optional<Located<std::uint64_t>> AskedOutput::number(
   return std::nullopt;
 }
 
+TimeWindow AskedOutput::window() const {
+  TimeWindow window;
+  if (const auto from = this->from()) window.from = from->value;
+  if (const auto to = this->to()) window.to = to->value;
+  return window;
+}
+
 std::vector<Located<std::string>> AskedOutput::scopes() const {
   std::vector<Located<std::string>> out;
   if (command_line_ && !command_line_->scopes.empty()) {
@@ -67,15 +71,16 @@ void AskedOutput::check() const {
   if (!asked_)
     for (const std::string key : {"from", "to", "scopes", "limit"})
       if (on_command_line(key))
-        throw InputError({option(key), 0, 0}, "there is no " + noun_ + " to choose for: give " +
-                                                  options_.file + " FILE (or outputs." + name_ +
-                                                  ")");
+        throw InputError({option(key), 0, 0}, "there is no " + options_.noun +
+                                                  " to choose for: give " + options_.file +
+                                                  " FILE (or outputs." + name_ + ")");
   const auto first = from();
   const auto last = to();
   if (first && last && first->value > last->value)
-    throw InputError(last->where, "the " + noun_ + "'s window ends at " + unit_ + " " +
-                                      std::to_string(last->value) + " before it begins (from " +
-                                      std::to_string(first->value) + ")");
+    throw InputError(last->where, "the " + options_.noun + "'s window ends at " + options_.unit +
+                                      " " + std::to_string(last->value) +
+                                      " before it begins (from " + std::to_string(first->value) +
+                                      ")");
 }
 
 }  // namespace mmsim

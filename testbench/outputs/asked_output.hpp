@@ -3,6 +3,7 @@
 // it names the option or the key (docs/running.md, "Files mmsim reads and writes").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +22,23 @@ struct OutputOptions {
   std::string scopes{};
   std::string limit{};
   std::string interval{};
+  std::string noun{};  // what the output is in messages and help: "waveform"
+  std::string unit{};  // its window's unit: "cycle"
+};
+
+// The time units [from, to] an output keeps of a run: a waveform's cycles, a timeline's time
+// units.
+struct TimeWindow {
+  static constexpr std::uint64_t kUnbounded = ~std::uint64_t{0};  // no `to`
+  std::uint64_t from = 0;
+  std::uint64_t to = kUnbounded;
+
+  bool whole() const { return from == 0 && to == kUnbounded; }
+  // How many of the time units 0 .. last it keeps.
+  std::uint64_t kept(std::uint64_t last) const {
+    const std::uint64_t end = std::min(last, to);
+    return end >= from ? end - from + 1 : 0;
+  }
 };
 
 // A value of an output's request and where it was given.
@@ -34,10 +52,9 @@ class AskedOutput {
  public:
   // `name`: outputs.<name>; `command_line`: what the command line asks of it (nullptr: nothing);
   // `named_by`: the option that named its file when not its own (--out-dir's folder, "" : its
-  // own); `noun`: what it is in messages ("waveform"), `unit` its window's ("cycle").
+  // own).
   AskedOutput(const Testbench& tb, std::string name, const OutputRequest* command_line,
-              const std::string& named_by, OutputOptions options, std::string noun,
-              std::string unit);
+              const std::string& named_by, OutputOptions options);
 
   const std::string& name() const { return name_; }
   // Asked for: a file named (by either), or `true` (a flag).
@@ -55,6 +72,8 @@ class AskedOutput {
     return number(&OutputRequest::interval, "interval");
   }
   std::vector<Located<std::string>> scopes() const;
+  // Its window: from and to where given, the whole run otherwise.
+  TimeWindow window() const;
 
   // Refuses options given for an output that is not asked ("there is no timeline to choose for:
   // give --timeline FILE (or outputs.timeline)"), and a window that ends before it begins.
@@ -71,8 +90,6 @@ class AskedOutput {
   const OutputRequest* command_line_;
   const OutputRequest* testbench_;  // nullptr: the testbench names it not
   OutputOptions options_;
-  std::string noun_;
-  std::string unit_;
   bool asked_ = false;
   NamedFile file_;
 };

@@ -71,13 +71,11 @@ struct PartContext {
   const RunOptions& options;
   std::string name;  // outputs.<name>, RunOptions::outputs[name]
 
-  // Its request, the command line's over the testbench's (`options` its option names, `noun`
-  // and `unit` for messages).
-  AskedOutput asked(OutputOptions options, std::string noun = "", std::string unit = "") const {
+  // Its request, the command line's over the testbench's (`options` its option names).
+  AskedOutput asked(OutputOptions options) const {
     const auto it = this->options.outputs.find(name);
     return AskedOutput(testbench, name, it == this->options.outputs.end() ? nullptr : &it->second,
-                       this->options.outputs_option, std::move(options), std::move(noun),
-                       std::move(unit));
+                       this->options.outputs_option, std::move(options));
   }
 };
 
@@ -89,11 +87,11 @@ void add_number_option(CLI::App& run, const std::string& option,
                        std::optional<std::uint64_t>& value, std::uint64_t min, std::uint64_t max,
                        const std::string& help);
 
-// The window of an output that keeps part of a run (--vcd-from, --vcd-to): options.from and
-// options.to, up to `max`; their help says "first <what>" and "last <what>" ("cycle the
-// waveform shows").
-void add_window_options(CLI::App& run, const OutputOptions& options, OutputRequest& request,
-                        std::uint64_t max, const std::string& what);
+// The options of an output that keeps a window of a run in a file of bounded size: its file
+// (--vcd, `help`), its window (--vcd-from, --vcd-to: "first cycle the waveform keeps") and its
+// limit in bytes (--vcd-limit), each up to 2^62.
+void add_windowed_file_options(CLI::App& run, const OutputOptions& options, OutputRequest& request,
+                               const std::string& help);
 
 // An entry of the table of outputs (output_parts.cpp).
 struct OutputPartInfo {

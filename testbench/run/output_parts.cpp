@@ -42,10 +42,17 @@ void add_number_option(CLI::App& run, const std::string& option,
       ->default_str("");
 }
 
-void add_window_options(CLI::App& run, const OutputOptions& options, OutputRequest& request,
-                        std::uint64_t max, const std::string& what) {
-  add_number_option(run, options.from, request.from, 0, max, "first " + what);
-  add_number_option(run, options.to, request.to, 0, max, "last " + what);
+void add_windowed_file_options(CLI::App& run, const OutputOptions& options, OutputRequest& request,
+                               const std::string& help) {
+  constexpr std::uint64_t max = std::uint64_t{1} << 62;
+  const std::string kept = " " + options.unit + " the " + options.noun + " keeps";
+  add_file_option(run, options.file, request, help);
+  add_number_option(run, options.from, request.from, 0, max, "first" + kept);
+  add_number_option(run, options.to, request.to, 0, max, "last" + kept);
+  add_number_option(run, options.limit, request.limit, 1, max,
+                    "refuse a " + options.noun +
+                        " estimated, or grown while written, larger than this many bytes "
+                        "(default 2^30)");
 }
 
 OutputParts::OutputParts(const Testbench& testbench, const RunOptions& options) {

@@ -13,12 +13,13 @@ namespace {
 
 // Refused beyond this many bytes unless outputs.timeline.limit or --timeline-limit says more.
 constexpr std::uint64_t kDefaultTimelineLimit = std::uint64_t{1} << 30;
-constexpr std::uint64_t kMaxTime = std::uint64_t{1} << 62;
 
 const OutputOptions kOptions{.file = "--timeline",
                              .from = "--timeline-from",
                              .to = "--timeline-to",
-                             .limit = "--timeline-limit"};
+                             .limit = "--timeline-limit",
+                             .noun = "timeline",
+                             .unit = "time unit"};
 
 constexpr const char* kNarrow =
     "narrow it to a window of time units (outputs.timeline: {file, from, to}, or "
@@ -38,8 +39,7 @@ class TimelinePart final : public OutputPart {
  public:
   explicit TimelinePart(const AskedOutput& asked)
       : file_(asked.file()),
-        from_(asked.from() ? asked.from()->value : 0),
-        to_(asked.to() ? asked.to()->value : kNever),
+        window_(asked.window()),
         limit_(asked.limit() ? asked.limit()->value : kDefaultTimelineLimit) {}
 
   std::vector<NamedFile> files() const override { return {file_}; }
@@ -55,9 +55,8 @@ class TimelinePart final : public OutputPart {
   // dispatch per time unit.
   void check_size(const RunPlan& plan) override {
     const MachineConfig& machine = plan.machine;
-    const Cycle end = std::min<Cycle>(plan.cycles.likely, to_);
-    if (end < from_) return;
-    const std::uint64_t window = end - from_ + 1;
+    const std::uint64_t window = window_.kept(plan.cycles.likely);
+    if (window == 0) return;
     const std::uint64_t dispatches = window * memories_of(machine);
     const std::uint64_t slices =
         std::min<std::uint64_t>(machine.warps() * (window / std::max(machine.latency, 1u) + 1),
@@ -79,7 +78,8 @@ class TimelinePart final : public OutputPart {
     writes_.emplace(*pending_, limit_, file_.where,
                     "this timeline passed the limit of " + format_bytes(limit_) +
                         " of JSON while the run went on: " + kNarrow);
-    timeline_.emplace(from_, to_, [this](std::string_view piece) { writes_->write(piece); });
+    timeline_.emplace(window_.from, window_.to,
+                      [this](std::string_view piece) { writes_->write(piece); });
     options.dispatch.recorders.push_back(&*timeline_);
   }
   void start(Simulation& simulation, const RunPlan& plan) override {
@@ -96,8 +96,7 @@ class TimelinePart final : public OutputPart {
 
  private:
   NamedFile file_;
-  Cycle from_;
-  Cycle to_;
+  TimeWindow window_;
   std::uint64_t limit_;
   std::optional<PendingFile> pending_;
   std::optional<BoundedWriter> writes_;
@@ -105,17 +104,14 @@ class TimelinePart final : public OutputPart {
 };
 
 void add_options(CLI::App& run, OutputRequest& request) {
-  add_file_option(run, kOptions.file, request,
-                  "write the run as Chrome Trace Event JSON (open it in ui.perfetto.dev): a track "
-                  "per warp, a slice per instruction; one time unit = 1 us");
-  add_window_options(run, kOptions, request, kMaxTime, "time unit the timeline keeps");
-  add_number_option(run, kOptions.limit, request.limit, 1, kMaxTime,
-                    "refuse a timeline estimated, or grown while written, larger than this many "
-                    "bytes (default 2^30)");
+  add_windowed_file_options(run, kOptions, request,
+                            "write the run as Chrome Trace Event JSON (open it in "
+                            "ui.perfetto.dev): a track per warp, a slice per instruction; one "
+                            "time unit = 1 us");
 }
 
 std::unique_ptr<OutputPart> make(const PartContext& context) {
-  const AskedOutput asked = context.asked(kOptions, "timeline", "time unit");
+  const AskedOutput asked = context.asked(kOptions);
   asked.check();
   if (asked.file().path.empty()) return nullptr;
   return std::make_unique<TimelinePart>(asked);

@@ -11,13 +11,13 @@
 namespace mmsim {
 namespace {
 
-constexpr std::uint64_t kMaxCycle = std::uint64_t{1} << 62;
-
 const OutputOptions kOptions{.file = "--vcd",
                              .from = "--vcd-from",
                              .to = "--vcd-to",
                              .scopes = "--vcd-scope",
-                             .limit = "--vcd-limit"};
+                             .limit = "--vcd-limit",
+                             .noun = "waveform",
+                             .unit = "cycle"};
 
 class WaveformPart final : public OutputPart {
  public:
@@ -85,21 +85,18 @@ class WaveformPart final : public OutputPart {
 };
 
 void add_options(CLI::App& run, OutputRequest& request) {
-  add_file_option(run, kOptions.file, request,
-                  "write a waveform to this file: VCD, or FST / LXT2 by the extension .fst / "
-                  ".lxt2; a GTKWave save file (.gtkw) is written beside it");
-  add_window_options(run, kOptions, request, kMaxCycle, "cycle the waveform shows");
+  add_windowed_file_options(run, kOptions, request,
+                            "write a waveform to this file: VCD, or FST / LXT2 by the extension "
+                            ".fst / .lxt2 (its limit counts bytes of VCD); a GTKWave save file "
+                            "(.gtkw) is written beside it");
   run.add_option(kOptions.scopes, request.scopes,
                  "show only these scopes (glob patterns, repeatable), e.g. 'machine.warp_[0-3]'")
       ->allow_extra_args(false)
       ->default_str("");
-  add_number_option(run, kOptions.limit, request.limit, 1, ~std::uint64_t{0},
-                    "refuse a waveform estimated, or grown while written, larger than this many "
-                    "bytes of VCD (default 2^30)");
 }
 
 std::unique_ptr<OutputPart> make(const PartContext& context) {
-  WaveformPlan plan = plan_waveform(context.asked(kOptions, "waveform", "cycle"));
+  WaveformPlan plan = plan_waveform(context.asked(kOptions));
   if (plan.file.path.empty()) return nullptr;
   return std::make_unique<WaveformPart>(std::move(plan));
 }

@@ -95,7 +95,7 @@ void VcdWindow::line(std::string_view text, std::string& out) {
 
 void VcdWindow::open_window(std::string& out) {
   out.append("$comment\n  mmsim: cycles ").append(std::to_string(from_)).append(" to ");
-  out.append(to_ == kUnbounded ? "the end" : std::to_string(to_));
+  out.append(to_ == TimeWindow::kUnbounded ? "the end" : std::to_string(to_));
   out.append(" of the run (outputs.vcd from, to)\n$end\n#").append(std::to_string(from_));
   out.append("\n$dumpvars\n");
   for (const std::string& value : values_) out.append(value).push_back('\n');

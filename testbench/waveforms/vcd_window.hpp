@@ -11,13 +11,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "testbench/outputs/asked_output.hpp"
+
 namespace mmsim {
 
 class VcdWindow {
  public:
-  static constexpr std::uint64_t kUnbounded = ~std::uint64_t{0};  // no `to`
-
-  VcdWindow(std::uint64_t from, std::uint64_t to) : from_(from), to_(to) {}
+  explicit VcdWindow(TimeWindow window) : from_(window.from), to_(window.to) {}
 
   // Appends to `out` what the window keeps of `chunk` (a line may span chunks).
   void feed(std::string_view chunk, std::string& out);
@@ -38,13 +38,6 @@ class VcdWindow {
   // Before the window: every signal's latest value line, by identifier, in first-seen order.
   std::unordered_map<std::string, std::size_t> index_;
   std::vector<std::string> values_;
-};
-
-// The cycles a waveform shows.
-struct WaveformWindow {
-  std::uint64_t from = 0;
-  std::uint64_t to = VcdWindow::kUnbounded;
-  bool whole() const { return from == 0 && to == VcdWindow::kUnbounded; }
 };
 
 }  // namespace mmsim

@@ -40,8 +40,7 @@ WaveformPlan plan_waveform(const AskedOutput& asked) {
   asked.check();
   WaveformPlan plan;
   plan.file = asked.file();
-  if (const auto from = asked.from()) plan.window.from = from->value;
-  if (const auto to = asked.to()) plan.window.to = to->value;
+  plan.window = asked.window();
   const auto limit = asked.limit();
   plan.limit = limit ? limit->value : kDefaultWaveformLimit;
   for (const Located<std::string>& scope : asked.scopes()) {
@@ -61,10 +60,9 @@ WaveformLimit waveform_limit(const WaveformPlan& plan) {
 }
 
 WaveformEstimate estimate_waveform(std::uint64_t signals, const WaveformCycles& run,
-                                   const WaveformWindow& window) {
-  const auto traced = [&](std::uint64_t cycles) -> std::uint64_t {
-    const std::uint64_t last = std::min(cycles, window.to);
-    return last >= window.from ? last - window.from + 1 : 1;
+                                   const TimeWindow& window) {
+  const auto traced = [&](std::uint64_t cycles) {
+    return std::max<std::uint64_t>(window.kept(cycles), 1);
   };
   WaveformEstimate e;
   e.signals = signals;

@@ -29,7 +29,7 @@ inline constexpr double kVcdBytesPerSignalCycle = 1.1;
 struct WaveformPlan {
   NamedFile file;  // no path: no waveform
   WaveformFormat format = WaveformFormat::vcd;
-  WaveformWindow window;
+  TimeWindow window;
   std::vector<std::string> scopes;
   std::vector<SourceLocation> scope_where;  // each pattern's place
   std::uint64_t limit = kDefaultWaveformLimit;
@@ -59,7 +59,7 @@ struct WaveformEstimate {
   double likely_bytes = 0;
 };
 WaveformEstimate estimate_waveform(std::uint64_t signals, const WaveformCycles& run,
-                                   const WaveformWindow& window);
+                                   const TimeWindow& window);
 // Prints the estimate on stderr when it is large; throws InputError (exit status 2) when its
 // likely figure is past the limit, saying how to narrow the waveform.
 void check_waveform_size(const WaveformPlan& plan, const WaveformEstimate& estimate);

@@ -30,7 +30,7 @@ std::string private_folder(const SourceLocation& where) {
 
 }  // namespace
 
-WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where, WaveformWindow window,
+WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where, TimeWindow window,
                            WaveformFormat format, WaveformLimit limit)
     : file_(file),
       where_(where),
@@ -56,7 +56,7 @@ WaveformPipe::WaveformPipe(PendingFile& file, const SourceLocation& where, Wavef
   if (held_write_end_ < 0) give_up("open a pipe");
   ::fcntl(read_end_, F_SETFL, ::fcntl(read_end_, F_GETFL) & ~O_NONBLOCK);
   ::fcntl(read_end_, F_SETPIPE_SZ, 1 << 20);  // fewer wake-ups where allowed
-  if (!window.whole()) window_.emplace(window.from, window.to);
+  if (!window.whole()) window_.emplace(window);
   if (format != WaveformFormat::vcd) {
     try {
       converter_ = std::make_unique<WaveformConverter>(format, folder_, where);

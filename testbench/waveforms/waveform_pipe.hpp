@@ -31,7 +31,7 @@ struct WaveformLimit {
 class WaveformPipe {
  public:
   // Throws InputError at `where` when the FIFO (or the converter) cannot be made.
-  WaveformPipe(PendingFile& file, const SourceLocation& where, WaveformWindow window = {},
+  WaveformPipe(PendingFile& file, const SourceLocation& where, TimeWindow window = {},
                WaveformFormat format = WaveformFormat::vcd, WaveformLimit limit = {});
   // Ends the copy (SystemC must have closed its trace file: the Simulation is destroyed first).
   ~WaveformPipe();
@@ -66,7 +66,7 @@ class WaveformPipe {
   std::thread copier_;
   std::exception_ptr failure_;
   WaveformLimit limit_;
-  std::uint64_t sent_ = 0;                 // bytes of VCD let through
+  std::uint64_t sent_ = 0;                // bytes of VCD let through
   std::atomic<bool> over_limit_ = false;  // set by the copy, read by check()
 };
 

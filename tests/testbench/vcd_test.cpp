@@ -329,12 +329,12 @@ TEST(Waveform, TheWindowIsTheSameForAnyChunks) {
   ASSERT_EQ(mmsim("run " + kFig7 + " --vcd " + shell_word(dir / "w.vcd")).status, 0);
   const std::string vcd = read_file(dir / "w.vcd");
   std::string whole;
-  VcdWindow one(3, 6);
+  VcdWindow one({.from = 3, .to = 6});
   one.feed(vcd, whole);
   one.finish(whole);
   for (const std::size_t chunk : {1, 7, 64}) {
     std::string pieces;
-    VcdWindow many(3, 6);
+    VcdWindow many({.from = 3, .to = 6});
     for (std::size_t i = 0; i < vcd.size(); i += chunk)
       many.feed(std::string_view(vcd).substr(i, chunk), pieces);
     many.finish(pieces);
