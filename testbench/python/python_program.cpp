@@ -363,7 +363,11 @@ class PythonProgram final : public WarpProgram {
         switch (in.kind) {
           case PythonInstruction::Kind::read:
             if (!in.batch) {
-              sent = handle.values(co_await warp.read(in.addresses, in.space, *in.site));
+              if (in.runs)
+                co_await warp.read(in.round_run(0), in.space, *in.site);
+              else
+                co_await warp.read(in.addresses, in.space, *in.site);
+              sent = handle.values(warp.registers());
               break;
             }
             // A batch: its rounds one after the other, each the warp instruction a read of its

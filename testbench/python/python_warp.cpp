@@ -325,23 +325,82 @@ py::object made(py::object instruction) {
   return instruction;
 }
 
+// Whether `given` is an int64 array of `dimensions` dimensions (1: lanes, 2: rounds x lanes)
+// whose lanes lie side by side, aligned and in this machine's byte order: read in place.
+bool lanes_in_place(PyObject* given, int dimensions) {
+  if (!PyArray_Check(given)) return false;
+  auto* array = reinterpret_cast<PyArrayObject*>(given);
+  return PyArray_NDIM(array) == dimensions && PyArray_TYPE(array) == NPY_INT64 &&
+         PyArray_ISALIGNED(array) && PyArray_ISNOTSWAPPED(array) &&
+         PyArray_STRIDE(array, dimensions - 1) == sizeof(std::int64_t);
+}
+
+// Whether each of `rounds` rows of `width` int64 lanes, the rows `stride` bytes apart, is a
+// run in range (lane i addresses first + i, first + width <= words: hw/pe/lane_run.hpp). Such
+// an instruction keeps one address per round, and the MMU takes each round whole.
+bool rows_are_runs(const char* data, npy_intp stride, unsigned width, std::size_t rounds,
+                   std::uint64_t words) {
+  if (width == 0 || words < width) return false;
+  return with_vector_isa([data, stride, width, rounds, words] {
+    for (std::size_t round = 0; round < rounds; ++round) {
+      const char* row = data + static_cast<npy_intp>(round) * stride;
+      Address first = 0;
+      Address last = 0;
+      std::memcpy(&first, row, sizeof first);
+      std::memcpy(&last, row + (width - 1) * sizeof(Address), sizeof last);
+      if (first > words - width || last != first + (width - 1)) return false;
+      FourAddresses expected = FourAddresses{0, 1, 2, 3} + first;
+      FourAddresses breaks = {};
+      unsigned lane = 0;
+      for (; lane + 4 <= width; lane += 4) {
+        FourAddresses lanes;
+        std::memcpy(&lanes, row + lane * sizeof(Address), sizeof lanes);
+        breaks |= lanes ^ expected;
+        expected += 4;
+      }
+      Address rest = 0;
+      for (; lane < width; ++lane) {
+        Address a = 0;
+        std::memcpy(&a, row + lane * sizeof(Address), sizeof a);
+        rest |= a ^ (first + lane);
+      }
+      if ((breaks[0] | breaks[1] | breaks[2] | breaks[3] | rest) != 0) return false;
+    }
+    return true;
+  });
+}
+
 py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
                               PyObject* addresses, PyObject* space, PyObject* values) {
   const unsigned width = w.warp().width();
   const bool has_values = values != nullptr && values != Py_None;
-  py::object object = new_instruction(w, kind, has_values ? 2 * width : width);
+  const Space where = space_of(op, space);
+  const bool shared = where == Space::shared;
+  const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
+  // Lanes that are a run in range (a coalesced access, the usual case) keep their first
+  // address alone: nothing to copy, and the MMU takes the run whole.
+  const bool run =
+      lanes_in_place(addresses, 1) &&
+      PyArray_DIM(reinterpret_cast<PyArrayObject*>(addresses), 0) == npy_intp{width} &&
+      rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)), 0, width, 1,
+                    words);
+  const std::size_t address_cells = run ? 1 : width;
+  py::object object = new_instruction(w, kind, address_cells + (has_values ? width : 0));
   auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
-  in->space = space_of(op, space);
+  in->space = where;
   in->lanes = width;
+  in->runs = run;
   in->has_values = has_values;
-  const bool shared = in->space == Space::shared;
-  for_each_lane(op, "an address", addresses, width,
-                AddressTaker{op, shared ? w.limits().shared : w.limits().global,
-                             shared ? "shared" : "global", in->cells});
+  if (run)
+    std::memcpy(in->cells, PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
+                sizeof(Address));
+  else
+    for_each_lane(op, "an address", addresses, width,
+                  AddressTaker{op, words, shared ? "shared" : "global", in->cells});
   if (has_values)
     for_each_lane(op, "a value", values, width,
-                  ValueTaker{reinterpret_cast<const Address*>(in->cells),
-                             reinterpret_cast<Word*>(in->cells + width)});
+                  ValueTaker{run ? nullptr : reinterpret_cast<const Address*>(in->cells),
+                             reinterpret_cast<Word*>(in->cells + address_cells)});
   return made(std::move(object));
 }
 
@@ -400,47 +459,6 @@ void for_each_round(const char* op, const char* what, PyObject* given, unsigned 
   }
 }
 
-// Whether every round of `given` is a run in range (lane i addresses first + i, first + width
-// <= words: hw/pe/lane_run.hpp), read in place: an int64 array whose rounds' lanes are
-// contiguous. Such a batch keeps one address per round, and the MMU takes each round whole.
-bool all_runs(PyObject* given, unsigned width, std::size_t rounds, std::uint64_t words) {
-  if (!PyArray_Check(given)) return false;
-  auto* array = reinterpret_cast<PyArrayObject*>(given);
-  if (PyArray_TYPE(array) != NPY_INT64 || !PyArray_ISALIGNED(array) ||
-      !PyArray_ISNOTSWAPPED(array) || PyArray_STRIDE(array, 1) != sizeof(std::int64_t) ||
-      width == 0 || words < width)
-    return false;
-  const char* data = PyArray_BYTES(array);
-  const npy_intp stride = PyArray_STRIDE(array, 0);
-  return with_vector_isa([data, stride, width, rounds, words] {
-    for (std::size_t round = 0; round < rounds; ++round) {
-      const char* row = data + static_cast<npy_intp>(round) * stride;
-      Address first = 0;
-      Address last = 0;
-      std::memcpy(&first, row, sizeof first);
-      std::memcpy(&last, row + (width - 1) * sizeof(Address), sizeof last);
-      if (first > words - width || last != first + (width - 1)) return false;
-      FourAddresses expected = FourAddresses{0, 1, 2, 3} + first;
-      FourAddresses breaks = {};
-      unsigned lane = 0;
-      for (; lane + 4 <= width; lane += 4) {
-        FourAddresses lanes;
-        std::memcpy(&lanes, row + lane * sizeof(Address), sizeof lanes);
-        breaks |= lanes ^ expected;
-        expected += 4;
-      }
-      Address rest = 0;
-      for (; lane < width; ++lane) {
-        Address a = 0;
-        std::memcpy(&a, row + lane * sizeof(Address), sizeof a);
-        rest |= a ^ (first + lane);
-      }
-      if ((breaks[0] | breaks[1] | breaks[2] | breaks[3] | rest) != 0) return false;
-    }
-    return true;
-  });
-}
-
 // warp.reads, warp.writes: `rounds` warp instructions made at once.
 py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
                              PyObject* addresses, PyObject* space, PyObject* values) {
@@ -458,7 +476,11 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
   const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
   const char* space_name = shared ? "shared" : "global";
   const std::size_t cells = rounds * width;
-  const bool runs = all_runs(addresses, width, rounds, words);
+  const bool runs =
+      lanes_in_place(addresses, 2) &&
+      rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
+                    PyArray_STRIDE(reinterpret_cast<PyArrayObject*>(addresses), 0), width,
+                    rounds, words);
   const std::size_t address_cells = runs ? rounds : cells;
   py::object object = new_instruction(w, kind, address_cells + (has_values ? cells : 0));
   auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
