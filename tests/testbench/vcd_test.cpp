@@ -322,6 +322,22 @@ TEST(Waveform, ASaveFileLiesBesideTheWaveform) {
   EXPECT_EQ(devices.names(), std::vector<std::string>{"null"});
 }
 
+// A window [from, to] keeps to - from + 1 time units of a run that lasts past `to`, fewer of one
+// that ends inside it, none of one that ends before it begins.
+TEST(Waveform, AWindowKeepsTheTimeUnitsBetweenItsEnds) {
+  const TimeWindow window{.from = 3, .to = 6};
+  EXPECT_EQ(window.kept(100), 4u);
+  EXPECT_EQ(window.kept(6), 4u);
+  EXPECT_EQ(window.kept(4), 2u);
+  EXPECT_EQ(window.kept(3), 1u);
+  EXPECT_EQ(window.kept(2), 0u);
+  EXPECT_FALSE(window.whole());
+  const TimeWindow whole;
+  EXPECT_TRUE(whole.whole());
+  EXPECT_EQ(whole.kept(0), 1u);
+  EXPECT_EQ(whole.kept(99), 100u);
+}
+
 // The window filter reads SystemC's stream in chunks of any size: lines cut anywhere give the
 // same waveform.
 TEST(Waveform, TheWindowIsTheSameForAnyChunks) {
