@@ -38,29 +38,32 @@ class ContiguousRead(mmsim.Program):
         memory[0:self.n] = np.arange(self.n, dtype=np.int64) ^ PATTERN
 
     def run(self, warp):
+        count = self.n // self.p
+        if not (self.checked or self.batch):
+            # Only reading, a round at a time: each round's lanes as range(a, a + w), a run of
+            # consecutive addresses that needs no numpy.
+            first, width = warp.thread(0), warp.width
+            for a in range(first, first + count * self.p, self.p):
+                yield warp.read(range(a, a + width))
+            return
         # The addresses of BATCH rounds at a time: rounds[t] holds round first + t's, thread i
         # reading m[t*p + i]. One numpy operation per batch (the first batch's plus a multiple
         # of p), not one per round, and a table small enough to stay in the cache.
         lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
-        count = self.n // self.p
         first_batch = lanes + self.p * np.arange(min(BATCH, count), dtype=np.int64)[:, None]
         for first in range(0, count, BATCH):
             rounds = first_batch[:count - first] + first * self.p
             if self.batch:
-                # Every round of the batch in one yield, issued as the loops below issue them,
+                # Every round of the batch in one yield, issued as the loop below issues them,
                 # one warp instruction per round; the values come back as a table, round t in
                 # row t.
                 got = yield warp.reads(rounds)
-            elif not self.checked:
-                # Row by row through an index: `for addresses in rounds` ends each batch with
-                # numpy's IndexError, a formatted message (5 % of such a run).
-                for t in range(len(rounds)):
-                    yield warp.read(rounds[t])
-                continue
             else:
+                # Rows by index: `for addresses in rounds` would end each batch with numpy's
+                # IndexError, a formatted message.
                 got = np.empty_like(rounds)
-                for t, addresses in enumerate(rounds):
-                    got[t] = yield warp.read(addresses)
+                for t in range(len(rounds)):
+                    got[t] = yield warp.read(rounds[t])
             if self.checked:
                 # Checked a batch at once: numpy's overhead is per operation, whatever its lanes.
                 self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -370,6 +371,32 @@ bool rows_are_runs(const char* data, npy_intp stride, unsigned width, std::size_
   });
 }
 
+// The first address of `given` when it is range(a, a + width) with a + width <= words, a run
+// (lane i at a + i) made without numpy or a list; nullopt for anything else, which the lanes'
+// own path takes (and names what is wrong with it).
+std::optional<Address> range_run(PyObject* given, unsigned width, std::uint64_t words) {
+  if (!PyRange_Check(given)) return std::nullopt;
+  static PyObject* const start_name = PyUnicode_InternFromString("start");
+  static PyObject* const step_name = PyUnicode_InternFromString("step");
+  const auto integer = [given](PyObject* name) -> std::optional<long long> {
+    const py::object value = py::reinterpret_steal<py::object>(PyObject_GetAttr(given, name));
+    if (!value) throw py::error_already_set();
+    int overflow = 0;
+    const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) return std::nullopt;
+    return n;
+  };
+  const std::optional<long long> step = integer(step_name);
+  if (step != 1) return std::nullopt;
+  const Py_ssize_t lanes = PyObject_Size(given);
+  if (lanes < 0) throw py::error_already_set();
+  if (lanes != static_cast<Py_ssize_t>(width) || words < width) return std::nullopt;
+  const std::optional<long long> start = integer(start_name);
+  if (!start || *start < 0 || static_cast<std::uint64_t>(*start) > words - width)
+    return std::nullopt;
+  return static_cast<Address>(*start);
+}
+
 py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
                               PyObject* addresses, PyObject* space, PyObject* values) {
   const unsigned width = w.warp().width();
@@ -379,11 +406,12 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
   const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
   // Lanes that are a run in range (a coalesced access, the usual case) keep their first
   // address alone: nothing to copy, and the MMU takes the run whole.
+  const std::optional<Address> range = range_run(addresses, width, words);
   const bool run =
-      lanes_in_place(addresses, 1) &&
-      PyArray_DIM(reinterpret_cast<PyArrayObject*>(addresses), 0) == npy_intp{width} &&
-      rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)), 0, width, 1,
-                    words);
+      range || (lanes_in_place(addresses, 1) &&
+                PyArray_DIM(reinterpret_cast<PyArrayObject*>(addresses), 0) == npy_intp{width} &&
+                rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)), 0, width,
+                              1, words));
   const std::size_t address_cells = run ? 1 : width;
   py::object object = new_instruction(w, kind, address_cells + (has_values ? width : 0));
   auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
@@ -391,7 +419,9 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
   in->lanes = width;
   in->runs = run;
   in->has_values = has_values;
-  if (run)
+  if (range)
+    in->cells[0] = *range;
+  else if (run)
     std::memcpy(in->cells, PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
                 sizeof(Address));
   else
@@ -476,11 +506,10 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
   const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
   const char* space_name = shared ? "shared" : "global";
   const std::size_t cells = rounds * width;
-  const bool runs =
-      lanes_in_place(addresses, 2) &&
-      rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
-                    PyArray_STRIDE(reinterpret_cast<PyArrayObject*>(addresses), 0), width,
-                    rounds, words);
+  const bool runs = lanes_in_place(addresses, 2) &&
+                    rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
+                                  PyArray_STRIDE(reinterpret_cast<PyArrayObject*>(addresses), 0),
+                                  width, rounds, words);
   const std::size_t address_cells = runs ? rounds : cells;
   py::object object = new_instruction(w, kind, address_cells + (has_values ? cells : 0));
   auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
@@ -701,8 +730,8 @@ int set_local(PyObject* self, PyObject* value, void*) {
 PyMethodDef warp_methods[] = {
     {"read", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(read)),
      METH_FASTCALL | METH_KEYWORDS,
-     "read(addresses, space='global'): read one address per lane (None: the lane is inactive); "
-     "yield it to get the values"},
+     "read(addresses, space='global'): read one address per lane (None: the lane is inactive; "
+     "range(a, a + w): lanes a .. a + w - 1, without numpy); yield it to get the values"},
     {"write", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(write)),
      METH_FASTCALL | METH_KEYWORDS,
      "write(addresses, values=None, space='global'): write one value per lane (default: each "

@@ -84,6 +84,16 @@ class KeepsItsWarp(Base):
 
     def verify(self, memory):
         self.kept.read([0, 1, 2, 3])
+
+
+class RangeOutside(Base):
+    def run(self, warp):
+        yield warp.read(range(62, 66))
+
+
+class ShortRange(Base):
+    def run(self, warp):
+        yield warp.read(range(0, 2))
 """
 
 
@@ -115,6 +125,16 @@ class ProgramErrors(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn('user.py", line 27, in run', text)
         self.assertIn("lane 3: address 100 is outside the global memory of 64 words", text)
+
+    def test_a_range_is_checked_as_any_lanes(self):
+        status, text, _ = self.run_class("RangeOutside")
+        self.assertEqual(status, 1)
+        self.assertIn('user.py", line 69, in run', text)
+        self.assertIn("lane 2: address 64 is outside the global memory of 64 words", text)
+        status, text, _ = self.run_class("ShortRange")
+        self.assertEqual(status, 1)
+        self.assertIn('user.py", line 74, in run', text)
+        self.assertIn("warp.read: 2 lanes given, the warp has 4", text)
 
     def test_a_write_of_a_non_integer(self):
         status, text, _ = self.run_class("FloatWrite")

@@ -40,6 +40,7 @@ class EveryForm(Base):
             np.array(mine, dtype=">i8"),                   # big-endian int64 (converted)
             table[:, 1],                                   # a column: stride 24 bytes
             np.array(mine[::-1], dtype=np.int64)[::-1],    # a negative stride
+            range(first, first + 4),                       # a range: a run without numpy
         ]
         for i, addresses in enumerate(forms):
             values = yield warp.read(addresses)
@@ -49,6 +50,9 @@ class EveryForm(Base):
         # Inactive lanes (None) read nothing: their registers keep what they read last.
         values = yield warp.read([mine[0] + 32, None, mine[2] + 32, None])
         self.check(values, 1000 + np.array(mine) + [32, 0, 32, 0], "inactive lanes")
+        # A range with another step than 1 is no run: read lane by lane.
+        values = yield warp.read(range(first + 3, first - 1, -1))
+        self.check(values, 1000 + np.array(mine[::-1]), "a descending range")
 
 
 class Writes(Base):
@@ -59,9 +63,10 @@ class Writes(Base):
         yield warp.write(values=np.arange(4) + 7, addresses=mine + 16, space="global")
         yield warp.read(mine)                                       # registers: 7, 8, 9, 10
         yield warp.write(mine + 24)                                 # the registers
+        yield warp.write(range(mine[0] + 32, mine[0] + 36), [7, 8, 9, 10])  # a range
 
     def verify(self, memory):
-        for base in (0, 8, 16, 24):
+        for base in (0, 8, 16, 24, 32):
             self.check(memory[base:base + 8], np.tile(np.arange(7, 11), 2), f"m[{base}:]")
 
 
@@ -131,14 +136,15 @@ class Lanes(unittest.TestCase):
         self.assertEqual(result.stats["verification"]["elements_checked"], elements)
 
     def test_every_form_of_addresses_reads_the_same_cells(self):
-        # 2 warps x (9 forms + keywords) x 4 lanes, and the 4 lanes of the inactive read.
+        # 2 warps x (10 forms + keywords + a descending range) x 4 lanes, and the 4 lanes of
+        # the inactive read.
         result = self.run_class("EveryForm")
-        self.assert_checked(result, 2 * 10 * 4 + 2 * 4)
-        # 2 x 11 reads, one stage each on the DMM (every lane in its own bank).
-        self.assertEqual(result.stats["dispatches"], 22)
+        self.assert_checked(result, 2 * 12 * 4 + 2 * 4)
+        # 2 x 13 reads, one stage each on the DMM (every lane in its own bank).
+        self.assertEqual(result.stats["dispatches"], 26)
 
     def test_every_form_of_values_writes_the_same_words(self):
-        self.assert_checked(self.run_class("Writes"), 4 * 8)
+        self.assert_checked(self.run_class("Writes"), 5 * 8)
 
     def test_values_kept_are_never_refilled(self):
         self.assert_checked(self.run_class("KeepsEveryRead"), 2 * 8 * 4)
