@@ -57,6 +57,22 @@ void add_read(std::span<Word> sums, std::span<const Word> got, std::span<const A
   });
 }
 
+void add_all(std::span<Word> sums, std::span<const Word> got) {
+  // Four lanes at a time, as add_read (a plain loop gets an aliasing check and a scalar tail).
+  with_vector_isa([s = sums.data(), g = got.data(), n = sums.size()] {
+    std::size_t lane = 0;
+    for (; lane + 4 <= n; lane += 4) {
+      FourAddresses sum;  // unsigned: the addition wraps
+      FourAddresses value;
+      std::memcpy(&sum, s + lane, sizeof sum);
+      std::memcpy(&value, g + lane, sizeof value);
+      sum += value;
+      std::memcpy(s + lane, &sum, sizeof sum);
+    }
+    for (; lane < n; ++lane) s[lane] = wrapping_add(s[lane], g[lane]);
+  });
+}
+
 Task copy_to_shared(Warp& warp, BlockLanes& lanes, Address from, Address to, std::uint64_t count) {
   const std::uint64_t first = warp.block_thread(0);
   for (std::uint64_t done = 0; done < count; done += warp.block_threads()) {

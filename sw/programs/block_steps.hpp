@@ -28,6 +28,9 @@ bool lanes_in_range(std::span<Address> addresses, std::uint64_t first, std::uint
 // sums[lane] += the value read by an active lane (wrapping).
 void add_read(std::span<Word> sums, std::span<const Word> got, std::span<const Address> addresses);
 
+// sums[lane] += got[lane] for every lane (wrapping): a read whose lanes are all active.
+void add_all(std::span<Word> sums, std::span<const Word> got);
+
 // Copies global m[from .. from + count) to shared memory [to .. to + count): block thread t
 // moves words t, t + p/d, ...: global reads of consecutive words (coalesced), shared writes of
 // consecutive words (conflict-free on the interleaved DMM).

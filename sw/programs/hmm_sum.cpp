@@ -40,10 +40,17 @@ class HmmSum final : public HmmProgram {
     BlockLanes lanes(warp.width());
     std::vector<Word> sums(warp.width(), 0);
     // Every thread adds up its numbers m[g], m[g + p], ... (g its global number) in its
-    // register: each round's reads are p consecutive words, coalesced.
+    // register: each round's reads are p consecutive words, coalesced. A round where every lane
+    // has a number (all but the last) is one run (LaneRun): nothing written out per lane.
     for (Address round = 0; round < n; round += p()) {
-      if (!lanes_in_range(lanes.addresses, warp.thread(0), 0, n - round, round)) break;
-      add_read(sums, co_await warp.read(lanes.addresses), lanes.addresses);
+      const Address first = round + warp.thread(0);
+      const bool whole = first < n && n - first >= warp.width();
+      if (!whole && !lanes_in_range(lanes.addresses, warp.thread(0), 0, n - round, round)) break;
+      const auto got = co_await (whole ? warp.read(LaneRun{first}) : warp.read(lanes.addresses));
+      if (whole)
+        add_all(sums, got);
+      else
+        add_read(sums, got, lanes.addresses);
     }
     const unsigned block = warp.block();
     co_await block_tree(warp, lanes, sums, 0, numbers_held(block), 1);
