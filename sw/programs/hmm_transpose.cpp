@@ -4,6 +4,7 @@
 
 #include "hw/machine/machine_config.hpp"
 #include "hw/machine/machine_models.hpp"
+#include "hw/support/vector_isa.hpp"
 #include "sw/program/data_pattern.hpp"
 #include "sw/program/square_matrix.hpp"
 #include "sw/programs/hmm_program.hpp"
@@ -29,29 +30,26 @@ Arrangement arrangement_named(const std::string& name) {
 // Per-lane loops, outside the coroutine (GCC optimises them only there).
 
 // Lane k's address in a row (`row_major`: element (i, k)) or column (element (k, i)) of the tile
-// at `base`.
-void tile_addresses(std::span<Address> out, Arrangement arrangement, Address base, unsigned i,
-                    bool row_major) {
-  const auto w = static_cast<unsigned>(out.size());
-  for (unsigned k = 0; k < w; ++k) {
-    const unsigned row = row_major ? i : k;
-    const unsigned column = row_major ? k : i;
-    switch (arrangement) {
-      case Arrangement::padded:
-        out[k] = base + row * (w + 1) + column;
-        break;
-      case Arrangement::diagonal:
-        out[k] = base + row * w + (row + column) % w;
-        break;
-      case Arrangement::naive:
-        out[k] = base + row * w + column;
-        break;
+// at `base`. One loop per arrangement and direction, each stepping an address (no multiply, no
+// branch per lane), so that GCC vectorises them.
+[[gnu::noinline]] void tile_addresses(std::span<Address> out, Arrangement arrangement,
+                                      Address base, unsigned i, bool row_major) {
+  with_vector_isa([o = out.data(), w = static_cast<unsigned>(out.size()), arrangement, base, i,
+                   row_major] {
+    if (arrangement == Arrangement::diagonal) {  // row r at r*w, rotated: (r + column) mod w
+      Address row_start = base + (row_major ? Address{i} * w : 0);
+      const Address step = row_major ? 0 : w;
+      for (unsigned k = 0; k < w; ++k, row_start += step) {
+        const unsigned sum = i + k;  // row + column, both below w
+        o[k] = row_start + (sum >= w ? sum - w : sum);
+      }
+      return;
     }
-  }
-}
-
-void consecutive(std::span<Address> out, Address first) {
-  for (std::size_t lane = 0; lane < out.size(); ++lane) out[lane] = first + lane;
+    const Address pitch = arrangement == Arrangement::padded ? w + 1 : w;  // from row to row
+    Address a = row_major ? base + i * pitch : base + i;
+    const Address step = row_major ? 1 : pitch;
+    for (unsigned k = 0; k < w; ++k, a += step) o[k] = a;
+  });
 }
 
 class HmmTranspose final : public HmmProgram {
@@ -144,19 +142,18 @@ Task HmmTranspose::run(Warp& warp) {
   const unsigned w = warp.width();
   const unsigned block = warp.block();
   const std::uint64_t warps = warp.block_warps();
-  std::vector<Address> global(w);
   std::vector<Address> shared(w);
   for (std::uint64_t batch = 0; batch < batches_of(block); ++batch) {
     // Warp k takes the batch's slots k, k + warps, ...
     for (std::uint64_t u = warp.warp_in_block(); u < batch_ * w; u += warps) {
       const std::optional<Slot> at = slot(block, batch, u);
       if (!at) break;
-      // Row i of the tile, w consecutive words of a (coalesced), into shared memory.
-      consecutive(global, (at->tile_row * w + at->i) * side_ + at->tile_column * w);
-      const auto got = co_await warp.read(global);
-      expect_pattern(verification(), got, global, [&](std::size_t lane) {
+      // Row i of the tile, w consecutive words of a (coalesced, a run), into shared memory.
+      const LaneRun row{(at->tile_row * w + at->i) * side_ + at->tile_column * w};
+      const auto got = co_await warp.read(row);
+      expect_pattern(verification(), got, row, [&](std::size_t lane) {
         return "thread " + std::to_string(warp.thread(lane)) + " read a at m[" +
-               std::to_string(global[lane]) + "]";
+               std::to_string(row[lane]) + "]";
       });
       tile_addresses(shared, arrangement_, at->buffer, at->i, true);
       co_await warp.write(shared, Space::shared);
@@ -169,8 +166,7 @@ Task HmmTranspose::run(Warp& warp) {
       // Column i of the tile, written as row i of the transposed tile of b (coalesced).
       tile_addresses(shared, arrangement_, at->buffer, at->i, false);
       co_await warp.read(shared, Space::shared);
-      consecutive(global, n_ + (at->tile_column * w + at->i) * side_ + at->tile_row * w);
-      co_await warp.write(global);
+      co_await warp.write(LaneRun{n_ + (at->tile_column * w + at->i) * side_ + at->tile_row * w});
     }
   }
 }
