@@ -32,7 +32,7 @@ class HmmSum final : public HmmProgram {
   void prepare() override { values_ = input_.make(); }
 
   void initialize(Mmu& memory) override {
-    for (Address a = 0; a < values_.size(); ++a) memory.poke(a, values_[a]);
+    memory.fill(values_.size(), [values = values_.data()](Address a) { return values[a]; });
   }
 
   Task run(Warp& warp) override {
@@ -74,11 +74,16 @@ class HmmSum final : public HmmProgram {
   }
 
   void verify(const Mmu& memory) override {
+    // SM j's threads hold the numbers of [j*p/d, (j + 1)*p/d) in every round of p numbers.
     std::vector<Word> partial(d(), 0);
-    for (Address i = 0; i < values_.size(); ++i) {
-      Word& sum = partial[i % p() / block_threads()];
-      sum = wrapping_add(sum, values_[i]);
-    }
+    for (Address round = 0; round < values_.size(); round += p())
+      for (unsigned j = 0; j < d(); ++j) {
+        const Address from = std::min<Address>(round + j * block_threads(), values_.size());
+        const Address to = std::min<Address>(from + block_threads(), values_.size());
+        Word sum = partial[j];
+        for (Address i = from; i < to; ++i) sum = wrapping_add(sum, values_[i]);
+        partial[j] = sum;
+      }
     if (summing_blocks_ > 1)
       for (unsigned j = 0; j < summing_blocks_; ++j)
         verification().expect_equal(memory.peek(partials_ + j), partial[j], [&] {
