@@ -32,24 +32,24 @@ Arrangement arrangement_named(const std::string& name) {
 // Lane k's address in a row (`row_major`: element (i, k)) or column (element (k, i)) of the tile
 // at `base`. One loop per arrangement and direction, each stepping an address (no multiply, no
 // branch per lane), so that GCC vectorises them.
-[[gnu::noinline]] void tile_addresses(std::span<Address> out, Arrangement arrangement,
-                                      Address base, unsigned i, bool row_major) {
-  with_vector_isa([o = out.data(), w = static_cast<unsigned>(out.size()), arrangement, base, i,
-                   row_major] {
-    if (arrangement == Arrangement::diagonal) {  // row r at r*w, rotated: (r + column) mod w
-      Address row_start = base + (row_major ? Address{i} * w : 0);
-      const Address step = row_major ? 0 : w;
-      for (unsigned k = 0; k < w; ++k, row_start += step) {
-        const unsigned sum = i + k;  // row + column, both below w
-        o[k] = row_start + (sum >= w ? sum - w : sum);
-      }
-      return;
-    }
-    const Address pitch = arrangement == Arrangement::padded ? w + 1 : w;  // from row to row
-    Address a = row_major ? base + i * pitch : base + i;
-    const Address step = row_major ? 1 : pitch;
-    for (unsigned k = 0; k < w; ++k, a += step) o[k] = a;
-  });
+[[gnu::noinline]] void tile_addresses(std::span<Address> out, Arrangement arrangement, Address base,
+                                      unsigned i, bool row_major) {
+  with_vector_isa(
+      [o = out.data(), w = static_cast<unsigned>(out.size()), arrangement, base, i, row_major] {
+        if (arrangement == Arrangement::diagonal) {  // row r at r*w, rotated: (r + column) mod w
+          Address row_start = base + (row_major ? Address{i} * w : 0);
+          const Address step = row_major ? 0 : w;
+          for (unsigned k = 0; k < w; ++k, row_start += step) {
+            const unsigned sum = i + k;  // row + column, both below w
+            o[k] = row_start + (sum >= w ? sum - w : sum);
+          }
+          return;
+        }
+        const Address pitch = arrangement == Arrangement::padded ? w + 1 : w;  // from row to row
+        Address a = row_major ? base + i * pitch : base + i;
+        const Address step = row_major ? 1 : pitch;
+        for (unsigned k = 0; k < w; ++k, a += step) o[k] = a;
+      });
 }
 
 class HmmTranspose final : public HmmProgram {
@@ -99,10 +99,11 @@ class HmmTranspose final : public HmmProgram {
   std::vector<Bound> bounds(const MachineConfig& machine, const RunResult&) const override;
 
  private:
-  std::uint64_t tile_words() const {
-    return arrangement_ == Arrangement::padded ? std::uint64_t{w()} * (w() + 1)
-                                               : std::uint64_t{w()} * w();
+  // From a tile's row to the next in shared memory (padded, naive: a row is w consecutive words).
+  std::uint64_t row_pitch() const {
+    return arrangement_ == Arrangement::padded ? std::uint64_t{w()} + 1 : w();
   }
+  std::uint64_t tile_words() const { return w() * row_pitch(); }
   std::uint64_t tiles() const { return tiles_per_row_ * tiles_per_row_; }
   // Tiles of SM j: j, j + d, j + 2d, ...
   std::uint64_t tiles_of(unsigned block) const {
@@ -155,8 +156,11 @@ Task HmmTranspose::run(Warp& warp) {
         return "thread " + std::to_string(warp.thread(lane)) + " read a at m[" +
                std::to_string(row[lane]) + "]";
       });
-      tile_addresses(shared, arrangement_, at->buffer, at->i, true);
-      co_await warp.write(shared, Space::shared);
+      // Its place in the tile: a run too, but where the rows are rotated.
+      const bool rotated = arrangement_ == Arrangement::diagonal;
+      if (rotated) tile_addresses(shared, arrangement_, at->buffer, at->i, true);
+      co_await (rotated ? warp.write(shared, Space::shared)
+                        : warp.write(LaneRun{at->buffer + at->i * row_pitch()}, Space::shared));
     }
     // The columns are read by other warps than the rows were written by.
     if (warps > 1) co_await warp.sync();
