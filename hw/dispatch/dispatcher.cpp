@@ -70,16 +70,17 @@ Cycle Dispatcher::step(Cycle t) {
   if (sampler_.next() <= t) sampler_.sample_until(t, memories_, barrier_);
   wakes_.advance(t);
   while (wakes_.due()) resume(wakes_.pop_due(), t);
-  const Choices choices = choose_dispatches(t);
-  Cycle next = choices.next;  // a port that frees up with units ready for it
-  for (std::size_t i = 0; i < choices.ports; ++i) {
-    Port& port = *chosen_ports_[i];
-    dispatch(port, port.chosen, t);
-    port.chosen = kNoUnit;
-    if (port.ready == 0)
-      pending_ports_.reset(static_cast<std::size_t>(&port - ports_.data()));
-    else
-      next = std::min(next, port.free_at);
+  Cycle next = kNever;  // a port that frees up with units ready for it
+  if (pending_ports_.count() == 1) {
+    // One memory has units ready for it (a flat machine; a hierarchical one whose warps all
+    // work in one memory): its choice is the time unit's only one, dispatched at once.
+    const std::size_t p = pending_ports_.find_next(0);
+    if (choose(ports_[p], t, next)) dispatch_chosen(p, t, next);
+  } else {
+    const Choices choices = choose_dispatches(t);
+    next = choices.next;
+    for (std::size_t i = 0; i < choices.ports; ++i)
+      dispatch_chosen(static_cast<std::size_t>(chosen_ports_[i] - ports_.data()), t, next);
   }
   if (!wakes_.empty()) next = std::min(next, wakes_.next_time());
   if (in_window(t)) {
@@ -96,30 +97,40 @@ Dispatcher::Choices Dispatcher::choose_dispatches(Cycle t) {
   Cycle next = kNever;
   Port** const chosen = chosen_ports_.data();
   std::size_t count = 0;
-  const auto choose = [&](std::size_t p) {
-    Port& port = ports_[p];
-    if (port.free_at > t) {
-      next = std::min(next, port.free_at);
-      return;
-    }
-    port.chosen = port.policy->choose(t);
-    if (port.chosen == kNoUnit) {  // it idles: until an event (round robin's turn), or for t
-      if (port.ask_again) next = std::min(next, t + 1);
-      return;
-    }
-    --port.ready;
-    chosen[count++] = &port;
-  };
   if (options_.visit_order == MemoryVisitOrder::ascending) {
     for (std::size_t p = pending_ports_.find_next(0); p != DynamicBitset::npos;
          p = pending_ports_.find_next(p + 1))
-      choose(p);
+      if (choose(ports_[p], t, next)) chosen[count++] = &ports_[p];
   } else {
     for (std::size_t p = ports_.size(); p-- > 0;)
-      if (pending_ports_.test(p)) choose(p);
+      if (pending_ports_.test(p) && choose(ports_[p], t, next)) chosen[count++] = &ports_[p];
     std::reverse(chosen, chosen + count);  // dispatched in memory order
   }
   return {next, count};
+}
+
+bool Dispatcher::choose(Port& port, Cycle t, Cycle& next) {
+  if (port.free_at > t) {
+    next = std::min(next, port.free_at);
+    return false;
+  }
+  port.chosen = port.policy->choose(t);
+  if (port.chosen == kNoUnit) {  // it idles: until an event (round robin's turn), or for t
+    if (port.ask_again) next = std::min(next, t + 1);
+    return false;
+  }
+  --port.ready;
+  return true;
+}
+
+void Dispatcher::dispatch_chosen(std::size_t p, Cycle t, Cycle& next) {
+  Port& port = ports_[p];
+  dispatch(port, port.chosen, t);
+  port.chosen = kNoUnit;
+  if (port.ready == 0)
+    pending_ports_.reset(p);
+  else
+    next = std::min(next, port.free_at);
 }
 
 void Dispatcher::resume(UnitId u, Cycle t) {

@@ -103,7 +103,12 @@ class Dispatcher : public sc_core::sc_module {
     std::size_t ports;  // the memories that chose: chosen_ports_[0 .. ports), in memory order
   };
   [[gnu::always_inline]] inline Choices choose_dispatches(Cycle t);
-  void dispatch(Port& port, UnitId u, Cycle t);
+  // Whether a port free at t chooses a unit (Port::chosen); lowers `next` to when to ask again
+  // where it does not.
+  [[gnu::always_inline]] inline bool choose(Port& port, Cycle t, Cycle& next);
+  // Dispatches port p's choice; lowers `next` to when it frees up if units are still ready for it.
+  [[gnu::always_inline]] inline void dispatch_chosen(std::size_t p, Cycle t, Cycle& next);
+  [[gnu::always_inline]] inline void dispatch(Port& port, UnitId u, Cycle t);
   void finish();
   void update_traces(Cycle t);
   // A waveform or a recorder sees the dispatch: out of its hot path (cold: kept out of line, so
@@ -123,8 +128,8 @@ class Dispatcher : public sc_core::sc_module {
   // Ports whose policy holds ready units: a step looks at these only (a machine of many
   // memories, most of them idle at any time).
   DynamicBitset pending_ports_;
-  // One place per port (choose_dispatches): the ports themselves, so that the dispatches of a
-  // step do not compute their places again.
+  // The ports that chose in a step where several memories have ready units (choose_dispatches),
+  // in memory order: one place per port.
   std::vector<Port*> chosen_ports_;
   DynamicBitset present_;
   WakeQueue wakes_;
