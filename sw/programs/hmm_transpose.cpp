@@ -159,8 +159,8 @@ Task HmmTranspose::run(Warp& warp) {
       // Its place in the tile: a run too, but where the rows are rotated.
       const bool rotated = arrangement_ == Arrangement::diagonal;
       if (rotated) tile_addresses(shared, arrangement_, at->buffer, at->i, true);
-      co_await (rotated ? warp.write(shared, Space::shared)
-                        : warp.write(LaneRun{at->buffer + at->i * row_pitch()}, Space::shared));
+      const LaneRun place{at->buffer + at->i * row_pitch()};  // unless rotated
+      co_await (rotated ? warp.write(shared, Space::shared) : warp.write(place, Space::shared));
     }
     // The columns are read by other warps than the rows were written by.
     if (warps > 1) co_await warp.sync();
