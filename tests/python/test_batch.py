@@ -80,6 +80,13 @@ MACHINES = {
 }
 
 
+def run_on_one_warp(name, code, cls):
+    """Runs class `cls` of the program `code` (file `name`) on one warp of 4 lanes (a DMM,
+    l = 2): its exit status, its output and the files it left."""
+    return run_user_file(name, code, "machine: {model: dmm, width: 4, latency: 2, threads: 4}\n"
+                                     f"program: {{file: {name}, class: {cls}}}\n")
+
+
 def site_names(source, path):
     """{"path:line": name} for the lines marked `# site: name`."""
     names = {}
@@ -158,9 +165,7 @@ class Batch(unittest.TestCase):
                 "                          [[5, 6, 7, 8]])\n"
                 "        got = yield warp.reads(np.arange(4)[None, :])\n"
                 "        self.check(got, np.array([[5, 6, 7, 8]]), 'written')\n")
-        status, out, left = run_user_file(
-            "t.py", code, "machine: {model: dmm, width: 4, latency: 2, threads: 4}\n"
-                          "program: {file: t.py, class: T}\n")
+        status, out, left = run_on_one_warp("t.py", code, "T")
         self.assertEqual(status, 0, out)
         # 8 + 8 + 1 (the shape) + 4 elements.
         self.assertRegex(out, r"data\s+21 elements checked, all correct")
@@ -212,9 +217,7 @@ class Batch(unittest.TestCase):
                         "    def memory_words(self, machine=None):\n        return 64\n"
                         "    def run(self, warp):\n"
                         f"        yield {call}\n")
-                status, out, left = run_user_file(
-                    "bad.py", code, "machine: {model: dmm, width: 4, latency: 2, threads: 4}\n"
-                                    "program: {file: bad.py, class: Bad}\n")
+                status, out, left = run_on_one_warp("bad.py", code, "Bad")
                 self.assertEqual(status, 1, out)
                 self.assertIn('bad.py", line 7, in run', out)
                 self.assertIn(message, out)
@@ -227,9 +230,7 @@ class Batch(unittest.TestCase):
                 "    def run(self, warp):\n"
                 "        warp.reads([[0, 1, 2, 3]])\n"
                 "        yield warp.read([0, 1, 2, 3])\n")
-        status, out, _ = run_user_file(
-            "f.py", code, "machine: {model: dmm, width: 4, latency: 2, threads: 4}\n"
-                          "program: {file: f.py, class: Forgets}\n")
+        status, out, _ = run_on_one_warp("f.py", code, "Forgets")
         self.assertEqual(status, 1, out)
         self.assertIn("f.py:6: an instruction made here in warp 0 was never yielded", out)
 
