@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <utility>
 
 #include "hw/pe/warp_unit.hpp"
+#include "hw/support/consecutive_lanes.hpp"
 #include "hw/support/errors.hpp"
-#include "hw/support/four_lanes.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -44,39 +43,6 @@ void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
                         std::to_string(config_.words) + " words");
 }
 
-namespace {
-
-// Whether lane i addresses addresses[0] + i, every lane, none of them kInactive: the run must
-// end below kInactive (the largest address) without wrapping around. Compared sixteen lanes at
-// a time (four vectors of four, the x86-64-v3 registers), stopping at the first sixteen that
-// break the run.
-bool consecutive_run(std::span<const Address> addresses) {
-  // Most dispatches that are not a run show it at their last lane: no vector pass for them.
-  const Address first = addresses.front();
-  const std::size_t n = addresses.size();
-  const Address last = first + (n - 1);
-  if (addresses.back() != last || last < first || last == kInactive) return false;
-  return with_vector_isa([addresses, first, n] {
-    FourAddresses expected = FourAddresses{0, 1, 2, 3} + first;
-    std::size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-      FourAddresses breaks = {};
-      for (std::size_t j = i; j < i + 16; j += 4) {
-        FourAddresses lanes;
-        std::memcpy(&lanes, addresses.data() + j, sizeof lanes);
-        breaks |= lanes ^ expected;
-        expected += 4;
-      }
-      if ((breaks[0] | breaks[1] | breaks[2] | breaks[3]) != 0) return false;
-    }
-    Address breaks = 0;
-    for (; i < n; ++i) breaks |= addresses[i] ^ (first + i);
-    return breaks == 0;
-  });
-}
-
-}  // namespace
-
 MmuPipeline::InFlight& Mmu::accept(WarpUnit& unit, Cycle t, unsigned k, unsigned active) {
   MmuPipeline::InFlight& record = pipeline_.push(&unit, t, k);
   const Cycle completion = pipeline_.completion(record);
@@ -104,7 +70,7 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   // and in range; else the inactive lanes are counted, and one more lane beyond `words` than them
   // is an address outside the memory.
   const std::uint64_t words = config_.words;
-  const bool consecutive = consecutive_run(addresses);
+  const bool consecutive = consecutive_lanes(addresses);
   const std::uint64_t beyond =
       consecutive ? std::uint64_t{addresses.back() >= words}
                   : with_vector_isa([&] {

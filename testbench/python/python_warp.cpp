@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "hw/support/four_lanes.hpp"
+#include "hw/support/consecutive_lanes.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -342,33 +342,13 @@ bool lanes_in_place(PyObject* given, int dimensions) {
 bool rows_are_runs(const char* data, npy_intp stride, unsigned width, std::size_t rounds,
                    std::uint64_t words) {
   if (width == 0 || words < width) return false;
-  return with_vector_isa([data, stride, width, rounds, words] {
-    for (std::size_t round = 0; round < rounds; ++round) {
-      const char* row = data + static_cast<npy_intp>(round) * stride;
-      Address first = 0;
-      Address last = 0;
-      std::memcpy(&first, row, sizeof first);
-      std::memcpy(&last, row + (width - 1) * sizeof(Address), sizeof last);
-      if (first > words - width || last != first + (width - 1)) return false;
-      FourAddresses expected = FourAddresses{0, 1, 2, 3} + first;
-      FourAddresses breaks = {};
-      unsigned lane = 0;
-      for (; lane + 4 <= width; lane += 4) {
-        FourAddresses lanes;
-        std::memcpy(&lanes, row + lane * sizeof(Address), sizeof lanes);
-        breaks |= lanes ^ expected;
-        expected += 4;
-      }
-      Address rest = 0;
-      for (; lane < width; ++lane) {
-        Address a = 0;
-        std::memcpy(&a, row + lane * sizeof(Address), sizeof a);
-        rest |= a ^ (first + lane);
-      }
-      if ((breaks[0] | breaks[1] | breaks[2] | breaks[3] | rest) != 0) return false;
-    }
-    return true;
-  });
+  for (std::size_t round = 0; round < rounds; ++round) {
+    // An aligned int64 row (lanes_in_place): read as the addresses it holds.
+    const std::span<const Address> row(
+        reinterpret_cast<const Address*>(data + static_cast<npy_intp>(round) * stride), width);
+    if (row.front() > words - width || !consecutive_lanes(row)) return false;
+  }
+  return true;
 }
 
 // The first address of `given` when it is range(a, a + width) with a + width <= words, a run
