@@ -30,6 +30,10 @@ class ContiguousRead(mmsim.Program):
         self.p = machine.threads
         if self.n % self.p:
             raise mmsim.ParamError("n", f"n = {self.n} must be a multiple of p = {self.p}")
+        # Where lane i reads in round t of a batch, from the batch's first address: t*p + i. One
+        # table for all warps stays in the cache, where one per warp would not.
+        self.offsets = (self.p * np.arange(BATCH, dtype=np.int64)[:, None]
+                        + np.arange(machine.width, dtype=np.int64))
 
     def memory_words(self, machine=None):
         return self.n
@@ -47,12 +51,11 @@ class ContiguousRead(mmsim.Program):
                 yield warp.read(range(a, a + width))
             return
         # The addresses of BATCH rounds at a time: rounds[t] holds round first + t's, thread i
-        # reading m[t*p + i]. One numpy operation per batch (the first batch's plus a multiple
-        # of p), not one per round, and a table small enough to stay in the cache.
-        lanes = warp.thread(0) + np.arange(warp.width, dtype=np.int64)
-        first_batch = lanes + self.p * np.arange(min(BATCH, count), dtype=np.int64)[:, None]
+        # reading m[t*p + i]. One numpy operation per batch (the offsets plus the batch's first
+        # address), not one per round.
+        start = warp.thread(0)
         for first in range(0, count, BATCH):
-            rounds = first_batch[:count - first] + first * self.p
+            rounds = self.offsets[:count - first] + (start + first * self.p)
             if self.batch:
                 # Every round of the batch in one yield, issued as the loop below issues them,
                 # one warp instruction per round; the values come back as a table, round t in
@@ -67,3 +70,6 @@ class ContiguousRead(mmsim.Program):
             if self.checked:
                 # Checked a batch at once: numpy's overhead is per operation, whatever its lanes.
                 self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
+            # Let go of the values before the next yield: mmsim fills an array that nothing holds
+            # again for the next reads of any warp, while it is still in the cache.
+            del got

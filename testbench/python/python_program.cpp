@@ -321,7 +321,7 @@ class PythonProgram final : public WarpProgram {
     const std::string name = class_name(instance_);
     // Python's own errors below (a values array that cannot be made) are the program's too.
     try {
-      PythonWarp handle(warp, limits_, sites_);
+      PythonWarp handle(warp, limits_, sites_, arrays_);
       const py::object generator = call(instance_, "run", handle.object());
       if (!PyGen_Check(generator.ptr()))
         throw ProgramError(
@@ -336,6 +336,9 @@ class PythonProgram final : public WarpProgram {
         const PySendResult step = thrown ? throw_into(generator, thrown, &raw)
                                          : PyIter_Send(generator.ptr(), sent.ptr(), &raw);
         thrown = py::object();
+        // Let go of what was sent: an array the program drops is then free for the next read's
+        // values (ValueArrays).
+        sent = py::object();
         // Held while its instruction is issued: the instruction's lanes live in it.
         const py::object yielded = py::reinterpret_steal<py::object>(raw);
         if (step == PYGEN_ERROR) {
@@ -367,14 +370,14 @@ class PythonProgram final : public WarpProgram {
                 co_await warp.read(in.round_run(0), in.space, *in.site);
               else
                 co_await warp.read(in.addresses, in.space, *in.site);
-              sent = handle.values(warp.registers());
+              sent = handle.arrays().values(warp.registers());
               break;
             }
             // A batch: its rounds one after the other, each the warp instruction a read of its
             // own would be; the values of round r go to row r of what the yield returns.
             {
               Word* table = nullptr;
-              sent = handle.value_table(in.rounds, table);
+              sent = handle.arrays().table(in.rounds, in.lanes, table);
               for (std::size_t round = 0; round < in.rounds; ++round) {
                 if (in.runs)
                   co_await warp.read(in.round_run(round), in.space, *in.site);
@@ -454,6 +457,7 @@ class PythonProgram final : public WarpProgram {
   std::uint64_t local_ = 0;
   MemoryLimits limits_;
   PythonSites sites_;  // its instructions point at them until the run ends
+  ValueArrays arrays_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
+#include <structmember.h>
 
 #include <fmt/format.h>
 
@@ -351,28 +352,60 @@ bool rows_are_runs(const char* data, npy_intp stride, unsigned width, std::size_
   return true;
 }
 
+// range's start, stop and step where its type's member table places them (PyRange_Type's
+// tp_members): read in place, two attribute look-ups fewer per instruction. -1: not listed so,
+// read by name.
+struct RangeMembers {
+  Py_ssize_t start = -1;
+  Py_ssize_t stop = -1;
+  Py_ssize_t step = -1;
+};
+
+const RangeMembers& range_members() {
+  static const RangeMembers members = [] {
+    RangeMembers found;
+    for (const PyMemberDef* m = PyRange_Type.tp_members; m != nullptr && m->name != nullptr; ++m) {
+      if (m->type != T_OBJECT_EX) continue;
+      const std::string_view name = m->name;
+      if (name == "start") found.start = m->offset;
+      if (name == "stop") found.stop = m->offset;
+      if (name == "step") found.step = m->offset;
+    }
+    return found;
+  }();
+  return members;
+}
+
+// A range's integer field (nullopt: beyond a long long).
+std::optional<long long> range_field(PyObject* range, Py_ssize_t offset, const char* name) {
+  py::object held;
+  PyObject* value = nullptr;
+  if (offset >= 0) {
+    value = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(range) + offset);
+  } else {
+    held = py::reinterpret_steal<py::object>(PyObject_GetAttrString(range, name));
+    if (!held) throw py::error_already_set();
+    value = held.ptr();
+  }
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (n == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (overflow != 0) return std::nullopt;
+  return n;
+}
+
 // The first address of `given` when it is range(a, a + width) with a + width <= words, a run
 // (lane i at a + i) made without numpy or a list; nullopt for anything else, which the lanes'
 // own path takes (and names what is wrong with it).
 std::optional<Address> range_run(PyObject* given, unsigned width, std::uint64_t words) {
   if (!PyRange_Check(given)) return std::nullopt;
-  static PyObject* const start_name = PyUnicode_InternFromString("start");
-  static PyObject* const step_name = PyUnicode_InternFromString("step");
-  const auto integer = [given](PyObject* name) -> std::optional<long long> {
-    const py::object value = py::reinterpret_steal<py::object>(PyObject_GetAttr(given, name));
-    if (!value) throw py::error_already_set();
-    int overflow = 0;
-    const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-    if (overflow != 0) return std::nullopt;
-    return n;
-  };
-  const std::optional<long long> step = integer(step_name);
-  if (step != 1) return std::nullopt;
-  const Py_ssize_t lanes = PyObject_Size(given);
-  if (lanes < 0) throw py::error_already_set();
-  if (lanes != static_cast<Py_ssize_t>(width) || words < width) return std::nullopt;
-  const std::optional<long long> start = integer(start_name);
-  if (!start || *start < 0 || static_cast<std::uint64_t>(*start) > words - width)
+  const RangeMembers& members = range_members();
+  if (range_field(given, members.step, "step") != 1) return std::nullopt;
+  const std::optional<long long> start = range_field(given, members.start, "start");
+  const std::optional<long long> stop = range_field(given, members.stop, "stop");
+  if (!start || !stop || *start < 0 || words < width ||
+      static_cast<std::uint64_t>(*start) > words - width ||
+      *stop != *start + static_cast<long long>(width))
     return std::nullopt;
   return static_cast<Address>(*start);
 }
@@ -792,8 +825,9 @@ bool warp_ended(const PyObject* warp) {
   return reinterpret_cast<const WarpObject*>(warp)->warp == nullptr;
 }
 
-PythonWarp::PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites)
-    : warp_(warp), limits_(limits), sites_(sites) {
+PythonWarp::PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites,
+                       ValueArrays& arrays)
+    : warp_(warp), limits_(limits), sites_(sites), arrays_(arrays) {
   PyObject* object = warp_type->tp_alloc(warp_type, 0);
   if (object == nullptr) throw py::error_already_set();
   reinterpret_cast<WarpObject*>(object)->warp = this;
@@ -802,37 +836,40 @@ PythonWarp::PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& site
 
 PythonWarp::~PythonWarp() { reinterpret_cast<WarpObject*>(object_.ptr())->warp = nullptr; }
 
-py::object PythonWarp::values(std::span<const Word> got) {
-  const auto width = static_cast<npy_intp>(got.size());
+py::object ValueArrays::array(int dimensions, std::size_t rows, std::size_t width) {
+  const npy_intp shape[] = {static_cast<npy_intp>(rows), static_cast<npy_intp>(width)};
+  const npy_intp* dims = dimensions == 1 ? shape + 1 : shape;
   for (const py::object& spare : spare_) {
     if (!spare || Py_REFCNT(spare.ptr()) != 1) continue;
     auto* array = reinterpret_cast<PyArrayObject*>(spare.ptr());
     // Still as we made it (a program may have reshaped it or changed its flags before it let
     // go), and nothing else refers to it (a weak reference would see it change).
-    const bool intact = PyArray_NDIM(array) == 1 && PyArray_DIM(array, 0) == width &&
-                        PyArray_TYPE(array) == NPY_INT64 && PyArray_ISCARRAY(array) &&
-                        PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
-                        reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
-    if (!intact) continue;
-    std::memcpy(PyArray_DATA(array), got.data(), got.size_bytes());
-    return spare;
+    const bool intact =
+        PyArray_NDIM(array) == dimensions && PyArray_DIM(array, 0) == dims[0] &&
+        (dimensions == 1 || PyArray_DIM(array, 1) == dims[1]) && PyArray_TYPE(array) == NPY_INT64 &&
+        PyArray_ISCARRAY(array) && PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
+        reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
+    if (intact) return spare;
   }
-  npy_intp shape[] = {width};
-  PyObject* array = PyArray_SimpleNew(1, shape, NPY_INT64);
-  if (array == nullptr) throw py::error_already_set();
-  std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)), got.data(), got.size_bytes());
-  py::object out = py::reinterpret_steal<py::object>(array);
+  PyObject* made = PyArray_SimpleNew(dimensions, const_cast<npy_intp*>(dims), NPY_INT64);
+  if (made == nullptr) throw py::error_already_set();
+  py::object out = py::reinterpret_steal<py::object>(made);
   spare_[next_spare_] = out;
-  next_spare_ ^= 1U;
+  next_spare_ = (next_spare_ + 1) % spare_.size();
   return out;
 }
 
-py::object PythonWarp::value_table(std::size_t rounds, Word*& cells) {
-  npy_intp shape[] = {static_cast<npy_intp>(rounds), static_cast<npy_intp>(warp_.width())};
-  PyObject* array = PyArray_SimpleNew(2, shape, NPY_INT64);
-  if (array == nullptr) throw py::error_already_set();
-  cells = static_cast<Word*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));
-  return py::reinterpret_steal<py::object>(array);
+py::object ValueArrays::values(std::span<const Word> got) {
+  py::object out = array(1, 1, got.size());
+  std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out.ptr())), got.data(),
+              got.size_bytes());
+  return out;
+}
+
+py::object ValueArrays::table(std::size_t rounds, unsigned width, Word*& cells) {
+  py::object out = array(2, rounds, width);
+  cells = static_cast<Word*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out.ptr())));
+  return out;
 }
 
 namespace {

@@ -86,6 +86,28 @@ class PythonSites {
   std::deque<Place> places_;
 };
 
+// The numpy arrays that the yields of reads return, shared by a program's warps. An array the
+// program has let go of (no reference left but this one) is filled again rather than a new one
+// made: the array the last warp let go of is still in the cache, where one of each warp's own
+// would not be (warps take turns, a thousand of them between two turns of one).
+class ValueArrays {
+ public:
+  // What the yield of a read returns: a numpy array of the values read.
+  pybind11::object values(std::span<const Word> got);
+  // What the yield of a batch of reads returns: a rounds x width numpy array of int64, `cells`
+  // its words (row after row) to fill as the rounds complete.
+  pybind11::object table(std::size_t rounds, unsigned width, Word*& cells);
+
+ private:
+  // An array of int64 of these dimensions (one or two), reused or made.
+  pybind11::object array(int dimensions, std::size_t rows, std::size_t width);
+
+  // Several: `v = yield warp.read(...)` in one warp still holds its array while other warps
+  // read, and a batch's table stays held until its last round completes.
+  std::array<pybind11::object, 4> spare_;
+  unsigned next_spare_ = 0;
+};
+
 // The words of each memory space a warp may address (the machine as resolved for the run).
 struct MemoryLimits {
   std::uint64_t global = 0;
@@ -96,7 +118,8 @@ struct MemoryLimits {
 // the program starts, cut off from the C++ warp when it ends (a warp kept beyond its run raises).
 class PythonWarp {
  public:
-  PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites);
+  PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& sites,
+             ValueArrays& arrays);
   ~PythonWarp();
   PythonWarp(const PythonWarp&) = delete;
   PythonWarp& operator=(const PythonWarp&) = delete;
@@ -111,22 +134,15 @@ class PythonWarp {
     if (forgotten_ == nullptr) forgotten_ = &site;
   }
   const Site* forgotten() const { return forgotten_; }
-  // What the yield of a read returns: a numpy array of the values read. An array the program
-  // has let go of (no reference left but ours) is filled again rather than a new one made.
-  pybind11::object values(std::span<const Word> got);
-  // What the yield of a batch of reads returns: a new rounds x width numpy array of int64,
-  // `cells` its words (row after row) to fill as the rounds complete.
-  pybind11::object value_table(std::size_t rounds, Word*& cells);
+  // What the yields of reads return (ValueArrays).
+  ValueArrays& arrays() { return arrays_; }
 
  private:
   Warp& warp_;
   MemoryLimits limits_;
   PythonSites& sites_;
   pybind11::object object_;
-  // The last two arrays returned: `v = yield warp.read(...)` still holds the one before when
-  // the next read's values come.
-  std::array<pybind11::object, 2> spare_;
-  unsigned next_spare_ = 0;
+  ValueArrays& arrays_;
   const Site* forgotten_ = nullptr;
 };
 

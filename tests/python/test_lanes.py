@@ -79,6 +79,24 @@ class KeepsEveryRead(Base):
             self.check(values, 1000 + 8 * t + np.arange(4) + 4 * warp.index, f"round {t}")
 
 
+class KeepsSomeDropsOthers(Base):
+    # Values and tables kept by one warp while the other lets its own go (which later reads of
+    # either warp may get filled again): what is kept never changes.
+    def run(self, warp):
+        mine = np.arange(4) + 4 * warp.index
+        kept = []
+        for t in range(6):
+            values = yield warp.read(mine + 8 * t)
+            table = yield warp.reads(np.stack([mine + 8 * t, mine + 8 * (t + 1) % 64]))
+            if (t + warp.index) % 2:
+                kept.append((t, values, table))
+            del values, table
+        for t, values, table in kept:
+            self.check(values, 1000 + mine + 8 * t, f"round {t}'s values")
+            self.check(table[0], 1000 + mine + 8 * t, f"round {t}'s table, row 0")
+            self.check(table[1], 1000 + (mine + 8 * (t + 1)) % 64, f"round {t}'s table, row 1")
+
+
 class DropsAndReshapes(Base):
     def run(self, warp):
         mine = np.arange(4) + 4 * warp.index
@@ -148,6 +166,10 @@ class Lanes(unittest.TestCase):
 
     def test_values_kept_are_never_refilled(self):
         self.assert_checked(self.run_class("KeepsEveryRead"), 2 * 8 * 4)
+
+    def test_values_kept_stay_while_others_are_let_go_of(self):
+        # Per warp, 3 of 6 rounds kept: 3 x (4 values + 4 + 4 in the table).
+        self.assert_checked(self.run_class("KeepsSomeDropsOthers"), 2 * 3 * 12)
 
     def test_values_let_go_of_come_back_as_new(self):
         self.assert_checked(self.run_class("DropsAndReshapes"), 2 * 6 * 4 + 2)
