@@ -11,6 +11,7 @@ unsigned LaneWords::layout(const RecordedInstruction& in, unsigned bytes,
                            const AddressRelocation& relocation, std::uint64_t offset) {
   const std::uint32_t mask = in.mask;
   const std::array<std::uint64_t, kTraceLanes>& address = in.address;
+  run_ = kInactive;
   if (mask == 0xffffffffu && width_ == kTraceLanes && bytes <= (1u << shift_) &&
       ((in.strided && layout_strided(in, bytes, relocation, offset)) ||
        layout_words(address, bytes, relocation, offset)))
@@ -72,6 +73,7 @@ bool LaneWords::layout_strided(const RecordedInstruction& in, unsigned bytes,
   const AddressRelocation::Range& range = relocation.range_of(std::min(first, last));
   if (std::max(first, last) >= range.to) return false;
   std::uint64_t word = first + range.target - range.from + offset;
+  if (step == 1) run_ = word;
   slots_.resize(kTraceLanes);
   Address* slot = slots_.data();
   for (unsigned lane = 0; lane < kTraceLanes; ++lane) {  // one addition a lane: vectorised

@@ -38,6 +38,10 @@ class LaneWords {
   bool active(unsigned i) const { return active_[i] != 0; }
   // Words per lane (k) of the last layout.
   unsigned words_per_lane() const { return words_per_lane_; }
+  // The first word of the last layout when it is one instruction whose w lanes access w
+  // consecutive words (lane i word run() + i, a coalesced access): a LaneRun the MMU takes
+  // whole. kInactive otherwise.
+  Address run() const { return run_; }
 
   // The recorded words of one lane: first and last.
   std::uint64_t first_word(std::uint64_t address) const { return address >> shift_; }
@@ -56,6 +60,7 @@ class LaneWords {
   unsigned shift_;
   unsigned width_;
   unsigned words_per_lane_ = 1;
+  Address run_ = kInactive;
   std::vector<Address> slots_;
   std::vector<unsigned char> active_;
 };

@@ -230,11 +230,20 @@ Task GpuTraceProgram::run(Warp& warp) {
           const unsigned n = shared ? words.layout(in, site.bytes, k.shared, shared_offset)
                                     : words.layout(in, site.bytes, global_, 0);
           const Space space = shared && hierarchical_ ? Space::shared : Space::global;
+          // A write, or an atomic (a read-modify-write: one access of the word).
+          const bool read = mapping.operation == TraceOperation::read;
+          if (const Address run = words.run(); run != kInactive) {  // taken whole by the MMU
+            if (read)
+              co_await warp.read(LaneRun{run}, space, issued_at);
+            else
+              co_await warp.write(LaneRun{run}, space, issued_at);
+            continue;
+          }
           for (unsigned i = 0; i < n; ++i) {
             if (!words.active(i)) continue;
-            if (mapping.operation == TraceOperation::read)
+            if (read)
               co_await warp.read(words.instruction(i), space, issued_at);
-            else  // a write, or an atomic (a read-modify-write: one access of the word)
+            else
               co_await warp.write(words.instruction(i), space, issued_at);
           }
         }

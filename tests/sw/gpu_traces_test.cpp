@@ -453,6 +453,40 @@ TEST(LaneWords, SplitsWideAccessesLaneByLaneIntoInstructionsOfWLanes) {
   EXPECT_EQ(slots(words, 0)[7], 1u);
 }
 
+TEST(LaneWords, NamesARunOfWConsecutiveWordsByItsFirstWord) {
+  std::array<std::uint64_t, kTraceLanes> a{};
+  // 32-bit lanes of consecutive words from byte 4096: one instruction, words 1024 .. 1055.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 4096 + 4 * lane;
+  LaneWords words(2, 32);
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 4), 1u);
+  EXPECT_EQ(words.run(), 1024u);
+  EXPECT_EQ(slots(words, 0)[31], 1055u);  // the slots hold the same words
+  // Moved by an offset (a CTA's shared memory): the run moves with it.
+  RecordedInstruction in;
+  in.mask = 0xffffffffu;
+  in.address = a;
+  in.strided = true;
+  in.stride = 4;
+  ASSERT_EQ(words.layout(in, 4, identity(), 100), 1u);
+  EXPECT_EQ(words.run(), 1124u);
+  // Not a run: a column (lanes 32 words apart), 64-bit lanes (two instructions), an inactive
+  // lane, and a machine of w = 16.
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 128 * lane;
+  layout(words, 0xffffffffu, a, 4);
+  EXPECT_EQ(words.run(), kInactive);
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 8 * lane;
+  ASSERT_EQ(layout(words, 0xffffffffu, a, 8), 2u);
+  EXPECT_EQ(words.run(), kInactive);
+  for (unsigned lane = 0; lane < kTraceLanes; ++lane) a[lane] = 4 * lane;
+  layout(words, 0xffffffffu, a, 4);
+  ASSERT_EQ(words.run(), 0u);
+  layout(words, 0xfffffffeu, a, 4);
+  EXPECT_EQ(words.run(), kInactive);
+  LaneWords narrow(2, 16);
+  layout(narrow, 0xffffffffu, a, 4);
+  EXPECT_EQ(narrow.run(), kInactive);
+}
+
 // ---- the CTA schedule -------------------------------------------------------------------------
 
 TEST(CtaSchedule, PlacesCtasOnSlotsRoundByRound) {
