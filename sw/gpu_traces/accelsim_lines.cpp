@@ -19,17 +19,6 @@ constexpr unsigned kFirstVersionWithImmediate = 5;
 constexpr std::size_t kBatchLines = 1024;
 constexpr std::size_t kBatchReadLines = 16384;
 
-// Whether base + count * step (step signed, as Accel-Sim writes strides and deltas) lies in
-// [0, 2^64).
-bool stays_in_range(std::uint64_t base, std::int64_t step, std::uint64_t count) {
-  std::int64_t offset = 0;
-  if (count > INT64_MAX || __builtin_mul_overflow(step, static_cast<std::int64_t>(count), &offset))
-    return false;
-  std::uint64_t end = 0;
-  return offset >= 0 ? !__builtin_add_overflow(base, static_cast<std::uint64_t>(offset), &end)
-                     : base >= std::uint64_t{0} - static_cast<std::uint64_t>(offset);
-}
-
 // The first k of 1 .. count at which base + k * step leaves [0, 2^64) (there is one).
 std::uint64_t first_step_outside(std::uint64_t base, std::int64_t step, std::uint64_t count) {
   std::uint64_t k = 1;
@@ -37,15 +26,13 @@ std::uint64_t first_step_outside(std::uint64_t base, std::int64_t step, std::uin
   return k;
 }
 
-// Format 1's addresses: the k-th active lane of `in` at base + k * stride.
+// Format 1's addresses: the k-th active lane of `in` at base + k * stride (every lane active:
+// lane 0's alone, RecordedInstruction).
 void strided_addresses(std::uint64_t base, std::uint64_t stride, RecordedInstruction& in) {
   in.strided = true;
   in.stride = stride;
-  if (in.mask == 0xffffffffu) {  // one addition a lane, from values held in registers
-    for (std::uint64_t& lane : in.address) {
-      lane = base;
-      base += stride;
-    }
+  if (in.mask == 0xffffffffu) {
+    in.address[0] = base;
     return;
   }
   for (std::uint32_t m = in.mask; m != 0; m &= m - 1) {

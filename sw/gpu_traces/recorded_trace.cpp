@@ -151,16 +151,35 @@ bool TraceRecorder::count(const RecordedInstruction& in) {
   return true;
 }
 
+bool stays_in_range(std::uint64_t base, std::int64_t step, std::uint64_t count) {
+  std::int64_t offset = 0;
+  if (count > INT64_MAX || __builtin_mul_overflow(step, static_cast<std::int64_t>(count), &offset))
+    return false;
+  std::uint64_t end = 0;
+  return offset >= 0 ? !__builtin_add_overflow(base, static_cast<std::uint64_t>(offset), &end)
+                     : base >= std::uint64_t{0} - static_cast<std::uint64_t>(offset);
+}
+
 unsigned lane_past_end(const RecordedInstruction& in, unsigned bytes) {
   const std::uint64_t last_start = ~std::uint64_t{0} - (bytes - 1);
   // No address exceeds the or of them all: an or-reduction (it vectorises) clears almost every
   // line, the lanes inactive ones included, before the lanes are looked at one by one.
-  std::uint64_t any = 0;
-  for (const std::uint64_t a : in.address) any |= a;
-  if (any <= last_start) return kTraceLanes;
+  if (in.strided && in.mask == 0xffffffffu) {
+    // Lane 0's address and the stride: where they do not pass 2^64 on the way, the lanes lie
+    // between the first and the last.
+    const std::uint64_t first = in.address[0];
+    const std::uint64_t last = lane_address(in, kTraceLanes - 1);
+    if (stays_in_range(first, static_cast<std::int64_t>(in.stride), kTraceLanes - 1) &&
+        std::max(first, last) <= last_start)
+      return kTraceLanes;
+  } else {
+    std::uint64_t any = 0;
+    for (const std::uint64_t a : in.address) any |= a;
+    if (any <= last_start) return kTraceLanes;
+  }
   for (std::uint32_t m = in.mask; m != 0; m &= m - 1) {
     const auto lane = static_cast<unsigned>(std::countr_zero(m));
-    if (in.address[lane] > last_start) return lane;
+    if (lane_address(in, lane) > last_start) return lane;
   }
   return kTraceLanes;
 }
@@ -168,7 +187,7 @@ unsigned lane_past_end(const RecordedInstruction& in, unsigned bytes) {
 std::string past_end(const RecordedInstruction& in, unsigned lane, unsigned bytes) {
   char address[24];
   std::snprintf(address, sizeof address, "0x%016llx",
-                static_cast<unsigned long long>(in.address[lane]));
+                static_cast<unsigned long long>(lane_address(in, lane)));
   return "lane " + std::to_string(lane) + " accesses " + std::to_string(bytes) + " bytes from " +
          address + ", past the last byte address 0xffffffffffffffff: no memory has them";
 }

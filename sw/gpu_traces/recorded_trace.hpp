@@ -119,6 +119,10 @@ class TraceRecorder {
   std::string key_;
 };
 
+// Whether base + count * step (step signed, as Accel-Sim writes strides and deltas) lies in
+// [0, 2^64).
+bool stays_in_range(std::uint64_t base, std::int64_t step, std::uint64_t count);
+
 // The first active lane of `in` whose access of `bytes` bytes passes the last byte address,
 // 2^64 - 1, or kTraceLanes when none does: words no memory has, which a reader refuses at that
 // lane's place in the line with past_end's message.

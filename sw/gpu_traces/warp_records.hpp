@@ -27,10 +27,18 @@ struct RecordedInstruction {
   std::uint32_t mask = 0;   // active lanes
   std::array<std::uint64_t, kTraceLanes> address{};  // byte address of each active lane
   // The k-th active lane's address is the first's + k * stride (modulo 2^64): known when the
-  // record says so (Accel-Sim's base and stride, or decode_record), else false.
+  // record says so (Accel-Sim's base and stride, or decode_record), else false. The readers'
+  // first stage keeps lane 0's address alone when every lane is active (lane_address gives
+  // the others): the batches it hands to the second stage stay small.
   bool strided = false;
   std::uint64_t stride = 0;
 };
+
+// The byte address of an active lane of `in`.
+inline std::uint64_t lane_address(const RecordedInstruction& in, unsigned lane) {
+  return in.strided && in.mask == 0xffffffffu ? in.address[0] + lane * in.stride
+                                              : in.address[lane];
+}
 
 // Where a warp's encoding stands: the index and line of its previous record.
 struct RecordPosition {

@@ -1230,6 +1230,10 @@ TEST(AccelsimReader, RefusesAddressesPastTheLastByteAtTheirColumn) {
       {"0010 ffffffff 1 R2 LDG.E 1 R2 4 1 0xfffffffffffffff0 4", "0xfffffffffffffff0",
        "lane 4" + wrapped},
       {"0010 0000000f 1 R2 LDG.E 1 R2 4 2 0x10 4 -8 -16", "0x10", "lane 3" + wrapped},
+      // Every lane active, base and stride: the last lane's 16 bytes pass the end.
+      {"0010 ffffffff 1 R2 LDG.E.128 1 R2 16 1 0xffffffffffffff00 8", "0xffffffffffffff00",
+       "lane 31 accesses 16 bytes from 0xfffffffffffffff8, past the last byte address "
+       "0xffffffffffffffff: no memory has them"},
   };
   for (const auto& [instruction, field, message] : cases) {
     const auto trace = file(instruction);
