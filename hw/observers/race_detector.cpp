@@ -47,8 +47,15 @@ void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addres
       block = {memory.generation, memory.log.next(), a.epoch};
     start = block.start;
   }
-  for (const Address address : addresses)
-    if (address != kInactive) record(memory, a, address, start);
+  if (a.memory != instruction_.memory || a.warp != instruction_.warp || a.pc != instruction_.pc ||
+      memory.generation != instruction_.generation)
+    instruction_ = {a.memory, a.warp, a.pc, memory.generation, memory.log.next()};
+  Address last = kInactive;  // a lane at the address of the lane before adds nothing
+  for (const Address address : addresses) {
+    if (address != last && address != kInactive)
+      record(memory, a, address, start, instruction_.first);
+    last = address;
+  }
 }
 
 // Walks the list newest first as the definition does, jumping over what cannot race: a run of
@@ -73,13 +80,12 @@ inline void RaceDetector::pair_with(const Memory& memory, std::uint32_t head, Ac
 }
 
 inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address address,
-                                 std::uint32_t start) {
+                                 std::uint32_t start, std::uint32_t first) {
   Cell& cell = memory.cells[address];
   if (cell.generation != memory.generation) cell = Cell{memory.generation, 0, 0};
   std::uint32_t& head = a.kind == AccessKind::read ? cell.reads : cell.writes;
+  if (head >= first) return;  // another lane of the same instruction recorded the address
   const Record* previous = head != 0 ? &memory.log[head] : nullptr;
-  if (previous && previous->warp == a.warp && previous->pc == a.pc)
-    return;  // another lane of the same instruction
   if (cell.writes != 0) pair_with(memory, cell.writes, AccessKind::write, start, a, address);
   if (a.kind == AccessKind::write && cell.reads != 0)
     pair_with(memory, cell.reads, AccessKind::read, start, a, address);

@@ -54,7 +54,8 @@ class RaceDetector final : public AccessObserver {
   // One scope per memory. Keeps the first `listed` races; counts them all.
   RaceDetector(const std::vector<MemoryScope>& memories, std::size_t listed);
 
-  // The accesses of one warp instruction (AccessObserver).
+  // The accesses of one warp instruction (AccessObserver): all its lanes in one call, or in
+  // consecutive calls (one address each).
   void access(const MemoryAccess& access, std::span<const Address> addresses) override;
   // One access, at access.address.
   void access(const MemoryAccess& access) { this->access(access, {&access.address, 1}); }
@@ -130,9 +131,22 @@ class RaceDetector final : public AccessObserver {
     std::vector<BlockEpoch> blocks;
   };
 
+  // The instruction whose lanes are being recorded: its records are those numbered from
+  // `first` on in its memory's log, so that a lane of it at an address another lane has
+  // recorded is known from the list's head alone (most lanes of a search share addresses).
+  struct Instruction {
+    MemoryId memory = 0;
+    WarpId warp = 0;
+    std::uint64_t pc = 0;
+    std::uint32_t generation = 0;  // of the memory's log (0: none yet)
+    std::uint32_t first = 0;
+  };
+
   // Records one access of the instruction `a` (at `address`), reporting its races; the
-  // records of its block numbered below `start` are of earlier block epochs.
-  void record(Memory& memory, const MemoryAccess& a, Address address, std::uint32_t start);
+  // records of its block numbered below `start` are of earlier block epochs, those numbered
+  // from `first` on are its own.
+  void record(Memory& memory, const MemoryAccess& a, Address address, std::uint32_t start,
+              std::uint32_t first);
   // Reports the pairs the access forms with the list of `kind` starting at `head`.
   void pair_with(const Memory& memory, std::uint32_t head, AccessKind kind, std::uint32_t start,
                  const MemoryAccess& a, Address address);
@@ -140,6 +154,7 @@ class RaceDetector final : public AccessObserver {
                             Address address);
 
   std::vector<Memory> memories_;
+  Instruction instruction_;
   std::vector<unsigned> block_of_;  // per warp seen
   std::size_t listed_;
   std::uint64_t count_ = 0;

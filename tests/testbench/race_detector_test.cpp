@@ -146,6 +146,36 @@ TEST(RaceDetector, FindsThePairsOfTheDefinitionOnRandomStreams) {
       }
 }
 
+// The same streams with each instruction's lanes in one call, as the MMU makes it, inactive
+// lanes among them: lanes at one address (next to each other or not) count as one access.
+TEST(RaceDetector, FindsThePairsOfTheDefinitionWithAnInstructionsLanesInOneCall) {
+  std::mt19937_64 random(29);
+  for (const unsigned blocks : {1u, 3u})
+    for (const std::uint64_t words : {2u, 5u, 40u})
+      for (int trial = 0; trial < 20; ++trial) {
+        std::vector<RaceDetector::MemoryScope> scopes = {{words, blocks == 1}};
+        if (blocks > 1)
+          for (unsigned j = 0; j < blocks; ++j) scopes.push_back({words, true});
+        const std::vector<MemoryAccess> stream = random_stream(random, blocks, 4, words, 400);
+        RaceDetector detector(scopes, kListed);
+        for (std::size_t i = 0; i < stream.size();) {
+          std::vector<Address> lanes;
+          std::size_t j = i;
+          for (; j < stream.size() && stream[j].warp == stream[i].warp &&
+                 stream[j].pc == stream[i].pc && stream[j].memory == stream[i].memory;
+               ++j) {
+            if (random() % 4 == 0) lanes.push_back(kInactive);
+            lanes.push_back(stream[j].address);
+          }
+          detector.access(stream[i], lanes);
+          i = j;
+        }
+        SCOPED_TRACE(testing::Message()
+                     << "blocks " << blocks << " words " << words << " trial " << trial);
+        expect_same({detector.count(), detector.races()}, reference(stream));
+      }
+}
+
 // Each warp adding into a cell of its own, over and over (sum_hybrid's column sums): 2^21
 // accesses, no race; then, late, one warp reads another's cell and finds every write to it in
 // the epoch, newest first. Cheap however often a cell was accessed before.
