@@ -61,7 +61,8 @@ struct AccelsimForm {
   bool lineinfo = false;  // -enable lineinfo
 };
 
-class AccelsimLines {
+// The first stage of reading a .traceg (read_ahead.hpp), on cache lines of its own (TraceLines).
+class alignas(64) AccelsimLines {
  public:
   // The lines of `lines` (which outlives it), its header read; `pending`: the line after the
   // header, already read.

@@ -92,8 +92,9 @@ struct TraceLinePlace {
 
 // The lines of a trace file (compressed or not), each at most `line_limit` bytes, at most
 // `skipped_limit` bytes of them in a row that are not the trace's own (the reader says which are:
-// took()).
-class TraceLines {
+// took()). On cache lines of its own: a reading thread writes its counters at every line, and
+// a line of memory shared with the recording thread's state would pass between processors.
+class alignas(64) TraceLines {
  public:
   TraceLines(const std::filesystem::path& file, const std::string& what,
              std::size_t line_limit = kMaxTraceLineBytes,

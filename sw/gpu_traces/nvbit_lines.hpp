@@ -55,8 +55,8 @@ struct NvbitBatch {
   }
 };
 
-// Parses the lines of `file` into batches.
-class NvbitLines {
+// Parses the lines of `file` into batches; on cache lines of its own (TraceLines).
+class alignas(64) NvbitLines {
  public:
   NvbitLines(const std::filesystem::path& file, std::uint64_t skipped_limit);
 
