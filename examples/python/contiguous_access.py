@@ -30,8 +30,8 @@ class ContiguousRead(mmsim.Program):
         self.p = machine.threads
         if self.n % self.p:
             raise mmsim.ParamError("n", f"n = {self.n} must be a multiple of p = {self.p}")
-        # Where lane i reads in round t of a batch, from the batch's first address: t*p + i. One
-        # table for all warps stays in the cache, where one per warp would not.
+        # Where lane i reads in round t of a batch, from the batch's first address: t*p + i,
+        # the same table for every warp.
         self.offsets = (self.p * np.arange(BATCH, dtype=np.int64)[:, None]
                         + np.arange(machine.width, dtype=np.int64))
 
