@@ -162,8 +162,7 @@ bool stays_in_range(std::uint64_t base, std::int64_t step, std::uint64_t count) 
 
 unsigned lane_past_end(const RecordedInstruction& in, unsigned bytes) {
   const std::uint64_t last_start = ~std::uint64_t{0} - (bytes - 1);
-  // No address exceeds the or of them all: an or-reduction (it vectorises) clears almost every
-  // line, the lanes inactive ones included, before the lanes are looked at one by one.
+  // Most lines are cleared at once, before the lanes are looked at one by one.
   if (in.strided && in.mask == 0xffffffffu) {
     // Lane 0's address and the stride: where they do not pass 2^64 on the way, the lanes lie
     // between the first and the last.
@@ -173,6 +172,8 @@ unsigned lane_past_end(const RecordedInstruction& in, unsigned bytes) {
         std::max(first, last) <= last_start)
       return kTraceLanes;
   } else {
+    // No address exceeds the or of them all: an or-reduction (it vectorises), the inactive
+    // lanes included.
     std::uint64_t any = 0;
     for (const std::uint64_t a : in.address) any |= a;
     if (any <= last_start) return kTraceLanes;

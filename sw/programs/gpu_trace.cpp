@@ -230,7 +230,7 @@ Task GpuTraceProgram::run(Warp& warp) {
           const unsigned n = shared ? words.layout(in, site.bytes, k.shared, shared_offset)
                                     : words.layout(in, site.bytes, global_, 0);
           const Space space = shared && hierarchical_ ? Space::shared : Space::global;
-          // A write, or an atomic (a read-modify-write: one access of the word).
+          // Else a write, or an atomic (a read-modify-write: one access of the word).
           const bool read = mapping.operation == TraceOperation::read;
           if (const Address run = words.run(); run != kInactive) {  // taken whole by the MMU
             if (read)

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -844,11 +845,11 @@ py::object ValueArrays::array(int dimensions, std::size_t rows, std::size_t widt
     auto* array = reinterpret_cast<PyArrayObject*>(spare.ptr());
     // Still as we made it (a program may have reshaped it or changed its flags before it let
     // go), and nothing else refers to it (a weak reference would see it change).
-    const bool intact =
-        PyArray_NDIM(array) == dimensions && PyArray_DIM(array, 0) == dims[0] &&
-        (dimensions == 1 || PyArray_DIM(array, 1) == dims[1]) && PyArray_TYPE(array) == NPY_INT64 &&
-        PyArray_ISCARRAY(array) && PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
-        reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
+    const bool intact = PyArray_NDIM(array) == dimensions &&
+                        std::equal(dims, dims + dimensions, PyArray_DIMS(array)) &&
+                        PyArray_TYPE(array) == NPY_INT64 && PyArray_ISCARRAY(array) &&
+                        PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
+                        reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
     if (intact) return spare;
   }
   PyObject* made = PyArray_SimpleNew(dimensions, const_cast<npy_intp*>(dims), NPY_INT64);
