@@ -1,7 +1,8 @@
 """Contiguous access (Nakano 2012, section III) in Python: the twin of the built-in
 contiguous_access. In round t, thread i reads m[t*p + i]; every value read is checked (with
 checked: false it only reads, as scripts/bench measures the interpreter's part). With
-batch: true each warp yields all its rounds at once (warp.reads): the same warp instructions."""
+batch: true each warp yields its rounds BATCH at a time (warp.reads, each round's first address
+and each lane's offset from it): the same warp instructions."""
 
 import numpy as np
 
@@ -11,10 +12,11 @@ import mmsim
 # equals its address, so that a cell read in place of another shows.
 PATTERN = np.int64(0x2545F4914F6CDD1D)
 
-# Rounds whose addresses are made at once (and yielded at once with batch: true): a few dozen
-# make the interpreter's part small beside the simulator's, and keep the tables (addresses,
-# values) small enough to stay in the cache.
-BATCH = 16
+# Rounds checked at once (and yielded at once with batch: true): a few dozen make the
+# interpreter's part small beside the simulator's. The tables of values mmsim returns for a
+# batch are filled by all warps as one stream, however many rounds they hold; the table of
+# addresses the loop below makes (one numpy operation a batch) is made and read at once.
+BATCH = 64
 
 
 class ContiguousRead(mmsim.Program):
@@ -31,9 +33,10 @@ class ContiguousRead(mmsim.Program):
         if self.n % self.p:
             raise mmsim.ParamError("n", f"n = {self.n} must be a multiple of p = {self.p}")
         # Where lane i reads in round t of a batch, from the batch's first address: t*p + i,
-        # the same table for every warp.
+        # the same table for every warp; and each lane's offset from its round's first address.
         self.offsets = (self.p * np.arange(BATCH, dtype=np.int64)[:, None]
                         + np.arange(machine.width, dtype=np.int64))
+        self.lanes = range(machine.width)
 
     def memory_words(self, machine=None):
         return self.n
@@ -50,26 +53,29 @@ class ContiguousRead(mmsim.Program):
             for a in range(first, first + count * self.p, self.p):
                 yield warp.read(range(a, a + width))
             return
-        # The addresses of BATCH rounds at a time: rounds[t] holds round first + t's, thread i
-        # reading m[t*p + i]. One numpy operation per batch (the offsets plus the batch's first
-        # address), not one per round.
-        start = warp.thread(0)
+        # BATCH rounds at a time, first .. last - 1: round t's lane i reads t*p + T(0) + i.
+        start, p = warp.thread(0), self.p
         for first in range(0, count, BATCH):
-            rounds = self.offsets[:count - first] + (start + first * self.p)
+            last = min(first + BATCH, count)
             if self.batch:
                 # Every round of the batch in one yield, issued as the loop below issues them,
-                # one warp instruction per round; the values come back as a table, round t in
-                # row t.
-                got = yield warp.reads(rounds)
+                # one warp instruction per round: each round's first address (a range, made
+                # without numpy) and each lane's offset from it. The values come back as a
+                # table, round t in row t.
+                got = yield warp.reads(range(start + first * p, start + last * p, p),
+                                       offsets=self.lanes)
             else:
-                # Rows by index: `for addresses in rounds` would end each batch with numpy's
-                # IndexError, a formatted message.
+                # The batch's addresses in one numpy operation (the offsets plus the batch's
+                # first address), not one per round; rows by index: `for addresses in rounds`
+                # would end each batch with numpy's IndexError, a formatted message.
+                rounds = self.offsets[:last - first] + (start + first * p)
                 got = np.empty_like(rounds)
                 for t in range(len(rounds)):
                     got[t] = yield warp.read(rounds[t])
             if self.checked:
                 # Checked a batch at once: numpy's overhead is per operation, whatever its lanes.
-                self.check(got ^ PATTERN, rounds, f"the values warp {warp.index} read")
+                self.check(got ^ PATTERN, self.offsets[:last - first] + (start + first * p),
+                           f"the values warp {warp.index} read")
             # Let go of the values before the next yield: mmsim fills an array that nothing holds
-            # again for the next reads of any warp, while it is still in the cache.
+            # again for the next reads, rather than making a new one.
             del got

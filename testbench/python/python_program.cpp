@@ -377,14 +377,15 @@ class PythonProgram final : public WarpProgram {
             // own would be; the values of round r go to row r of what the yield returns.
             {
               Word* table = nullptr;
-              sent = handle.arrays().table(in.rounds, in.lanes, table);
+              std::size_t row_words = 0;
+              sent = handle.arrays().table(handle, in.rounds, table, row_words);
               for (std::size_t round = 0; round < in.rounds; ++round) {
                 if (in.runs)
                   co_await warp.read(in.round_run(round), in.space, *in.site);
                 else
                   co_await warp.read(in.round_addresses(round), in.space, *in.site);
                 const std::span<const Word> got = warp.registers();
-                std::copy(got.begin(), got.end(), table + round * in.lanes);
+                std::copy(got.begin(), got.end(), table + round * row_words);
               }
             }
             break;

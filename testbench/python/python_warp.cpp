@@ -9,11 +9,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "hw/support/consecutive_lanes.hpp"
+#include "hw/support/huge_pages.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -76,26 +79,42 @@ std::string text_of(PyObject* value) { return py::repr(value).cast<std::string>(
 
 // ---- arguments ----------------------------------------------------------------------------
 
-// Binds a call's arguments (positional, then by keyword) to `names`; absent ones stay nullptr.
+// A memory method's arguments (absent ones nullptr).
+struct MemoryArguments {
+  PyObject* addresses = nullptr;
+  PyObject* values = nullptr;  // writes
+  PyObject* space = nullptr;
+  PyObject* offsets = nullptr;  // batches: `addresses` are then each round's base
+};
+
+// One parameter of a memory method: its name and where its argument goes.
+struct Parameter {
+  const char* name;
+  PyObject* MemoryArguments::*argument;
+};
+
+// Binds a call's arguments (positional, then by keyword) to `parameters`.
 template <std::size_t N>
-void bind_arguments(const char* op, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                    const std::array<const char*, N>& names, std::array<PyObject*, N>& out) {
-  out.fill(nullptr);
+MemoryArguments bind_arguments(const char* op, PyObject* const* args, Py_ssize_t nargs,
+                               PyObject* kwnames, const std::array<Parameter, N>& parameters) {
+  MemoryArguments bound;
   if (nargs > static_cast<Py_ssize_t>(N))
     throw py::type_error(fmt::format("{}() takes at most {} arguments ({} given)", op, N, nargs));
-  for (Py_ssize_t i = 0; i < nargs; ++i) out[i] = args[i];
+  for (Py_ssize_t i = 0; i < nargs; ++i) bound.*parameters[i].argument = args[i];
   const Py_ssize_t keywords = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
   for (Py_ssize_t k = 0; k < keywords; ++k) {
     PyObject* name = PyTuple_GET_ITEM(kwnames, k);
     std::size_t i = 0;
-    while (i < N && PyUnicode_CompareWithASCIIString(name, names[i]) != 0) ++i;
+    while (i < N && PyUnicode_CompareWithASCIIString(name, parameters[i].name) != 0) ++i;
     if (i == N)
       throw py::type_error(
           fmt::format("{}() got an unexpected keyword argument {}", op, text_of(name)));
-    if (out[i] != nullptr)
-      throw py::type_error(fmt::format("{}() got multiple values for argument '{}'", op, names[i]));
-    out[i] = args[nargs + k];
+    if (bound.*parameters[i].argument != nullptr)
+      throw py::type_error(
+          fmt::format("{}() got multiple values for argument '{}'", op, parameters[i].name));
+    bound.*parameters[i].argument = args[nargs + k];
   }
+  return bound;
 }
 
 Space space_of(const char* op, PyObject* name) {
@@ -111,11 +130,12 @@ Space space_of(const char* op, PyObject* name) {
       fmt::format("{}: space {}: expected 'global' or 'shared'", op, text_of(name)));
 }
 
-// An integer lane value from a Python integer (numpy's included; never a float), or an error
-// naming the lane.
-std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, PyObject* item) {
+// An integer from a Python integer (numpy's included; never a float), or an error naming its
+// place (`op`: lane 3, `op`: round 2).
+std::int64_t integer_at(const char* op, const char* place, std::size_t at, const char* what,
+                        PyObject* item) {
   if (!PyIndex_Check(item))
-    throw py::type_error(fmt::format("{}: lane {}: expected {} (an integer{}), got {}", op, lane,
+    throw py::type_error(fmt::format("{}: {} {}: expected {} (an integer{}), got {}", op, place, at,
                                      what, std::string_view(what) == "an address" ? " or None" : "",
                                      text_of(item)));
   int overflow = 0;
@@ -124,8 +144,13 @@ std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, Py
   const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow != 0)
     throw py::value_error(
-        fmt::format("{}: lane {}: {} does not fit a 64-bit word", op, lane, text_of(item)));
+        fmt::format("{}: {} {}: {} does not fit a 64-bit word", op, place, at, text_of(item)));
   return value;
+}
+
+// An integer lane value, or an error naming the lane.
+std::int64_t lane_integer(const char* op, const char* what, std::size_t lane, PyObject* item) {
+  return integer_at(op, "lane", lane, what, item);
 }
 
 [[noreturn]] void wrong_lanes(const char* op, Py_ssize_t given, unsigned width) {
@@ -395,27 +420,53 @@ std::optional<long long> range_field(PyObject* range, Py_ssize_t offset, const c
   return n;
 }
 
+// A range of integers that fit a long long: start, step and length.
+struct IntegerRange {
+  long long start = 0;
+  long long step = 1;
+  std::size_t length = 0;
+};
+
+// `given` as an IntegerRange; nullopt for anything else, or a range whose start or stop is
+// beyond a long long (read lane by lane, and refused there).
+std::optional<IntegerRange> integer_range(PyObject* given) {
+  if (!PyRange_Check(given)) return std::nullopt;
+  const RangeMembers& members = range_members();
+  const std::optional<long long> start = range_field(given, members.start, "start");
+  const std::optional<long long> stop = range_field(given, members.stop, "stop");
+  const std::optional<long long> step = range_field(given, members.step, "step");
+  if (!start || !stop || !step) return std::nullopt;
+  // Its length from the three (len() would compute it with Python's integers); the distance
+  // in unsigned arithmetic, where it always fits.
+  const bool up = *step > 0;
+  const bool empty = up ? *stop <= *start : *stop >= *start;
+  const unsigned long long distance =
+      up ? static_cast<unsigned long long>(*stop) - static_cast<unsigned long long>(*start)
+         : static_cast<unsigned long long>(*start) - static_cast<unsigned long long>(*stop);
+  const unsigned long long stride =
+      up ? static_cast<unsigned long long>(*step) : 0 - static_cast<unsigned long long>(*step);
+  return IntegerRange{*start, *step,
+                      empty ? 0 : static_cast<std::size_t>((distance - 1) / stride + 1)};
+}
+
 // The first address of `given` when it is range(a, a + width) with a + width <= words, a run
 // (lane i at a + i) made without numpy or a list; nullopt for anything else, which the lanes'
 // own path takes (and names what is wrong with it).
 std::optional<Address> range_run(PyObject* given, unsigned width, std::uint64_t words) {
-  if (!PyRange_Check(given)) return std::nullopt;
-  const RangeMembers& members = range_members();
-  if (range_field(given, members.step, "step") != 1) return std::nullopt;
-  const std::optional<long long> start = range_field(given, members.start, "start");
-  const std::optional<long long> stop = range_field(given, members.stop, "stop");
-  if (!start || !stop || *start < 0 || words < width ||
-      static_cast<std::uint64_t>(*start) > words - width ||
-      *stop != *start + static_cast<long long>(width))
+  const std::optional<IntegerRange> range = integer_range(given);
+  if (!range || range->step != 1 || range->length != width || range->start < 0 || words < width ||
+      static_cast<std::uint64_t>(range->start) > words - width)
     return std::nullopt;
-  return static_cast<Address>(*start);
+  return static_cast<Address>(range->start);
 }
 
 py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
-                              PyObject* addresses, PyObject* space, PyObject* values) {
+                              const MemoryArguments& arguments) {
+  PyObject* addresses = arguments.addresses;
+  PyObject* values = arguments.values;
   const unsigned width = w.warp().width();
   const bool has_values = values != nullptr && values != Py_None;
-  const Space where = space_of(op, space);
+  const Space where = space_of(op, arguments.space);
   const bool shared = where == Space::shared;
   const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
   // Lanes that are a run in range (a coalesced access, the usual case) keep their first
@@ -503,24 +554,173 @@ void for_each_round(const char* op, const char* what, PyObject* given, unsigned 
   }
 }
 
-// warp.reads, warp.writes: `rounds` warp instructions made at once.
+// The rounds' bases of the offsets form (warp.reads(bases, offsets=...)): a range, read without
+// making its integers, a 1-D numpy array of integers or a sequence of integers.
+class RoundBases {
+ public:
+  RoundBases(const char* op, PyObject* given);
+  std::size_t size() const { return size_; }
+  // A range's element in unsigned arithmetic, which wraps to it exactly (round * step alone
+  // may pass a long long where the element does not).
+  std::int64_t operator[](std::size_t round) const {
+    if (!listed_.empty()) return listed_[round];
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(start_) +
+                                     static_cast<std::uint64_t>(round) *
+                                         static_cast<std::uint64_t>(step_));
+  }
+
+ private:
+  std::int64_t start_ = 0;  // a range's (it holds them all: each fits)
+  std::int64_t step_ = 0;
+  std::vector<std::int64_t> listed_;  // an array's or a sequence's
+  std::size_t size_ = 0;
+};
+
+RoundBases::RoundBases(const char* op, PyObject* given) {
+  if (const std::optional<IntegerRange> range = integer_range(given)) {
+    start_ = range->start;
+    step_ = range->step;
+    size_ = range->length;
+    return;
+  }
+  if (PyArray_Check(given)) {
+    auto* array = reinterpret_cast<PyArrayObject*>(given);
+    check_dtype(op, "a base", array, false);
+    if (PyArray_NDIM(array) != 1)
+      throw py::value_error(
+          fmt::format("{}: bases of shape {} given: with offsets, expected one base per round, "
+                      "one dimension",
+                      op, shape_of(given)));
+    const py::object ints = int64_copy(given, 1);
+    const auto* data = static_cast<const std::int64_t*>(
+        PyArray_DATA(reinterpret_cast<PyArrayObject*>(ints.ptr())));
+    listed_.assign(data, data + PyArray_DIM(array, 0));
+    size_ = listed_.size();
+    return;
+  }
+  if (!PySequence_Check(given) || PyUnicode_Check(given))
+    throw py::type_error(
+        fmt::format("{}: with offsets, expected each round's base as a range, a 1-D numpy array "
+                    "or a list of integers, got {}",
+                    op, text_of(given)));
+  const py::object sequence = py::reinterpret_steal<py::object>(PySequence_Fast(given, op));
+  if (!sequence) throw py::error_already_set();
+  const Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(sequence.ptr());
+  listed_.resize(static_cast<std::size_t>(count));
+  for (Py_ssize_t round = 0; round < count; ++round) {
+    if (PyBool_Check(items[round]) || PyArray_IsScalar(items[round], Bool))
+      throw py::type_error(fmt::format("{}: round {}: {} is not a base (an integer)", op, round,
+                                       text_of(items[round])));
+    listed_[round] = integer_at(op, "round", round, "a base", items[round]);
+  }
+  size_ = listed_.size();
+}
+
+// The lanes' offsets of the offsets form: one integer per lane, as warp.read takes its lanes (a
+// range, a list, a numpy array), none of them None.
+struct LaneOffsets {
+  std::vector<std::int64_t> lanes;
+  std::int64_t low = 0;  // the smallest and the largest
+  std::int64_t high = 0;
+  bool run = false;  // lane i at lanes[0] + i: each round a run
+
+  LaneOffsets(const char* op, PyObject* given, unsigned width);
+};
+
+struct OffsetTaker {
+  static constexpr bool kBooleans = false;
+  std::int64_t* out;
+  void operator()(unsigned lane, std::int64_t offset) const { out[lane] = offset; }
+  [[noreturn]] void inactive(const char* op, unsigned lane) const {
+    throw py::type_error(fmt::format(
+        "{}: lane {}: None is not an offset (every lane of the offsets form is active)", op, lane));
+  }
+  void all(const char* data, npy_intp stride, unsigned width, bool) const {
+    copy_lanes(data, stride, width, reinterpret_cast<std::uint64_t*>(out));
+  }
+};
+
+LaneOffsets::LaneOffsets(const char* op, PyObject* given, unsigned width) : lanes(width) {
+  const std::optional<IntegerRange> range = integer_range(given);
+  if (range && range->length == width) {
+    for (unsigned lane = 0; lane < width; ++lane)
+      lanes[lane] = range->start + static_cast<std::int64_t>(lane) * range->step;
+  } else {
+    for_each_lane(op, "an offset", given, width, OffsetTaker{lanes.data()});
+  }
+  if (width == 0) return;
+  const auto [low_at, high_at] = std::minmax_element(lanes.begin(), lanes.end());
+  low = *low_at;
+  high = *high_at;
+  run = high - low == static_cast<std::int64_t>(width) - 1 && lanes.front() == low &&
+        std::adjacent_find(lanes.begin(), lanes.end(), [](std::int64_t a, std::int64_t b) {
+          return b != a + 1;
+        }) == lanes.end();
+}
+
+// The addresses of the offsets form, round t's lane i at bases[t] + offsets[i], into `table`:
+// each round's first address (offsets.run) or its every lane. A round is checked from its
+// smallest and largest offsets; one outside raises at its first lane outside.
+void fill_from_bases(const char* op, const RoundBases& bases, const LaneOffsets& offsets,
+                     std::uint64_t words, const char* space_name, Address* table) {
+  const std::size_t width = offsets.lanes.size();
+  for (std::size_t round = 0; round < bases.size(); ++round) {
+    const std::int64_t base = bases[round];
+    std::int64_t low = 0;
+    std::int64_t high = 0;
+    const bool inside = !__builtin_add_overflow(base, offsets.low, &low) &&
+                        !__builtin_add_overflow(base, offsets.high, &high) && low >= 0 &&
+                        static_cast<std::uint64_t>(high) < words;
+    if (!inside) {
+      const AddressTaker taker{op, words, space_name, nullptr, static_cast<std::ptrdiff_t>(round)};
+      for (std::size_t lane = 0; lane < width; ++lane) {
+        std::int64_t address = 0;
+        if (__builtin_add_overflow(base, offsets.lanes[lane], &address))
+          taker.outside(lane, fmt::format("{} + {}", base, offsets.lanes[lane]));
+        if (address < 0 || static_cast<std::uint64_t>(address) >= words)
+          taker.outside(lane, std::to_string(address));
+      }
+    }
+    if (offsets.run) {
+      table[round] = static_cast<Address>(low);
+      continue;
+    }
+    Address* row = table + round * width;
+    for (std::size_t lane = 0; lane < width; ++lane)
+      row[lane] = static_cast<Address>(base + offsets.lanes[lane]);
+  }
+}
+
+// warp.reads, warp.writes: `rounds` warp instructions made at once, from a table of addresses
+// or (offsets given) from each round's base and each lane's offset.
 py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
-                             PyObject* addresses, PyObject* space, PyObject* values) {
+                             const MemoryArguments& arguments) {
+  PyObject* addresses = arguments.addresses;
+  PyObject* values = arguments.values;
   const unsigned width = w.warp().width();
   const bool has_values = values != nullptr && values != Py_None;
-  const std::size_t rounds = rounds_of(op, "addresses", addresses, width);
+  std::optional<RoundBases> bases;
+  std::optional<LaneOffsets> offsets;
+  if (arguments.offsets != nullptr) {
+    bases.emplace(op, addresses);
+    offsets.emplace(op, arguments.offsets, width);
+  }
+  const std::size_t rounds = bases ? bases->size() : rounds_of(op, "addresses", addresses, width);
   if (has_values) {
     const std::size_t given = rounds_of(op, "values", values, width);
     if (given != rounds)
       throw py::value_error(
           fmt::format("{}: {} rounds of values for {} rounds of addresses", op, given, rounds));
   }
-  const Space where = space_of(op, space);
+  const Space where = space_of(op, arguments.space);
   const bool shared = where == Space::shared;
   const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
   const char* space_name = shared ? "shared" : "global";
   const std::size_t cells = rounds * width;
-  const bool runs = lanes_in_place(addresses, 2) &&
+  const bool runs =
+      offsets ? offsets->run
+              : lanes_in_place(addresses, 2) &&
                     rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
                                   PyArray_STRIDE(reinterpret_cast<PyArrayObject*>(addresses), 0),
                                   width, rounds, words);
@@ -535,40 +735,42 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
   in->has_values = has_values;
   auto* table = reinterpret_cast<Address*>(in->cells);
   Word* value_cells = reinterpret_cast<Word*>(in->cells + address_cells);
-  if (runs) {
+  if (offsets) {
+    fill_from_bases(op, *bases, *offsets, words, space_name, table);
+  } else if (runs) {
     auto* array = reinterpret_cast<PyArrayObject*>(addresses);
     for (std::size_t round = 0; round < rounds; ++round)
       std::memcpy(table + round,
                   PyArray_BYTES(array) + static_cast<npy_intp>(round) * PyArray_STRIDE(array, 0),
                   sizeof(Address));
-    if (has_values)
-      for_each_round(op, "a value", values, width, rounds,
-                     [&](const char*, std::size_t round, bool) {
-                       return ValueTaker{nullptr, value_cells + round * width};
-                     });
-    return made(std::move(object));
+  } else {
+    // An array's rounds are copied, then checked all at once (raising at the first round with
+    // an address outside); a sequence's round by round.
+    for_each_round(op, "an address", addresses, width, rounds,
+                   [&](const char* round_op, std::size_t round, bool named) {
+                     return AddressTaker{round_op,
+                                         words,
+                                         space_name,
+                                         table + round * width,
+                                         named ? -1 : static_cast<std::ptrdiff_t>(round),
+                                         !named};
+                   });
+    if (PyArray_Check(addresses) && any_outside(table, cells, words)) {
+      const bool from_unsigned =
+          PyArray_DESCR(reinterpret_cast<PyArrayObject*>(addresses))->kind == 'u';
+      for (std::size_t round = 0; round < rounds; ++round)
+        AddressTaker{op, words, space_name, table + round * width,
+                     static_cast<std::ptrdiff_t>(round)}
+            .check(width, from_unsigned);
+    }
   }
-  // An array's rounds are copied, then checked all at once (raising at the first round with an
-  // address outside); a sequence's round by round.
-  for_each_round(op, "an address", addresses, width, rounds,
-                 [&](const char* round_op, std::size_t round, bool named) {
-                   return AddressTaker{round_op,
-                                       words,
-                                       space_name,
-                                       table + round * width,
-                                       named ? -1 : static_cast<std::ptrdiff_t>(round),
-                                       !named};
-                 });
-  if (PyArray_Check(addresses) && any_outside(table, cells, words)) {
-    const bool from_unsigned =
-        PyArray_DESCR(reinterpret_cast<PyArrayObject*>(addresses))->kind == 'u';
-    for (std::size_t round = 0; round < rounds; ++round)
-      AddressTaker{op, words, space_name, table + round * width, static_cast<std::ptrdiff_t>(round)}
-          .check(width, from_unsigned);
-  }
+  // A value may be None only where its lane is inactive: in a table of addresses that is not
+  // of runs (runs and the offsets form have every lane active).
+  const bool inactive_lanes = !runs && !offsets;
   if (has_values)
     for_each_round(op, "a value", values, width, rounds, [&](const char*, std::size_t round, bool) {
-      return ValueTaker{table + round * width, value_cells + round * width};
+      return ValueTaker{inactive_lanes ? table + round * width : nullptr,
+                        value_cells + round * width};
     });
   return made(std::move(object));
 }
@@ -594,46 +796,50 @@ void free_instruction(PyObject* self) {
 // ---- the warp's methods and attributes --------------------------------------------------------
 
 // warp.read, warp.write, warp.reads, warp.writes: the call's arguments bound by name (a read
-// takes no values), then `Make` (memory_instruction or batch_instruction) makes the
-// instruction(s).
-template <auto Make>
+// takes no values, a single instruction no offsets), then `Make` (memory_instruction or
+// batch_instruction) makes the instruction(s).
+template <auto Make, bool kBatch>
 PyObject* memory_method(PythonInstruction::Kind kind, const char* op, PyObject* self,
                         PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return python_call([&] {
-    std::array<PyObject*, 3> a{};  // addresses, values, space
-    if (kind == PythonInstruction::Kind::read) {
-      static constexpr std::array<const char*, 2> names{"addresses", "space"};
-      std::array<PyObject*, 2> given{};
-      bind_arguments(op, args, nargs, kwnames, names, given);
-      a = {given[0], nullptr, given[1]};
-    } else {
-      static constexpr std::array<const char*, 3> names{"addresses", "values", "space"};
-      bind_arguments(op, args, nargs, kwnames, names, a);
-    }
-    if (a[0] == nullptr)
+    using A = MemoryArguments;
+    static constexpr Parameter addresses{"addresses", &A::addresses};
+    static constexpr Parameter values{"values", &A::values};
+    static constexpr Parameter space{"space", &A::space};
+    static constexpr Parameter offsets{"offsets", &A::offsets};
+    MemoryArguments a;
+    if (kind == PythonInstruction::Kind::read && kBatch)
+      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, space, offsets});
+    else if (kind == PythonInstruction::Kind::read)
+      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, space});
+    else if (kBatch)
+      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, values, space, offsets});
+    else
+      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, values, space});
+    if (a.addresses == nullptr)
       throw py::type_error(fmt::format("{}() missing its argument 'addresses'", op));
-    return Make(warp_of(self), kind, op, a[0], a[2], a[1]).release().ptr();
+    return Make(warp_of(self), kind, op, a).release().ptr();
   });
 }
 
 PyObject* read(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<memory_instruction>(PythonInstruction::Kind::read, "warp.read", self, args,
-                                           nargs, kwnames);
+  return memory_method<memory_instruction, false>(PythonInstruction::Kind::read, "warp.read", self,
+                                                  args, nargs, kwnames);
 }
 
 PyObject* write(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<memory_instruction>(PythonInstruction::Kind::write, "warp.write", self, args,
-                                           nargs, kwnames);
+  return memory_method<memory_instruction, false>(PythonInstruction::Kind::write, "warp.write",
+                                                  self, args, nargs, kwnames);
 }
 
 PyObject* reads(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<batch_instruction>(PythonInstruction::Kind::read, "warp.reads", self, args,
-                                          nargs, kwnames);
+  return memory_method<batch_instruction, true>(PythonInstruction::Kind::read, "warp.reads", self,
+                                                args, nargs, kwnames);
 }
 
 PyObject* writes(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<batch_instruction>(PythonInstruction::Kind::write, "warp.writes", self, args,
-                                          nargs, kwnames);
+  return memory_method<batch_instruction, true>(PythonInstruction::Kind::write, "warp.writes", self,
+                                                args, nargs, kwnames);
 }
 
 PyObject* syncthreads(PyObject* self, PyObject*) {
@@ -752,15 +958,17 @@ PyMethodDef warp_methods[] = {
      "lane's register) to its address"},
     {"reads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reads)),
      METH_FASTCALL | METH_KEYWORDS,
-     "reads(addresses, space='global'): many reads at once, one warp instruction per round, "
-     "issued one after the other as yielded reads would be: addresses rounds x lanes (a 2-D "
-     "numpy array, or a list of rounds as read takes them); yield it to get the values of every "
-     "round (a rounds x lanes array)"},
+     "reads(addresses, space='global', offsets=None): many reads at once, one warp instruction "
+     "per round, issued one after the other as yielded reads would be: addresses rounds x lanes "
+     "(a 2-D numpy array, or a list of rounds as read takes them), or with offsets (one per "
+     "lane) each round's base, lane i of round t reading addresses[t] + offsets[i]; yield it to "
+     "get the values of every round (a rounds x lanes array)"},
     {"writes", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(writes)),
      METH_FASTCALL | METH_KEYWORDS,
-     "writes(addresses, values=None, space='global'): many writes at once, one warp instruction "
-     "per round, as yielded writes would be: addresses and values rounds x lanes (default: each "
-     "lane's register)"},
+     "writes(addresses, values=None, space='global', offsets=None): many writes at once, one "
+     "warp instruction per round, as yielded writes would be: addresses (or with offsets each "
+     "round's base, as reads takes them) and values rounds x lanes (default: each lane's "
+     "register)"},
     {"syncthreads", syncthreads, METH_NOARGS,
      "wait until every unfinished warp of the block is here"},
     {"grid_sync", grid_sync, METH_NOARGS,
@@ -837,40 +1045,132 @@ PythonWarp::PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& site
 
 PythonWarp::~PythonWarp() { reinterpret_cast<WarpObject*>(object_.ptr())->warp = nullptr; }
 
-py::object ValueArrays::array(int dimensions, std::size_t rows, std::size_t width) {
-  const npy_intp shape[] = {static_cast<npy_intp>(rows), static_cast<npy_intp>(width)};
-  const npy_intp* dims = dimensions == 1 ? shape + 1 : shape;
-  for (const py::object& spare : spare_) {
-    if (!spare || Py_REFCNT(spare.ptr()) != 1) continue;
-    auto* array = reinterpret_cast<PyArrayObject*>(spare.ptr());
-    // Still as we made it (a program may have reshaped it or changed its flags before it let
-    // go), and nothing else refers to it (a weak reference would see it change).
-    const bool intact = PyArray_NDIM(array) == dimensions &&
-                        std::equal(dims, dims + dimensions, PyArray_DIMS(array)) &&
-                        PyArray_TYPE(array) == NPY_INT64 && PyArray_ISCARRAY(array) &&
-                        PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
-                        reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
-    if (intact) return spare;
-  }
-  PyObject* made = PyArray_SimpleNew(dimensions, const_cast<npy_intp*>(dims), NPY_INT64);
-  if (made == nullptr) throw py::error_already_set();
-  py::object out = py::reinterpret_steal<py::object>(made);
-  spare_[next_spare_] = out;
-  next_spare_ = (next_spare_ + 1) % spare_.size();
-  return out;
+namespace {
+// Whether `spare` can be filled again as an int64 array of these dimensions: nothing refers to
+// it but the holder (no weak reference either, which would see it change), and it is still as
+// it was made (a program may have reshaped it or changed its flags before it let go).
+bool reusable(const py::object& spare, int dimensions, const npy_intp* dims) {
+  if (!spare || Py_REFCNT(spare.ptr()) != 1) return false;
+  auto* array = reinterpret_cast<PyArrayObject*>(spare.ptr());
+  return PyArray_NDIM(array) == dimensions &&
+         std::equal(dims, dims + dimensions, PyArray_DIMS(array)) &&
+         PyArray_TYPE(array) == NPY_INT64 && PyArray_ISCARRAY(array) &&
+         PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
+         reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
 }
 
+py::object new_int64_array(int dimensions, const npy_intp* dims) {
+  PyObject* made = PyArray_SimpleNew(dimensions, const_cast<npy_intp*>(dims), NPY_INT64);
+  if (made == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(made);
+}
+}  // namespace
+
 py::object ValueArrays::values(std::span<const Word> got) {
-  py::object out = array(1, 1, got.size());
+  const npy_intp dims[] = {static_cast<npy_intp>(got.size())};
+  py::object out;
+  for (const py::object& spare : spare_) {
+    if (reusable(spare, 1, dims)) {
+      out = spare;
+      break;
+    }
+  }
+  if (!out) {
+    out = new_int64_array(1, dims);
+    spare_[next_spare_] = out;
+    next_spare_ = (next_spare_ + 1) % spare_.size();
+  }
   std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out.ptr())), got.data(),
               got.size_bytes());
   return out;
 }
 
-py::object ValueArrays::table(std::size_t rounds, unsigned width, Word*& cells) {
-  py::object out = array(2, rounds, width);
-  cells = static_cast<Word*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(out.ptr())));
-  return out;
+namespace {
+// The block of rows' owner: a capsule that frees the block with its last reference.
+constexpr const char* kRowsName = "mmsim.table_rows";
+// A warp's slot in it: a capsule whose context is the block's owner, held while it lives.
+constexpr const char* kSlotName = "mmsim.table_slot";
+
+void free_rows(PyObject* capsule) {
+  delete static_cast<HugePageArray<Word>*>(PyCapsule_GetPointer(capsule, kRowsName));
+}
+
+void free_slot(PyObject* capsule) {
+  Py_XDECREF(static_cast<PyObject*>(PyCapsule_GetContext(capsule)));
+}
+
+py::object capsule(void* pointer, const char* name, PyCapsule_Destructor destructor) {
+  PyObject* made = PyCapsule_New(pointer, name, destructor);
+  if (made == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(made);
+}
+
+// Whether `table`, which nothing refers to but the slot, is still the view of `rounds` rows at
+// `data` it was made (a program may have reshaped it or changed its flags before it let go).
+bool intact_view(const py::object& table, std::size_t rounds, unsigned width, const Word* data,
+                 std::size_t row_words) {
+  if (!table || Py_REFCNT(table.ptr()) != 1) return false;
+  auto* array = reinterpret_cast<PyArrayObject*>(table.ptr());
+  return PyArray_NDIM(array) == 2 && PyArray_DIM(array, 0) == static_cast<npy_intp>(rounds) &&
+         PyArray_DIM(array, 1) == static_cast<npy_intp>(width) &&
+         PyArray_STRIDE(array, 0) == static_cast<npy_intp>(row_words * sizeof(Word)) &&
+         PyArray_STRIDE(array, 1) == static_cast<npy_intp>(sizeof(Word)) &&
+         PyArray_DATA(array) == data && PyArray_TYPE(array) == NPY_INT64 &&
+         PyArray_ISWRITEABLE(array) && PyArray_ISALIGNED(array) &&
+         reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
+}
+}  // namespace
+
+void ValueArrays::make_rows(std::size_t warps, unsigned width) {
+  // Rows for batches of up to 64 rounds, fewer where that would pass 256 MiB; only the pages
+  // that batches fill become resident (HugePageArray).
+  constexpr std::size_t kMostRows = 64;
+  constexpr std::size_t kMostBytes = std::size_t{256} << 20;
+  row_words_ = warps * width;
+  capacity_ = std::clamp<std::size_t>(kMostBytes / (row_words_ * sizeof(Word)), 1, kMostRows);
+  auto block = std::make_unique<HugePageArray<Word>>(capacity_ * row_words_);
+  rows_data_ = block->data();
+  rows_ = capsule(block.get(), kRowsName, free_rows);
+  block.release();
+}
+
+py::object ValueArrays::table(PythonWarp& w, std::size_t rounds, Word*& cells,
+                              std::size_t& row_words) {
+  const unsigned width = w.warp().width();
+  if (!rows_) make_rows(w.warp().count(), width);
+  TableSlot& slot = w.table_slot();
+  if (!slot.owner) {
+    slot.owner = capsule(rows_data_ + w.warp().index() * std::size_t{width}, kSlotName, free_slot);
+    if (PyCapsule_SetContext(slot.owner.ptr(), Py_NewRef(rows_.ptr())) != 0)
+      throw py::error_already_set();
+  }
+  // Free when only the slot and its last table (itself let go of) refer to the owner.
+  const Py_ssize_t holders = 1 + (slot.last ? 1 : 0);
+  const bool free =
+      Py_REFCNT(slot.owner.ptr()) == holders && (!slot.last || Py_REFCNT(slot.last.ptr()) == 1);
+  if (rounds <= capacity_ && free) {
+    auto* data = static_cast<Word*>(PyCapsule_GetPointer(slot.owner.ptr(), kSlotName));
+    cells = data;
+    row_words = row_words_;
+    if (intact_view(slot.last, rounds, width, data, row_words_)) return slot.last;
+    slot.last = py::object();
+    npy_intp dims[] = {static_cast<npy_intp>(rounds), static_cast<npy_intp>(width)};
+    npy_intp strides[] = {static_cast<npy_intp>(row_words_ * sizeof(Word)),
+                          static_cast<npy_intp>(sizeof(Word))};
+    PyObject* view = PyArray_New(&PyArray_Type, 2, dims, NPY_INT64, strides, data, 0,
+                                 NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, nullptr);
+    if (view == nullptr) throw py::error_already_set();
+    slot.last = py::reinterpret_steal<py::object>(view);
+    if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(view),
+                              Py_NewRef(slot.owner.ptr())) != 0)
+      throw py::error_already_set();
+    return slot.last;
+  }
+  const npy_intp dims[] = {static_cast<npy_intp>(rounds), static_cast<npy_intp>(width)};
+  py::object own = new_int64_array(2, dims);
+  cells = static_cast<Word*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(own.ptr())));
+  row_words = width;
+  return own;
 }
 
 namespace {

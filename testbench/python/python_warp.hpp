@@ -86,26 +86,49 @@ class PythonSites {
   std::deque<Place> places_;
 };
 
-// The numpy arrays that the yields of reads return, shared by a program's warps. An array the
-// program has let go of (no reference left but this one) is filled again rather than a new one
-// made: the array the last warp let go of is still in the cache, where one of each warp's own
-// would not be (warps take turns, a thousand of them between two turns of one).
+class PythonWarp;
+
+// The numpy arrays that the yields of reads return. An array the program has let go of (no
+// reference left but mmsim's) is filled again rather than a new one made.
+//
+// A read's values come from spares shared by a program's warps: the array the last warp let go
+// of is still in the cache, where one of each warp's own would not be (warps take turns, a
+// thousand of them between two turns of one). A batch's table is held until its last round
+// completes, so that every warp has one in flight at once: the tables are views of one block
+// of rows, row r of every warp's table side by side, so that the warps, taking turns, fill
+// them as one stream (tables of their own, a page apart, each filled a row at a time, ran
+// about a fifth slower). A warp's table is its own while the program holds it or anything made
+// from it (a row, a view); a batch of more rounds than the block holds, or one made while the
+// warp's last table is held, gets a table of its own.
 class ValueArrays {
  public:
   // What the yield of a read returns: a numpy array of the values read.
   pybind11::object values(std::span<const Word> got);
-  // What the yield of a batch of reads returns: a rounds x width numpy array of int64, `cells`
-  // its words (row after row) to fill as the rounds complete.
-  pybind11::object table(std::size_t rounds, unsigned width, Word*& cells);
+  // What the yield of a batch of reads of `warp` returns: a rounds x width numpy array of
+  // int64, whose row r starts at cells + r * row_words, to fill as the rounds complete.
+  pybind11::object table(PythonWarp& warp, std::size_t rounds, Word*& cells,
+                         std::size_t& row_words);
 
  private:
-  // An array of int64 of these dimensions (one or two), reused or made.
-  pybind11::object array(int dimensions, std::size_t rows, std::size_t width);
+  // The block of rows, made at the first batch: `capacity` rows of every warp's lanes.
+  void make_rows(std::size_t warps, unsigned width);
 
   // Several: `v = yield warp.read(...)` in one warp still holds its array while other warps
-  // read, and a batch's table stays held until its last round completes.
+  // read.
   std::array<pybind11::object, 4> spare_;
   unsigned next_spare_ = 0;
+  pybind11::object rows_;  // owns the block (a capsule); each warp's slot holds it
+  Word* rows_data_ = nullptr;
+  std::size_t capacity_ = 0;   // rows
+  std::size_t row_words_ = 0;  // words from a row of a table to the next: warps x width
+};
+
+// A warp's part of the tables of batches (ValueArrays::table): the object that its tables'
+// words belong to (the base of every view of them, so that it is free exactly when nothing
+// else refers to it), and its last table.
+struct TableSlot {
+  pybind11::object owner;
+  pybind11::object last;
 };
 
 // The words of each memory space a warp may address (the machine as resolved for the run).
@@ -136,6 +159,7 @@ class PythonWarp {
   const Site* forgotten() const { return forgotten_; }
   // What the yields of reads return (ValueArrays).
   ValueArrays& arrays() { return arrays_; }
+  TableSlot& table_slot() { return table_slot_; }
 
  private:
   Warp& warp_;
@@ -143,6 +167,7 @@ class PythonWarp {
   PythonSites& sites_;
   pybind11::object object_;
   ValueArrays& arrays_;
+  TableSlot table_slot_;
   const Site* forgotten_ = nullptr;
 };
 

@@ -1,8 +1,9 @@
 """warp.reads and warp.writes (docs/own_programs.md, "Many instructions in one yield"): a
-program that yields its rounds as batches runs cycle for cycle as the same program yielding them
-one by one, under every dispatch policy, on the dmm, umm, sdmm and hmm: the same statistics,
-profile and timeline (each site named by what it marks), waveform and race check; and a batch's
-mistakes are located at the user's line, as warp.read's are."""
+program that yields its rounds as batches, of tables of addresses or of each round's base and
+each lane's offset, runs cycle for cycle as the same program yielding them one by one, under
+every dispatch policy, on the dmm, umm, sdmm and hmm: the same statistics, profile and timeline
+(each site named by what it marks), waveform and race check; and a batch's mistakes are located
+at the user's line, as warp.read's are."""
 
 import json
 import os
@@ -14,18 +15,20 @@ from support import EXAMPLES, machine_statistics, run_user_file, scratch
 
 # Each warp reads a table of rounds (a few lanes inactive in one round), writes the values it
 # read plus one (values given) and its registers (values left out), waits at the block's barrier,
-# reads again and writes its shared memory (on a flat machine, global memory): by batches
-# (batch: true) or one instruction at a time. Rounds in `rounds` are its own cells in another
-# order than its lanes', rounds in `plain` runs (lane i addresses first + i, which a batch keeps
-# as one address per round). `# site: NAME` marks the lines that make instructions:
-# a batch's line and the loop's line it stands for share a name.
+# reads again and writes its shared memory (on a flat machine, global memory): by batches of
+# tables (form: table), by batches of bases and offsets where every lane is active (form:
+# offsets) or one instruction at a time (form: one). Rounds in `rounds` are its own cells in
+# another order than its lanes' (offsets `turned` from each of `bases`), rounds in `plain` runs
+# (lane i addresses first + i, which a batch keeps as one address per round). `# site: NAME`
+# marks the lines that make instructions: a batch's line and the loop's line it stands for share
+# a name.
 PROGRAM = '''\
 import numpy as np
 import mmsim
 
 
 class Rounds(mmsim.Program):
-    params = {"batch": mmsim.Param(bool, default=True)}
+    params = {"form": mmsim.Param(str, default="table")}
 
     def memory_words(self, machine=None):
         return 4 * machine.threads
@@ -41,18 +44,28 @@ class Rounds(mmsim.Program):
         lanes = warp.thread(0) + np.arange(w, dtype=np.int64)
         # Four rounds over the whole memory, rotated by the warp's index so that warps collide.
         plain = lanes + p * np.arange(4)[:, None]
-        rounds = lanes[(np.arange(w) + warp.index + 1) % w] + p * np.arange(4)[:, None]
+        turned = (np.arange(w) + warp.index + 1) % w
+        rounds = lanes[turned] + p * np.arange(4)[:, None]
+        bases = range(warp.thread(0), warp.thread(0) + 4 * p, p)
         with_inactive = [list(map(int, r)) for r in rounds]
         with_inactive[1][1:3] = [None, None]
         space = "shared" if warp.blocks > 1 else "global"
         local = warp.block_thread(0) + np.arange(w, dtype=np.int64)
-        if self.batch:
+        if self.form == "table":
             got = yield warp.reads(with_inactive)  # site: read
             yield warp.writes(rounds, got + 1)  # site: write values
             yield warp.writes(plain[:2])  # site: write registers
             yield warp.syncthreads()  # site: sync
             again = yield warp.reads(plain)  # site: read again
             yield warp.writes(local[None, :], again[:1], space=space)  # site: shared
+        elif self.form == "offsets":
+            got = yield warp.reads(with_inactive)  # site: read
+            yield warp.writes(bases, got + 1, offsets=turned)  # site: write values
+            yield warp.writes(bases[:2], offsets=range(w))  # site: write registers
+            yield warp.syncthreads()  # site: sync
+            again = yield warp.reads(list(bases), offsets=list(range(w)))  # site: read again
+            first = np.array([warp.block_thread(0)])
+            yield warp.writes(first, again[:1], space=space, offsets=np.arange(w))  # site: shared
         else:
             got = np.empty((4, w), dtype=np.int64)
             for t in range(4):
@@ -87,6 +100,16 @@ def run_on_one_warp(name, code, cls):
                                      f"program: {{file: {name}, class: {cls}}}\n")
 
 
+def sixteen_words(run):
+    """The file of a program T over 16 words, m[a] = 10a, whose run(warp) is `run` (indented)."""
+    return ("import numpy as np\nimport mmsim\n"
+            "class T(mmsim.Program):\n"
+            "    def memory_words(self, machine=None):\n        return 16\n"
+            "    def initialize(self, memory):\n"
+            "        memory[0:16] = np.arange(16) * 10\n"
+            "    def run(self, warp):\n" + run)
+
+
 def site_names(source, path):
     """{"path:line": name} for the lines marked `# site: name`."""
     names = {}
@@ -109,6 +132,15 @@ def named_profile(profile, names):
 
 
 class Batch(unittest.TestCase):
+    def assert_checks(self, code, elements, dispatches=None):
+        """Runs T of `code` on one warp: it ends well, having checked `elements` values (and
+        issued `dispatches` warp instructions)."""
+        status, out, _ = run_on_one_warp("t.py", code, "T")
+        self.assertEqual(status, 0, out)
+        self.assertRegex(out, rf"data\s+{elements} elements checked, all correct")
+        if dispatches is not None:
+            self.assertRegex(out, rf"dispatches\s+{dispatches}\n")
+
     def test_a_batch_runs_as_its_rounds_one_by_one(self):
         compared = 0
         with scratch() as folder:
@@ -120,14 +152,14 @@ class Batch(unittest.TestCase):
                 for policy in mmsim.policies():
                     with self.subTest(model=model, policy=policy["name"]):
                         runs = []
-                        for batch in (True, False):
-                            timeline = os.path.join(folder, f"{batch}.json")
-                            vcd = os.path.join(folder, f"{batch}.vcd")
+                        for form in ("table", "offsets", "one"):
+                            timeline = os.path.join(folder, f"{form}.json")
+                            vcd = os.path.join(folder, f"{form}.vcd")
                             result = mmsim.run({
                                 "machine": dict(machine, dispatch=policy["name"], seed=5,
                                                 race_check=True),
                                 "program": {"file": path, "class": "Rounds",
-                                            "params": {"batch": batch}},
+                                            "params": {"form": form}},
                                 "outputs": {"profile": True, "timeline": timeline, "vcd": vcd}})
                             self.assertTrue(result.verified)
                             with open(timeline) as f, open(vcd) as w:
@@ -135,24 +167,21 @@ class Batch(unittest.TestCase):
                                              named_profile(result.stats["profile"], names),
                                              named(f.read(), names),
                                              re.sub(r"\$date.*?\$end", "", w.read(), flags=re.S)))
-                        batched, one_by_one = runs
-                        for got, expected in zip(batched, one_by_one):
+                        tables, offsets, one_by_one = runs
+                        for got, expected in zip(tables, one_by_one):
+                            self.assertEqual(got, expected)
+                        for got, expected in zip(offsets, one_by_one):
                             self.assertEqual(got, expected)
                         # 4 + 4 + 2 + 4 rounds and the shared write of each of the 8 warps
                         # (the sdmm dispatches a super warp of 2).
-                        self.assertEqual(batched[0]["dispatches"],
+                        self.assertEqual(tables[0]["dispatches"],
                                          8 * 15 // machine.get("super_warp", 1))
                         compared += 1
         self.assertEqual(compared, 4 * len(mmsim.policies()))
         self.assertGreaterEqual(len(mmsim.policies()), 5)
 
     def test_the_values_of_every_round_come_back_in_a_table(self):
-        code = ("import numpy as np\nimport mmsim\n"
-                "class T(mmsim.Program):\n"
-                "    def memory_words(self, machine=None):\n        return 16\n"
-                "    def initialize(self, memory):\n"
-                "        memory[0:16] = np.arange(16) * 10\n"
-                "    def run(self, warp):\n"
+        code = sixteen_words(
                 "        got = yield warp.reads(np.array([[3, 2, 1, 0], [4, 5, 6, 7]]))\n"
                 "        self.check(got, np.array([[30, 20, 10, 0], [40, 50, 60, 70]]), 'got')\n"
                 "        # Inactive lanes keep what they read last, as warp.read's do.\n"
@@ -165,12 +194,54 @@ class Batch(unittest.TestCase):
                 "                          [[5, 6, 7, 8]])\n"
                 "        got = yield warp.reads(np.arange(4)[None, :])\n"
                 "        self.check(got, np.array([[5, 6, 7, 8]]), 'written')\n")
-        status, out, left = run_on_one_warp("t.py", code, "T")
-        self.assertEqual(status, 0, out)
-        # 8 + 8 + 1 (the shape) + 4 elements.
-        self.assertRegex(out, r"data\s+21 elements checked, all correct")
-        # 2 + 2 + 0 + 1 + 1 warp instructions.
-        self.assertRegex(out, r"dispatches\s+6\n")
+        # Checked: 8 + 8 + 1 (the shape) + 4 elements.
+        # Issued: 2 + 2 + 0 + 1 + 1 warp instructions.
+        self.assert_checks(code, 21, 6)
+
+    def test_with_offsets_each_round_reads_its_base_plus_each_lanes_offset(self):
+        code = sixteen_words(
+                "        got = yield warp.reads(range(0, 12, 4), offsets=[3, 2, 1, 0])\n"
+                "        self.check(got, np.array([[30, 20, 10, 0], [70, 60, 50, 40],\n"
+                "                                  [110, 100, 90, 80]]), 'reversed')\n"
+                "        got = yield warp.reads([8, 1], offsets=np.arange(4))\n"
+                "        self.check(got, np.array([[80, 90, 100, 110], [10, 20, 30, 40]]), 'runs')\n"
+                "        got = yield warp.reads(np.array([15], dtype=np.uint8),\n"
+                "                               offsets=range(0, -8, -2))\n"
+                "        self.check(got, np.array([[150, 130, 110, 90]]), 'downwards')\n"
+                "        empty = yield warp.reads(range(0), offsets=range(4))\n"
+                "        self.check(empty.shape, (0, 4), 'no rounds')\n"
+                "        yield warp.writes(range(0, 8, 4), [[1, 2, 3, 4], [5, 6, 7, 8]],\n"
+                "                          offsets=range(4))\n"
+                "        got = yield warp.reads(range(0, 8, 4), offsets=range(4))\n"
+                "        self.check(got, np.array([[1, 2, 3, 4], [5, 6, 7, 8]]), 'written')\n"
+                "        # Values left out: each lane's register, what it read last.\n"
+                "        yield warp.writes([12], offsets=[3, 2, 1, 0])\n"
+                "        got = yield warp.reads([12], offsets=range(4))\n"
+                "        self.check(got, np.array([[8, 7, 6, 5]]), 'registers')\n")
+        # Checked: 12 + 8 + 4 + 1 (the shape) + 8 + 4 elements.
+        # Issued: 3 + 2 + 1 + 0 + 2 + 2 + 1 + 1 warp instructions.
+        self.assert_checks(code, 37, 12)
+
+    def test_a_table_is_filled_again_only_once_nothing_refers_to_it(self):
+        code = sixteen_words(
+                "        first = yield warp.reads(range(0, 8, 4), offsets=range(4))\n"
+                "        words = first.__array_interface__['data'][0]\n"
+                "        del first\n"
+                "        got = yield warp.reads(range(0, 8, 4), offsets=range(4))\n"
+                "        self.check(got.__array_interface__['data'][0], words, 'filled again')\n"
+                "        # A row of it, a table, a transposed view: kept, never filled again.\n"
+                "        row = got[1]\n"
+                "        del got\n"
+                "        kept = yield warp.reads(range(8, 16, 4), offsets=range(4))\n"
+                "        turned = (yield warp.reads([12], offsets=range(4))).T\n"
+                "        again = yield warp.reads(range(0, 8, 4), offsets=[3, 2, 1, 0])\n"
+                "        self.check(row, np.array([40, 50, 60, 70]), 'a row')\n"
+                "        self.check(kept, np.array([[80, 90, 100, 110], [120, 130, 140, 150]]),\n"
+                "                   'a table')\n"
+                "        self.check(turned, np.array([[120], [130], [140], [150]]), 'a view')\n"
+                "        self.check(again, np.array([[30, 20, 10, 0], [70, 60, 50, 40]]), 'again')\n")
+        # Checked: 1 + 4 + 8 + 4 + 8 elements.
+        self.assert_checks(code, 25)
 
     def test_mistakes_are_located_at_the_users_line(self):
         cases = [
@@ -209,6 +280,38 @@ class Batch(unittest.TestCase):
              "TypeError: warp.writes: a value of dtype float64: expected integers"),
             ("warp.reads(np.arange(4)[None, :], space='local')",
              "ValueError: warp.reads: space 'local': expected 'global' or 'shared'"),
+            ("warp.reads(np.zeros((2, 4), dtype=np.int64), offsets=range(4))",
+             "ValueError: warp.reads: bases of shape (2, 4) given: with offsets, expected one "
+             "base per round, one dimension"),
+            ("warp.reads(7, offsets=range(4))",
+             "TypeError: warp.reads: with offsets, expected each round's base as a range, a 1-D "
+             "numpy array or a list of integers, got 7"),
+            ("warp.reads([0, None], offsets=range(4))",
+             "TypeError: warp.reads: round 1: expected a base (an integer), got None"),
+            ("warp.reads([0, True], offsets=range(4))",
+             "TypeError: warp.reads: round 1: True is not a base (an integer)"),
+            ("warp.reads([2**64], offsets=range(4))",
+             "ValueError: warp.reads: round 0: 18446744073709551616 does not fit a 64-bit word"),
+            ("warp.reads(range(2), offsets=range(3))",
+             "ValueError: warp.reads: 3 lanes given, the warp has 4"),
+            ("warp.reads(range(2), offsets=[0, None, 1, 2])",
+             "TypeError: warp.reads: lane 1: None is not an offset (every lane of the offsets "
+             "form is active)"),
+            ("warp.reads(range(0, 64, 61), offsets=range(4))",
+             "IndexError: warp.reads: round 1: lane 3: address 64 is outside the global memory "
+             "of 64 words"),
+            ("warp.reads([5, 2], offsets=[0, -1, -2, -3])",
+             "IndexError: warp.reads: round 1: lane 3: address -1 is outside the global memory "
+             "of 64 words"),
+            ("warp.reads([2**63 - 1], offsets=[1, 0, 0, 0])",
+             "IndexError: warp.reads: round 0: lane 0: address 9223372036854775807 + 1 is "
+             "outside the global memory of 64 words"),
+            ("warp.read([0, 1, 2, 3], offsets=range(4))",
+             "TypeError: warp.read() got an unexpected keyword argument 'offsets'"),
+            ("warp.writes(range(2), [[1, 2, 3, 4]], offsets=range(4))",
+             "ValueError: warp.writes: 1 rounds of values for 2 rounds of addresses"),
+            ("warp.writes(range(1), [[1, None, 3, 4]], offsets=range(4))",
+             "TypeError: warp.writes: round 0: lane 1: None is not a value"),
         ]
         for call, message in cases:
             with self.subTest(call=call):
