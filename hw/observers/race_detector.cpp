@@ -1,6 +1,10 @@
 #include "hw/observers/race_detector.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <iterator>
+
+#include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
 
@@ -28,6 +32,17 @@ void RaceDetector::Log::next_chunk() {
   room_ = chunks_[chunk].size() - at;
 }
 
+namespace {
+// The lanes of at most 64 whose address is not the lane before's, and not inactive, as a mask
+// (bit i: lane i). One loop that vectorises where it is inlined (inside with_vector_isa).
+std::uint64_t new_address_mask(std::span<const Address> lanes) {
+  std::uint64_t same_as_next = 0;  // bit i: lane i + 1 addresses what lane i does
+  for (std::size_t i = 0; i + 1 < lanes.size(); ++i)
+    same_as_next |= std::uint64_t{lanes[i] == lanes[i + 1]} << i;
+  return active_lane_mask(lanes) & ~(same_as_next << 1);
+}
+}  // namespace
+
 void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addresses) {
   Memory& memory = memories_[a.memory];
   const std::uint64_t epoch = memory.one_block ? a.epoch : a.grid_epoch;
@@ -35,6 +50,7 @@ void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addres
   if (epoch > memory.epoch) {
     memory.epoch = epoch;
     memory.log.clear();
+    memory.issued.clear();
     ++memory.generation;
   }
   if (a.warp >= block_of_.size()) block_of_.resize(a.warp + 1);
@@ -50,12 +66,25 @@ void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addres
   if (a.memory != instruction_.memory || a.warp != instruction_.warp || a.pc != instruction_.pc ||
       memory.generation != instruction_.generation)
     instruction_ = {a.memory, a.warp, a.pc, memory.generation, memory.log.next()};
-  Address last = kInactive;  // a lane at the address of the lane before adds nothing
-  for (const Address address : addresses) {
-    if (address != last && address != kInactive)
-      record(memory, a, address, start, instruction_.first);
-    last = address;
+  const std::uint32_t before = memory.log.next();
+  // A lane at the address of the lane before adds nothing: the lanes to record as a mask,
+  // without a branch per lane (in a search, runs of lanes at one address follow the data).
+  if (addresses.size() <= 64) {
+    for (std::uint64_t on = with_vector_isa([addresses] { return new_address_mask(addresses); });
+         on != 0; on &= on - 1)
+      record(memory, a, addresses[std::countr_zero(on)], start, instruction_.first);
+  } else {
+    Address last = kInactive;
+    for (const Address address : addresses) {
+      if (address != last && address != kInactive)
+        record(memory, a, address, start, instruction_.first);
+      last = address;
+    }
   }
+  if (memory.log.next() != before &&
+      (memory.issued.empty() || memory.issued.back().pc != a.pc ||
+       memory.issued.back().cycle != a.completion))
+    memory.issued.push_back({before, a.pc, a.completion});
 }
 
 // Walks the list newest first as the definition does, jumping over what cannot race: a run of
@@ -74,7 +103,7 @@ inline void RaceDetector::pair_with(const Memory& memory, std::uint32_t head, Ac
       r = earlier.other_block;
       continue;
     }
-    report(earlier, kind, a, address);
+    report(memory, r, kind, a, address);
     r = earlier.next;
   }
 }
@@ -89,12 +118,7 @@ inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address 
   if (cell.writes != 0) pair_with(memory, cell.writes, AccessKind::write, start, a, address);
   if (a.kind == AccessKind::write && cell.reads != 0)
     pair_with(memory, cell.reads, AccessKind::read, start, a, address);
-  Record entry{.pc = a.pc,
-               .cycle = a.completion,
-               .warp = a.warp,
-               .next = head,
-               .other_warp = head,
-               .other_block = head};
+  Record entry{.warp = a.warp, .next = head, .other_warp = head, .other_block = head};
   if (previous) {
     if (previous->warp == a.warp) entry.other_warp = previous->other_warp;
     if (block_of_[previous->warp] == a.block) entry.other_block = previous->other_block;
@@ -102,14 +126,18 @@ inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address 
   head = memory.log.push_back(entry);
 }
 
-void RaceDetector::report(const Record& earlier, AccessKind kind, const MemoryAccess& a,
-                          Address address) {
+void RaceDetector::report(const Memory& memory, std::uint32_t earlier, AccessKind kind,
+                          const MemoryAccess& a, Address address) {
   ++count_;
-  if (races_.size() < listed_)
-    races_.push_back({a.memory,
-                      address,
-                      {earlier.warp, kind, earlier.pc, earlier.cycle},
-                      {a.warp, a.kind, a.pc, a.completion}});
+  if (races_.size() >= listed_) return;
+  // The last Issued from before the record on: the one whose records hold it.
+  const Issued& issued =
+      *std::prev(std::upper_bound(memory.issued.begin(), memory.issued.end(), earlier,
+                                  [](std::uint32_t r, const Issued& i) { return r < i.first; }));
+  races_.push_back({a.memory,
+                    address,
+                    {memory.log[earlier].warp, kind, issued.pc, issued.cycle},
+                    {a.warp, a.kind, a.pc, a.completion}});
 }
 
 }  // namespace mmsim

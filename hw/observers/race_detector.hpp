@@ -14,6 +14,10 @@
 // a machine of several blocks the current grid epoch's; per address one list of reads and one
 // of writes, newest first.
 //
+// A record holds what the walk needs (its warp and three links: 16 bytes); the instruction
+// number and cycle that a race's report names are kept once per instruction, found from the
+// record's number when a race is listed.
+//
 // Each access costs a constant plus the races it forms, however long the lists: a record also
 // points past the records that cannot race with a later access for the same reason it cannot,
 // the run of records of its own warp (a warp adding into one cell over and over), and the
@@ -64,10 +68,9 @@ class RaceDetector final : public AccessObserver {
   const std::vector<Race>& races() const { return races_; }
 
  private:
-  // One access (32 bytes; its kind is its list's, its block its warp's).
+  // One access (16 bytes; its kind is its list's, its block its warp's, its instruction
+  // number and cycle its Instruction's).
   struct Record {
-    std::uint64_t pc;
-    Cycle cycle;
     WarpId warp;
     // Earlier records of the same address and kind (their numbers; 0: none): the previous one,
     // the newest by another warp, the newest of another block.
@@ -75,13 +78,22 @@ class RaceDetector final : public AccessObserver {
     std::uint32_t other_warp;
     std::uint32_t other_block;
   };
+  static_assert(sizeof(Record) == 16);
+  // The instruction number and cycle of the records numbered from `first` on (to the next
+  // Issued's first): one per instruction, or per lane of an instruction whose lanes complete
+  // apart.
+  struct Issued {
+    std::uint32_t first;
+    std::uint64_t pc;
+    Cycle cycle;
+  };
   struct Cell {
     std::uint32_t generation = 0;  // its lists belong to the current epoch when equal
     std::uint32_t reads = 0;       // the newest read record's number (0: none)
     std::uint32_t writes = 0;
   };
   // The current epoch's records, numbered from 1 (0: none; slot 0 stays unused) and appended in
-  // place, in chunks of 2^16 (2 MiB: a huge page each) that a table finds by the number's high
+  // place, in chunks of 2^17 (2 MiB: a huge page each) that a table finds by the number's high
   // bits: no bit_width (bsr and a zero test in a portable build) before a record's load. The
   // first chunk starts small and is copied into one twice its size until it is a whole chunk
   // (most memories of a large machine see few accesses); chunks stay from epoch to epoch.
@@ -105,7 +117,7 @@ class RaceDetector final : public AccessObserver {
     }
 
    private:
-    static constexpr unsigned kChunkBits = 16;
+    static constexpr unsigned kChunkBits = 17;
     static constexpr std::uint32_t kChunkRecords = std::uint32_t{1} << kChunkBits;
     static constexpr std::uint32_t kFirst = 1024;  // the first chunk's first size
     // Points the cursor at the chunk slot of record next_, allocating or growing its chunk.
@@ -125,6 +137,7 @@ class RaceDetector final : public AccessObserver {
   struct Memory {
     HugePageArray<Cell> cells;
     Log log;
+    std::vector<Issued> issued;  // the log's, in the order of their first records
     bool one_block = true;
     std::uint64_t epoch = 0;  // of the scope that reaches it
     std::uint32_t generation = 1;
@@ -150,8 +163,8 @@ class RaceDetector final : public AccessObserver {
   // Reports the pairs the access forms with the list of `kind` starting at `head`.
   void pair_with(const Memory& memory, std::uint32_t head, AccessKind kind, std::uint32_t start,
                  const MemoryAccess& a, Address address);
-  [[gnu::cold]] void report(const Record& earlier, AccessKind kind, const MemoryAccess& a,
-                            Address address);
+  [[gnu::cold]] void report(const Memory& memory, std::uint32_t earlier, AccessKind kind,
+                            const MemoryAccess& a, Address address);
 
   std::vector<Memory> memories_;
   Instruction instruction_;

@@ -32,10 +32,13 @@ constexpr std::uint64_t kProcess = std::uint64_t{16} << 20;
 // unit's module and buffers (measured: about 1.6 KiB with w = 32, see docs/running.md, "Memory").
 constexpr std::uint64_t kPerWarp = 1024;
 constexpr std::uint64_t kPerLane = 48;
-// The race detector: per address its lists' heads, per access of the current epoch one record;
-// an epoch of a program seldom accesses a word more than twice (a read and a write).
+// The race detector: per address its lists' heads, per access of the current epoch one record
+// and per instruction its number and cycle (24 bytes, a lane's share of them counted once per
+// access: an instruction of w lanes records up to w); an epoch of a program seldom accesses a
+// word more than twice (a read and a write).
 constexpr std::uint64_t kRaceCellBytes = 12;
-constexpr std::uint64_t kRaceRecordBytes = 32;
+constexpr std::uint64_t kRaceRecordBytes = 16;
+constexpr std::uint64_t kRaceIssuedBytes = 24;
 constexpr std::uint64_t kRaceAccessesPerWord = 2;
 
 // "2^32" for powers of two from 2^10 on, else the decimal number.
@@ -246,10 +249,12 @@ MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bo
   const std::uint64_t warps = m.warps();
   e.add(fmt::format("{} of {}", count_of(warps, "warp"), counted(m.width, "lane")),
         warps * (kPerWarp + m.width * (kPerLane + 8 * m.local_words)), "machine.threads");
-  if (race_check)
+  if (race_check) {
+    const std::uint64_t per_access = kRaceRecordBytes + (kRaceIssuedBytes + m.width - 1) / m.width;
     e.add("the race detector",
-          (cells + shared_cells) * (kRaceCellBytes + kRaceAccessesPerWord * kRaceRecordBytes),
+          (cells + shared_cells) * (kRaceCellBytes + kRaceAccessesPerWord * per_access),
           "machine.race_check");
+  }
   e.add("the program's data", program.host_bytes(), "program.params");
   e.add("mmsim itself", kProcess);
   return e;

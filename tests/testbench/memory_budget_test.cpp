@@ -83,12 +83,13 @@ TEST(MemoryBudget, TheRunEstimateAddsItsParts) {
   EXPECT_EQ(e.total(),
             8u * 1024 + MmuPipeline::bytes(8) + 32 * (1024 + 32 * 64) + 5000 + (16u << 20));
   EXPECT_EQ(e.largest()->key, "machine.threads");
-  // The race detector: 12 bytes per cell and two 32-byte records of accesses.
+  // The race detector: 12 bytes per cell and two 16-byte records of accesses, each with its
+  // share of its instruction's 24 bytes (a 32nd: 1 byte, rounded up).
   m.memory_words = 4000;  // 125 rows
   const MemoryEstimate race = run_memory(m, HostData(0), true);
   ASSERT_EQ(race.parts.size(), 5u) << race.describe();
   EXPECT_EQ(race.parts[3].what, "the race detector");
-  EXPECT_EQ(race.parts[3].bytes, 4000u * 76);
+  EXPECT_EQ(race.parts[3].bytes, 4000u * (12 + 2 * (16 + 1)));
   EXPECT_EQ(race.largest()->key, "machine.race_check");
 }
 
@@ -181,7 +182,7 @@ TEST(MemoryBudget, ARunThatDoesNotFitIsRefusedBeforeItStarts) {
   EXPECT_EQ(race.status, 2);
   EXPECT_NE(race.err.find("machine.race_check: this run needs about"), std::string::npos)
       << race.err;
-  EXPECT_NE(race.err.find("the race detector 76.0 MiB"), std::string::npos) << race.err;
+  EXPECT_NE(race.err.find("the race detector 46.0 MiB"), std::string::npos) << race.err;
 
   const CommandResult fits = run("2^26");
   EXPECT_EQ(fits.status, 0) << fits.err;
