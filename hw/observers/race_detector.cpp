@@ -4,6 +4,7 @@
 #include <bit>
 #include <iterator>
 
+#include "hw/support/consecutive_lanes.hpp"
 #include "hw/support/vector_isa.hpp"
 
 namespace mmsim {
@@ -67,24 +68,43 @@ void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addres
       memory.generation != instruction_.generation)
     instruction_ = {a.memory, a.warp, a.pc, memory.generation, memory.log.next()};
   const std::uint32_t before = memory.log.next();
+  const bool fresh_run = !addresses.empty() && consecutive_lanes(addresses) &&
+                         record_fresh_run(memory, a, addresses.front(), addresses.size());
+  if (!fresh_run) record_lanes(memory, a, addresses, start);
+  if (memory.log.next() != before &&
+      (memory.issued.empty() || memory.issued.back().pc != a.pc ||
+       memory.issued.back().cycle != a.completion))
+    memory.issued.push_back({before, a.pc, a.completion});
+}
+
+void RaceDetector::record_lanes(Memory& memory, const MemoryAccess& a,
+                                std::span<const Address> addresses, std::uint32_t start) {
   // A lane at the address of the lane before adds nothing: the lanes to record as a mask,
   // without a branch per lane (in a search, runs of lanes at one address follow the data).
   if (addresses.size() <= 64) {
     for (std::uint64_t on = with_vector_isa([addresses] { return new_address_mask(addresses); });
          on != 0; on &= on - 1)
       record(memory, a, addresses[std::countr_zero(on)], start, instruction_.first);
-  } else {
-    Address last = kInactive;
-    for (const Address address : addresses) {
-      if (address != last && address != kInactive)
-        record(memory, a, address, start, instruction_.first);
-      last = address;
-    }
+    return;
   }
-  if (memory.log.next() != before &&
-      (memory.issued.empty() || memory.issued.back().pc != a.pc ||
-       memory.issued.back().cycle != a.completion))
-    memory.issued.push_back({before, a.pc, a.completion});
+  Address last = kInactive;
+  for (const Address address : addresses) {
+    if (address != last && address != kInactive)
+      record(memory, a, address, start, instruction_.first);
+    last = address;
+  }
+}
+
+bool RaceDetector::record_fresh_run(Memory& memory, const MemoryAccess& a, Address first,
+                                    std::size_t lanes) {
+  Cell* cells = &memory.cells[first];
+  const std::uint32_t generation = memory.generation;
+  for (std::size_t i = 0; i < lanes; ++i)
+    if (cells[i].generation == generation) return false;
+  const std::uint32_t r = memory.log.push_back(Record{a.warp, 0, 0, 0});
+  const Cell cell = a.kind == AccessKind::read ? Cell{generation, r, 0} : Cell{generation, 0, r};
+  std::fill_n(cells, lanes, cell);
+  return true;
 }
 
 // Walks the list newest first as the definition does, jumping over what cannot race: a run of

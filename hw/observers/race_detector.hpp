@@ -16,7 +16,9 @@
 //
 // A record holds what the walk needs (its warp and three links: 16 bytes); the instruction
 // number and cycle that a race's report names are kept once per instruction, found from the
-// record's number when a race is listed.
+// record's number when a race is listed. The lanes of a run that opens the lists of its cells
+// (each cell's first access in the epoch) share one record: lists only ever link to older
+// records, so that they may share their oldest.
 //
 // Each access costs a constant plus the races it forms, however long the lists: a record also
 // points past the records that cannot race with a later access for the same reason it cannot,
@@ -155,6 +157,15 @@ class RaceDetector final : public AccessObserver {
     std::uint32_t first = 0;
   };
 
+  // Records the lanes of an instruction one by one (record), those at the address of the lane
+  // before them once.
+  void record_lanes(Memory& memory, const MemoryAccess& a, std::span<const Address> addresses,
+                    std::uint32_t start);
+  // Records the lanes of a run at `first`, first + 1, ... when none of their cells has been
+  // accessed in the epoch (a block copied in or out, the usual case): their records would be
+  // alike (the warp, no earlier record), so that one record serves them all, the head of each
+  // cell's list. False (nothing recorded) when a cell has been.
+  bool record_fresh_run(Memory& memory, const MemoryAccess& a, Address first, std::size_t lanes);
   // Records one access of the instruction `a` (at `address`), reporting its races; the
   // records of its block numbered below `start` are of earlier block epochs, those numbered
   // from `first` on are its own.

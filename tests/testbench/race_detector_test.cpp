@@ -77,9 +77,10 @@ void expect_same(const Found& got, const Found& want) {
 }
 
 // A machine of `blocks` blocks of `warps` warps each: memory 0 global (every block), memory
-// 1 + j block j's shared memory. Warps issue instructions of a few lanes to a few addresses;
-// now and then a block passes a syncthreads, or the machine a grid_sync (a barrier for every
-// block too), so that epochs only grow, block by block, as on the machine.
+// 1 + j block j's shared memory. Warps issue instructions of a few lanes to a few addresses, a
+// third of them runs (lane i at a + i, a coalesced access); now and then a block passes a
+// syncthreads, or the machine a grid_sync (a barrier for every block too), so that epochs only
+// grow, block by block, as on the machine.
 std::vector<MemoryAccess> random_stream(std::mt19937_64& random, unsigned blocks, unsigned warps,
                                         std::uint64_t words, std::size_t instructions) {
   std::vector<std::uint64_t> epoch(blocks, 0);
@@ -104,9 +105,12 @@ std::vector<MemoryAccess> random_stream(std::mt19937_64& random, unsigned blocks
     const auto kind = random() % 3 == 0 ? AccessKind::write : AccessKind::read;
     ++pc[warp];
     cycle += random() % 3;
-    for (unsigned lane = 0, lanes = 1 + random() % 3; lane < lanes; ++lane)
+    const auto lanes = static_cast<unsigned>(std::min<std::uint64_t>(1 + random() % 4, words));
+    const bool run = random() % 3 == 0;
+    const Address base = random() % (words - lanes + 1);
+    for (unsigned lane = 0; lane < lanes; ++lane)
       stream.push_back({.memory = shared ? 1 + block : 0,
-                        .address = random() % words,
+                        .address = run ? base + lane : random() % words,
                         .kind = kind,
                         .warp = warp,
                         .block = block,
