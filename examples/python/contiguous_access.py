@@ -47,11 +47,12 @@ class ContiguousRead(mmsim.Program):
     def run(self, warp):
         count = self.n // self.p
         if not (self.checked or self.batch):
-            # Only reading, a round at a time: each round's lanes as range(a, a + w), a run of
-            # consecutive addresses that needs no numpy.
-            first, width = warp.thread(0), warp.width
+            # Only reading, a round at a time: each round's first address and the lanes'
+            # offsets from it (range(w), made once), a run of consecutive addresses that needs
+            # no numpy.
+            first, lanes = warp.thread(0), self.lanes
             for a in range(first, first + count * self.p, self.p):
-                yield warp.read(range(a, a + width))
+                yield warp.read(a, offsets=lanes)
             return
         # BATCH rounds at a time, first .. last - 1: round t's lane i reads t*p + T(0) + i.
         start, p = warp.thread(0), self.p

@@ -130,22 +130,30 @@ Space space_of(const char* op, PyObject* name) {
       fmt::format("{}: space {}: expected 'global' or 'shared'", op, text_of(name)));
 }
 
-// An integer from a Python integer (numpy's included; never a float), or an error naming its
-// place (`op`: lane 3, `op`: round 2).
+// The value of a Python integer (numpy's included: anything with __index__), nullopt when it
+// does not fit a 64-bit word.
+std::optional<long long> index_value(PyObject* item) {
+  int overflow = 0;
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item));
+  if (!index) throw py::error_already_set();
+  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow != 0) return std::nullopt;
+  return value;
+}
+
+// An integer from a Python integer (never a float), or an error naming its place (`op`: lane
+// 3, `op`: round 2).
 std::int64_t integer_at(const char* op, const char* place, std::size_t at, const char* what,
                         PyObject* item) {
   if (!PyIndex_Check(item))
     throw py::type_error(fmt::format("{}: {} {}: expected {} (an integer{}), got {}", op, place, at,
                                      what, std::string_view(what) == "an address" ? " or None" : "",
                                      text_of(item)));
-  int overflow = 0;
-  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(item));
-  if (!index) throw py::error_already_set();
-  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (overflow != 0)
+  const std::optional<long long> value = index_value(item);
+  if (!value)
     throw py::value_error(
         fmt::format("{}: {} {}: {} does not fit a 64-bit word", op, place, at, text_of(item)));
-  return value;
+  return *value;
 }
 
 // An integer lane value, or an error naming the lane.
@@ -460,45 +468,6 @@ std::optional<Address> range_run(PyObject* given, unsigned width, std::uint64_t 
   return static_cast<Address>(range->start);
 }
 
-py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
-                              const MemoryArguments& arguments) {
-  PyObject* addresses = arguments.addresses;
-  PyObject* values = arguments.values;
-  const unsigned width = w.warp().width();
-  const bool has_values = values != nullptr && values != Py_None;
-  const Space where = space_of(op, arguments.space);
-  const bool shared = where == Space::shared;
-  const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
-  // Lanes that are a run in range (a coalesced access, the usual case) keep their first
-  // address alone: nothing to copy, and the MMU takes the run whole.
-  const std::optional<Address> range = range_run(addresses, width, words);
-  const bool run =
-      range || (lanes_in_place(addresses, 1) &&
-                PyArray_DIM(reinterpret_cast<PyArrayObject*>(addresses), 0) == npy_intp{width} &&
-                rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)), 0, width,
-                              1, words));
-  const std::size_t address_cells = run ? 1 : width;
-  py::object object = new_instruction(w, kind, address_cells + (has_values ? width : 0));
-  auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
-  in->space = where;
-  in->lanes = width;
-  in->runs = run;
-  in->has_values = has_values;
-  if (range)
-    in->cells[0] = *range;
-  else if (run)
-    std::memcpy(in->cells, PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
-                sizeof(Address));
-  else
-    for_each_lane(op, "an address", addresses, width,
-                  AddressTaker{op, words, shared ? "shared" : "global", in->cells});
-  if (has_values)
-    for_each_lane(op, "a value", values, width,
-                  ValueTaker{run ? nullptr : reinterpret_cast<const Address*>(in->cells),
-                             reinterpret_cast<Word*>(in->cells + address_cells)});
-  return made(std::move(object));
-}
-
 // The rounds of a batch's lanes (warp.reads, warp.writes): a 2-D numpy array, rounds x lanes,
 // or a sequence of rounds, each as warp.read takes its lanes.
 std::size_t rounds_of(const char* op, const char* what, PyObject* given, unsigned width) {
@@ -559,6 +528,8 @@ void for_each_round(const char* op, const char* what, PyObject* given, unsigned 
 class RoundBases {
  public:
   RoundBases(const char* op, PyObject* given);
+  // warp.read(base, offsets=...), warp.write's: one round.
+  explicit RoundBases(std::int64_t base) : start_(base), size_(1) {}
   std::size_t size() const { return size_; }
   // A range's element in unsigned arithmetic, which wraps to it exactly (round * step alone
   // may pass a long long where the element does not).
@@ -663,7 +634,8 @@ LaneOffsets::LaneOffsets(const char* op, PyObject* given, unsigned width) : lane
 // each round's first address (offsets.run) or its every lane. A round is checked from its
 // smallest and largest offsets; one outside raises at its first lane outside.
 void fill_from_bases(const char* op, const RoundBases& bases, const LaneOffsets& offsets,
-                     std::uint64_t words, const char* space_name, Address* table) {
+                     std::uint64_t words, const char* space_name, bool rounds_named,
+                     Address* table) {
   const std::size_t width = offsets.lanes.size();
   for (std::size_t round = 0; round < bases.size(); ++round) {
     const std::int64_t base = bases[round];
@@ -673,7 +645,8 @@ void fill_from_bases(const char* op, const RoundBases& bases, const LaneOffsets&
                         !__builtin_add_overflow(base, offsets.high, &high) && low >= 0 &&
                         static_cast<std::uint64_t>(high) < words;
     if (!inside) {
-      const AddressTaker taker{op, words, space_name, nullptr, static_cast<std::ptrdiff_t>(round)};
+      const AddressTaker taker{op, words, space_name, nullptr,
+                               rounds_named ? static_cast<std::ptrdiff_t>(round) : -1};
       for (std::size_t lane = 0; lane < width; ++lane) {
         std::int64_t address = 0;
         if (__builtin_add_overflow(base, offsets.lanes[lane], &address))
@@ -690,6 +663,91 @@ void fill_from_bases(const char* op, const RoundBases& bases, const LaneOffsets&
     for (std::size_t lane = 0; lane < width; ++lane)
       row[lane] = static_cast<Address>(base + offsets.lanes[lane]);
   }
+}
+
+// The base of warp.read(base, offsets=...), warp.write's: an integer.
+std::int64_t base_of(const char* op, PyObject* given) {
+  if (!PyIndex_Check(given) || PyBool_Check(given) || PyArray_IsScalar(given, Bool))
+    throw py::type_error(fmt::format("{}: with offsets, expected the base as an integer, got {}",
+                                     op, text_of(given)));
+  const std::optional<long long> base = index_value(given);
+  if (!base)
+    throw py::value_error(
+        fmt::format("{}: the base {} does not fit a 64-bit word", op, text_of(given)));
+  return *base;
+}
+
+// The first address of base + offsets when the offsets are range(a, a + width) and the run
+// lies in range (lane i at base + a + i): nullopt for anything else, which LaneOffsets takes.
+std::optional<Address> offsets_run(std::int64_t base, PyObject* offsets, unsigned width,
+                                   std::uint64_t words) {
+  const std::optional<IntegerRange> range = integer_range(offsets);
+  std::int64_t first = 0;
+  if (!range || range->step != 1 || range->length != width ||
+      __builtin_add_overflow(base, range->start, &first) || first < 0 || words < width ||
+      static_cast<std::uint64_t>(first) > words - width)
+    return std::nullopt;
+  return static_cast<Address>(first);
+}
+
+// warp.read, warp.write: one warp instruction, from its lanes' addresses or (offsets given)
+// from a base and each lane's offset.
+py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
+                              const MemoryArguments& arguments) {
+  PyObject* addresses = arguments.addresses;
+  PyObject* values = arguments.values;
+  const unsigned width = w.warp().width();
+  const bool has_values = values != nullptr && values != Py_None;
+  const Space where = space_of(op, arguments.space);
+  const bool shared = where == Space::shared;
+  const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
+  const char* space_name = shared ? "shared" : "global";
+  // Lanes that are a run in range (a coalesced access, the usual case) keep their first
+  // address alone: nothing to copy, and the MMU takes the run whole. A range of addresses, or
+  // of offsets, shows it without a lane's look.
+  std::optional<std::int64_t> base;
+  std::optional<LaneOffsets> offsets;
+  std::optional<Address> run_at;
+  if (arguments.offsets != nullptr) {
+    base = base_of(op, addresses);
+    run_at = offsets_run(*base, arguments.offsets, width, words);
+    if (!run_at) offsets.emplace(op, arguments.offsets, width);
+  } else {
+    run_at = range_run(addresses, width, words);
+  }
+  const bool run =
+      run_at ||
+      (offsets
+           ? offsets->run
+           : lanes_in_place(addresses, 1) &&
+                 PyArray_DIM(reinterpret_cast<PyArrayObject*>(addresses), 0) == npy_intp{width} &&
+                 rows_are_runs(PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)), 0, width,
+                               1, words));
+  const std::size_t address_cells = run ? 1 : width;
+  py::object object = new_instruction(w, kind, address_cells + (has_values ? width : 0));
+  auto* in = reinterpret_cast<InstructionObject*>(object.ptr());
+  in->space = where;
+  in->lanes = width;
+  in->runs = run;
+  in->has_values = has_values;
+  if (run_at)
+    in->cells[0] = *run_at;
+  else if (offsets)
+    fill_from_bases(op, RoundBases(*base), *offsets, words, space_name, false, in->cells);
+  else if (run)
+    std::memcpy(in->cells, PyArray_BYTES(reinterpret_cast<PyArrayObject*>(addresses)),
+                sizeof(Address));
+  else
+    for_each_lane(op, "an address", addresses, width,
+                  AddressTaker{op, words, space_name, in->cells});
+  // A value may be None only where its lane is inactive: in lanes that are not a run, given
+  // as addresses.
+  const bool inactive_lanes = !run && !offsets;
+  if (has_values)
+    for_each_lane(op, "a value", values, width,
+                  ValueTaker{inactive_lanes ? reinterpret_cast<const Address*>(in->cells) : nullptr,
+                             reinterpret_cast<Word*>(in->cells + address_cells)});
+  return made(std::move(object));
 }
 
 // warp.reads, warp.writes: `rounds` warp instructions made at once, from a table of addresses
@@ -736,7 +794,7 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
   auto* table = reinterpret_cast<Address*>(in->cells);
   Word* value_cells = reinterpret_cast<Word*>(in->cells + address_cells);
   if (offsets) {
-    fill_from_bases(op, *bases, *offsets, words, space_name, table);
+    fill_from_bases(op, *bases, *offsets, words, space_name, true, table);
   } else if (runs) {
     auto* array = reinterpret_cast<PyArrayObject*>(addresses);
     for (std::size_t round = 0; round < rounds; ++round)
@@ -796,9 +854,9 @@ void free_instruction(PyObject* self) {
 // ---- the warp's methods and attributes --------------------------------------------------------
 
 // warp.read, warp.write, warp.reads, warp.writes: the call's arguments bound by name (a read
-// takes no values, a single instruction no offsets), then `Make` (memory_instruction or
-// batch_instruction) makes the instruction(s).
-template <auto Make, bool kBatch>
+// takes no values), then `Make` (memory_instruction or batch_instruction) makes the
+// instruction(s).
+template <auto Make>
 PyObject* memory_method(PythonInstruction::Kind kind, const char* op, PyObject* self,
                         PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   return python_call([&] {
@@ -807,15 +865,11 @@ PyObject* memory_method(PythonInstruction::Kind kind, const char* op, PyObject* 
     static constexpr Parameter values{"values", &A::values};
     static constexpr Parameter space{"space", &A::space};
     static constexpr Parameter offsets{"offsets", &A::offsets};
-    MemoryArguments a;
-    if (kind == PythonInstruction::Kind::read && kBatch)
-      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, space, offsets});
-    else if (kind == PythonInstruction::Kind::read)
-      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, space});
-    else if (kBatch)
-      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, values, space, offsets});
-    else
-      a = bind_arguments(op, args, nargs, kwnames, std::array{addresses, values, space});
+    const MemoryArguments a =
+        kind == PythonInstruction::Kind::read
+            ? bind_arguments(op, args, nargs, kwnames, std::array{addresses, space, offsets})
+            : bind_arguments(op, args, nargs, kwnames,
+                             std::array{addresses, values, space, offsets});
     if (a.addresses == nullptr)
       throw py::type_error(fmt::format("{}() missing its argument 'addresses'", op));
     return Make(warp_of(self), kind, op, a).release().ptr();
@@ -823,23 +877,23 @@ PyObject* memory_method(PythonInstruction::Kind kind, const char* op, PyObject* 
 }
 
 PyObject* read(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<memory_instruction, false>(PythonInstruction::Kind::read, "warp.read", self,
-                                                  args, nargs, kwnames);
+  return memory_method<memory_instruction>(PythonInstruction::Kind::read, "warp.read", self, args,
+                                           nargs, kwnames);
 }
 
 PyObject* write(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<memory_instruction, false>(PythonInstruction::Kind::write, "warp.write",
-                                                  self, args, nargs, kwnames);
+  return memory_method<memory_instruction>(PythonInstruction::Kind::write, "warp.write", self, args,
+                                           nargs, kwnames);
 }
 
 PyObject* reads(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<batch_instruction, true>(PythonInstruction::Kind::read, "warp.reads", self,
-                                                args, nargs, kwnames);
+  return memory_method<batch_instruction>(PythonInstruction::Kind::read, "warp.reads", self, args,
+                                          nargs, kwnames);
 }
 
 PyObject* writes(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  return memory_method<batch_instruction, true>(PythonInstruction::Kind::write, "warp.writes", self,
-                                                args, nargs, kwnames);
+  return memory_method<batch_instruction>(PythonInstruction::Kind::write, "warp.writes", self, args,
+                                          nargs, kwnames);
 }
 
 PyObject* syncthreads(PyObject* self, PyObject*) {
@@ -950,12 +1004,13 @@ int set_local(PyObject* self, PyObject* value, void*) {
 PyMethodDef warp_methods[] = {
     {"read", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(read)),
      METH_FASTCALL | METH_KEYWORDS,
-     "read(addresses, space='global'): read one address per lane (None: the lane is inactive; "
-     "range(a, a + w): lanes a .. a + w - 1, without numpy); yield it to get the values"},
+     "read(addresses, space='global', offsets=None): read one address per lane (None: the lane "
+     "is inactive; range(a, a + w): lanes a .. a + w - 1, without numpy), or with offsets (one "
+     "per lane) lane i at addresses + offsets[i]; yield it to get the values"},
     {"write", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(write)),
      METH_FASTCALL | METH_KEYWORDS,
-     "write(addresses, values=None, space='global'): write one value per lane (default: each "
-     "lane's register) to its address"},
+     "write(addresses, values=None, space='global', offsets=None): write one value per lane "
+     "(default: each lane's register) to its address (with offsets: addresses + offsets[i])"},
     {"reads", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(reads)),
      METH_FASTCALL | METH_KEYWORDS,
      "reads(addresses, space='global', offsets=None): many reads at once, one warp instruction "

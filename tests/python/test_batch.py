@@ -307,7 +307,18 @@ class Batch(unittest.TestCase):
              "IndexError: warp.reads: round 0: lane 0: address 9223372036854775807 + 1 is "
              "outside the global memory of 64 words"),
             ("warp.read([0, 1, 2, 3], offsets=range(4))",
-             "TypeError: warp.read() got an unexpected keyword argument 'offsets'"),
+             "TypeError: warp.read: with offsets, expected the base as an integer, got "
+             "[0, 1, 2, 3]"),
+            ("warp.read(62, offsets=range(4))",
+             "IndexError: warp.read: lane 2: address 64 is outside the global memory of 64 "
+             "words"),
+            ("warp.write(2**64, offsets=range(4))",
+             "ValueError: warp.write: the base 18446744073709551616 does not fit a 64-bit word"),
+            ("warp.read(0, offsets=[0, None, 1, 2])",
+             "TypeError: warp.read: lane 1: None is not an offset (every lane of the offsets "
+             "form is active)"),
+            ("warp.write(0, [1, None, 3, 4], offsets=range(4))",
+             "TypeError: warp.write: lane 1: None is not a value"),
             ("warp.writes(range(2), [[1, 2, 3, 4]], offsets=range(4))",
              "ValueError: warp.writes: 1 rounds of values for 2 rounds of addresses"),
             ("warp.writes(range(1), [[1, None, 3, 4]], offsets=range(4))",

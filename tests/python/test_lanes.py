@@ -1,7 +1,7 @@
 """Every way a Python program may give its lanes makes the same instruction, and every read's
 values are its own (docs/own_programs.md, "What a Python program sees"): lists, tuples, numpy
-arrays of any integer dtype, byte order and stride, keywords; a values array the program keeps
-is never refilled by a later read."""
+arrays of any integer dtype, byte order and stride, keywords, a base and each lane's offset; a
+values array the program keeps is never refilled by a later read."""
 
 import os
 import unittest
@@ -53,6 +53,15 @@ class EveryForm(Base):
         # A range with another step than 1 is no run: read lane by lane.
         values = yield warp.read(range(first + 3, first - 1, -1))
         self.check(values, 1000 + np.array(mine[::-1]), "a descending range")
+        # A base and each lane's offset from it: a range (a run), a list, a numpy array; offsets
+        # out of order, negative ones among them; a numpy base and offsets from 1.
+        for i, offsets in enumerate([range(4), [0, 1, 2, 3], np.arange(4)]):
+            values = yield warp.read(first, offsets=offsets)
+            self.check(values, 1000 + np.array(mine), f"offsets {i}")
+        values = yield warp.read(first + 3, offsets=[-3, -1, -2, 0])
+        self.check(values, 1000 + np.array(mine)[[0, 2, 1, 3]], "turned offsets")
+        values = yield warp.read(np.int64(first - 1), offsets=range(1, 5))
+        self.check(values, 1000 + np.array(mine), "a numpy base")
 
 
 class Writes(Base):
@@ -64,9 +73,11 @@ class Writes(Base):
         yield warp.read(mine)                                       # registers: 7, 8, 9, 10
         yield warp.write(mine + 24)                                 # the registers
         yield warp.write(range(mine[0] + 32, mine[0] + 36), [7, 8, 9, 10])  # a range
+        yield warp.write(mine[0] + 43, [10, 9, 8, 7], offsets=[0, -1, -2, -3])  # offsets
+        yield warp.write(mine[0] + 48, offsets=range(4))            # offsets, the registers
 
     def verify(self, memory):
-        for base in (0, 8, 16, 24, 32):
+        for base in (0, 8, 16, 24, 32, 40, 48):
             self.check(memory[base:base + 8], np.tile(np.arange(7, 11), 2), f"m[{base}:]")
 
 
@@ -154,15 +165,15 @@ class Lanes(unittest.TestCase):
         self.assertEqual(result.stats["verification"]["elements_checked"], elements)
 
     def test_every_form_of_addresses_reads_the_same_cells(self):
-        # 2 warps x (10 forms + keywords + a descending range) x 4 lanes, and the 4 lanes of
-        # the inactive read.
+        # 2 warps x (10 forms + keywords + a descending range + 5 of offsets) x 4 lanes, and
+        # the 4 lanes of the inactive read.
         result = self.run_class("EveryForm")
-        self.assert_checked(result, 2 * 12 * 4 + 2 * 4)
-        # 2 x 13 reads, one stage each on the DMM (every lane in its own bank).
-        self.assertEqual(result.stats["dispatches"], 26)
+        self.assert_checked(result, 2 * 17 * 4 + 2 * 4)
+        # 2 x 18 reads, one stage each on the DMM (every lane in its own bank).
+        self.assertEqual(result.stats["dispatches"], 36)
 
     def test_every_form_of_values_writes_the_same_words(self):
-        self.assert_checked(self.run_class("Writes"), 5 * 8)
+        self.assert_checked(self.run_class("Writes"), 7 * 8)
 
     def test_values_kept_are_never_refilled(self):
         self.assert_checked(self.run_class("KeepsEveryRead"), 2 * 8 * 4)
