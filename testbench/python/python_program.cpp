@@ -376,17 +376,16 @@ class PythonProgram final : public WarpProgram {
             // A batch: its rounds one after the other, each the warp instruction a read of its
             // own would be; the values of round r go to row r of what the yield returns.
             {
-              Word* table = nullptr;
-              std::size_t row_words = 0;
-              sent = handle.arrays().table(handle, in.rounds, table, row_words);
+              TableRows rows;
+              sent = handle.arrays().table(handle, in.rounds, rows);
               for (std::size_t round = 0; round < in.rounds; ++round) {
                 if (in.runs)
                   co_await warp.read(in.round_run(round), in.space, *in.site);
                 else
                   co_await warp.read(in.round_addresses(round), in.space, *in.site);
-                const std::span<const Word> got = warp.registers();
-                std::copy(got.begin(), got.end(), table + round * row_words);
+                rows.fill(round, warp.registers());
               }
+              rows.done();
             }
             break;
           case PythonInstruction::Kind::write:

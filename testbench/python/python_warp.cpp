@@ -4,6 +4,10 @@
 #include <numpy/arrayobject.h>
 #include <structmember.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -1189,8 +1193,10 @@ void ValueArrays::make_rows(std::size_t warps, unsigned width) {
   block.release();
 }
 
-py::object ValueArrays::table(PythonWarp& w, std::size_t rounds, Word*& cells,
-                              std::size_t& row_words) {
+py::object ValueArrays::table(PythonWarp& w, std::size_t rounds, TableRows& rows) {
+  // Rows of more than this many bytes in all are written past the caches: more than a core's
+  // second-level cache holds, they would leave it before the program reads them.
+  constexpr std::size_t kStreamBytes = std::size_t{4} << 20;
   const unsigned width = w.warp().width();
   if (!rows_) make_rows(w.warp().count(), width);
   TableSlot& slot = w.table_slot();
@@ -1205,8 +1211,8 @@ py::object ValueArrays::table(PythonWarp& w, std::size_t rounds, Word*& cells,
       Py_REFCNT(slot.owner.ptr()) == holders && (!slot.last || Py_REFCNT(slot.last.ptr()) == 1);
   if (rounds <= capacity_ && free) {
     auto* data = static_cast<Word*>(PyCapsule_GetPointer(slot.owner.ptr(), kSlotName));
-    cells = data;
-    row_words = row_words_;
+    // Whole cache lines per row: the block starts on a huge page, a warp's row on a line.
+    rows = {data, row_words_, rounds * row_words_ * sizeof(Word) > kStreamBytes && width % 8 == 0};
     if (intact_view(slot.last, rounds, width, data, row_words_)) return slot.last;
     slot.last = py::object();
     npy_intp dims[] = {static_cast<npy_intp>(rounds), static_cast<npy_intp>(width)};
@@ -1223,9 +1229,28 @@ py::object ValueArrays::table(PythonWarp& w, std::size_t rounds, Word*& cells,
   }
   const npy_intp dims[] = {static_cast<npy_intp>(rounds), static_cast<npy_intp>(width)};
   py::object own = new_int64_array(2, dims);
-  cells = static_cast<Word*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(own.ptr())));
-  row_words = width;
+  rows = {static_cast<Word*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(own.ptr()))), width,
+          false};
   return own;
+}
+
+void TableRows::fill(std::size_t round, std::span<const Word> values) const {
+  Word* row = cells + round * row_words;
+#if defined(__SSE2__)
+  if (stream) {  // four 16-byte stores fill a line, which is then written without being read
+    for (std::size_t i = 0; i < values.size(); i += 2)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(row + i),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(values.data() + i)));
+    return;
+  }
+#endif
+  std::copy(values.begin(), values.end(), row);
+}
+
+void TableRows::done() const {
+#if defined(__SSE2__)
+  if (stream) _mm_sfence();
+#endif
 }
 
 namespace {

@@ -88,6 +88,19 @@ class PythonSites {
 
 class PythonWarp;
 
+// Where the rounds of a batch's table of values go (ValueArrays::table), and how.
+struct TableRows {
+  Word* cells = nullptr;      // round 0's row
+  std::size_t row_words = 0;  // from a row to the next
+  // Written past the caches: rows too many to be still there when the program reads them
+  // (whole cache lines of them, so that none is read before it is written).
+  bool stream = false;
+  // Writes round `round`'s values.
+  void fill(std::size_t round, std::span<const Word> values) const;
+  // After the last round: the rows written past the caches are in memory.
+  void done() const;
+};
+
 // The numpy arrays that the yields of reads return. An array the program has let go of (no
 // reference left but mmsim's) is filled again rather than a new one made.
 //
@@ -97,7 +110,8 @@ class PythonWarp;
 // completes, so that every warp has one in flight at once: the tables are views of one block
 // of rows, row r of every warp's table side by side, so that the warps, taking turns, fill
 // them as one stream (tables of their own, a page apart, each filled a row at a time, ran
-// about a fifth slower). A warp's table is its own while the program holds it or anything made
+// at half the rate with batches of 64 rounds); many rows are written past the caches
+// (TableRows). A warp's table is its own while the program holds it or anything made
 // from it (a row, a view); a batch of more rounds than the block holds, or one made while the
 // warp's last table is held, gets a table of its own.
 class ValueArrays {
@@ -105,9 +119,8 @@ class ValueArrays {
   // What the yield of a read returns: a numpy array of the values read.
   pybind11::object values(std::span<const Word> got);
   // What the yield of a batch of reads of `warp` returns: a rounds x width numpy array of
-  // int64, whose row r starts at cells + r * row_words, to fill as the rounds complete.
-  pybind11::object table(PythonWarp& warp, std::size_t rounds, Word*& cells,
-                         std::size_t& row_words);
+  // int64, whose rows `rows` fills as the rounds complete.
+  pybind11::object table(PythonWarp& warp, std::size_t rounds, TableRows& rows);
 
  private:
   // The block of rows, made at the first batch: `capacity` rows of every warp's lanes.

@@ -348,6 +348,18 @@ class Batch(unittest.TestCase):
         self.assertEqual(status, 1, out)
         self.assertIn("f.py:6: an instruction made here in warp 0 was never yielded", out)
 
+    def test_tables_written_past_the_caches_hold_every_value(self):
+        # 512 warps of 32 lanes, batches of 64 rounds: 8 MiB of rows per batch of every warp,
+        # more than the 4 MiB from which they are written past the caches.
+        result = mmsim.run({"machine": {"model": "dmm", "width": 32, "latency": 8,
+                                        "threads": 16384},
+                            "program": {"file": os.path.join(EXAMPLES, "contiguous_access.py"),
+                                        "class": "ContiguousRead",
+                                        "params": {"n": 16384 * 64, "batch": True}}})
+        self.assertTrue(result.verified, result.report)
+        self.assertEqual(result.stats["verification"]["elements_checked"], 16384 * 64)
+        self.assertEqual(result.dispatches, 16384 * 64 // 32)
+
     def test_the_batch_example_meets_its_expectations(self):
         result = mmsim.run(os.path.join(EXAMPLES, "contiguous_batch.yaml"))
         self.assertTrue(result.verified)
