@@ -71,7 +71,7 @@ class RaceDetector final : public AccessObserver {
 
  private:
   // One access (16 bytes; its kind is its list's, its block its warp's, its instruction
-  // number and cycle its Instruction's).
+  // number and cycle its Issued's).
   struct Record {
     WarpId warp;
     // Earlier records of the same address and kind (their numbers; 0: none): the previous one,
