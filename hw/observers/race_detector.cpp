@@ -68,6 +68,7 @@ void RaceDetector::access(const MemoryAccess& a, std::span<const Address> addres
       memory.generation != instruction_.generation)
     instruction_ = {a.memory, a.warp, a.pc, memory.generation, memory.log.next()};
   const std::uint32_t before = memory.log.next();
+  opening_ = 0;
   const bool fresh_run = !addresses.empty() && consecutive_lanes(addresses) &&
                          record_fresh_run(memory, a, addresses.front(), addresses.size());
   if (!fresh_run) record_lanes(memory, a, addresses, start);
@@ -131,7 +132,14 @@ inline void RaceDetector::pair_with(const Memory& memory, std::uint32_t head, Ac
 inline void RaceDetector::record(Memory& memory, const MemoryAccess& a, Address address,
                                  std::uint32_t start, std::uint32_t first) {
   Cell& cell = memory.cells[address];
-  if (cell.generation != memory.generation) cell = Cell{memory.generation, 0, 0};
+  if (cell.generation != memory.generation) {
+    // The lane opens its cell's lists: its record would be the warp alone, linked to nothing,
+    // as would every such lane's of the call; they share one.
+    if (opening_ == 0) opening_ = memory.log.push_back(Record{a.warp, 0, 0, 0});
+    cell = a.kind == AccessKind::read ? Cell{memory.generation, opening_, 0}
+                                      : Cell{memory.generation, 0, opening_};
+    return;
+  }
   std::uint32_t& head = a.kind == AccessKind::read ? cell.reads : cell.writes;
   if (head >= first) return;  // another lane of the same instruction recorded the address
   const Record* previous = head != 0 ? &memory.log[head] : nullptr;

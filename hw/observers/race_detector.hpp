@@ -16,9 +16,9 @@
 //
 // A record holds what the walk needs (its warp and three links: 16 bytes); the instruction
 // number and cycle that a race's report names are kept once per instruction, found from the
-// record's number when a race is listed. The lanes of a run that opens the lists of its cells
-// (each cell's first access in the epoch) share one record: lists only ever link to older
-// records, so that they may share their oldest.
+// record's number when a race is listed. The lanes of an instruction that open the lists of
+// their cells (each cell's first access in the epoch) share one record: lists only ever link to
+// older records, so that they may share their oldest; a run of them is recorded at once.
 //
 // Each access costs a constant plus the races it forms, however long the lists: a record also
 // points past the records that cannot race with a later access for the same reason it cannot,
@@ -179,6 +179,9 @@ class RaceDetector final : public AccessObserver {
 
   std::vector<Memory> memories_;
   Instruction instruction_;
+  // The record that the lanes of the current call share where they open their cells' lists
+  // (0: none yet).
+  std::uint32_t opening_ = 0;
   std::vector<unsigned> block_of_;  // per warp seen
   std::size_t listed_;
   std::uint64_t count_ = 0;
