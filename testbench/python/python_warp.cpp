@@ -134,6 +134,19 @@ Space space_of(const char* op, PyObject* name) {
       fmt::format("{}: space {}: expected 'global' or 'shared'", op, text_of(name)));
 }
 
+// The memory an instruction addresses (its `space` argument): which, its words, its name.
+struct MemorySpace {
+  Space space;
+  std::uint64_t words;
+  const char* name;
+};
+
+MemorySpace memory_space(const char* op, const PythonWarp& w, PyObject* given) {
+  const Space space = space_of(op, given);
+  const bool shared = space == Space::shared;
+  return {space, shared ? w.limits().shared : w.limits().global, shared ? "shared" : "global"};
+}
+
 // The value of a Python integer (numpy's included: anything with __index__), nullopt when it
 // does not fit a 64-bit word.
 std::optional<long long> index_value(PyObject* item) {
@@ -437,6 +450,14 @@ struct IntegerRange {
   long long start = 0;
   long long step = 1;
   std::size_t length = 0;
+
+  // Its element i, in unsigned arithmetic, which wraps to it exactly (i * step alone may pass
+  // a long long where the element does not).
+  std::int64_t at(std::size_t i) const {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(start) +
+                                     static_cast<std::uint64_t>(i) *
+                                         static_cast<std::uint64_t>(step));
+  }
 };
 
 // `given` as an IntegerRange; nullopt for anything else, or a range whose start or stop is
@@ -461,15 +482,19 @@ std::optional<IntegerRange> integer_range(PyObject* given) {
                       empty ? 0 : static_cast<std::size_t>((distance - 1) / stride + 1)};
 }
 
-// The first address of `given` when it is range(a, a + width) with a + width <= words, a run
-// (lane i at a + i) made without numpy or a list; nullopt for anything else, which the lanes'
+// The first address of base + `given` when `given` is range(a, a + width) (the addresses, base
+// 0, or the offsets of warp.read(base, offsets=...)) and base + a + width <= words: a run (lane
+// i at base + a + i) made without numpy or a list; nullopt for anything else, which the lanes'
 // own path takes (and names what is wrong with it).
-std::optional<Address> range_run(PyObject* given, unsigned width, std::uint64_t words) {
+std::optional<Address> range_run(PyObject* given, std::int64_t base, unsigned width,
+                                 std::uint64_t words) {
   const std::optional<IntegerRange> range = integer_range(given);
-  if (!range || range->step != 1 || range->length != width || range->start < 0 || words < width ||
-      static_cast<std::uint64_t>(range->start) > words - width)
+  std::int64_t first = 0;
+  if (!range || range->step != 1 || range->length != width ||
+      __builtin_add_overflow(base, range->start, &first) || first < 0 || words < width ||
+      static_cast<std::uint64_t>(first) > words - width)
     return std::nullopt;
-  return static_cast<Address>(range->start);
+  return static_cast<Address>(first);
 }
 
 // The rounds of a batch's lanes (warp.reads, warp.writes): a 2-D numpy array, rounds x lanes,
@@ -533,29 +558,20 @@ class RoundBases {
  public:
   RoundBases(const char* op, PyObject* given);
   // warp.read(base, offsets=...), warp.write's: one round.
-  explicit RoundBases(std::int64_t base) : start_(base), size_(1) {}
-  std::size_t size() const { return size_; }
-  // A range's element in unsigned arithmetic, which wraps to it exactly (round * step alone
-  // may pass a long long where the element does not).
+  explicit RoundBases(std::int64_t base) : range_{base, 1, 1} {}
+  std::size_t size() const { return listed_ ? listed_->size() : range_.length; }
   std::int64_t operator[](std::size_t round) const {
-    if (!listed_.empty()) return listed_[round];
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(start_) +
-                                     static_cast<std::uint64_t>(round) *
-                                         static_cast<std::uint64_t>(step_));
+    return listed_ ? (*listed_)[round] : range_.at(round);
   }
 
  private:
-  std::int64_t start_ = 0;  // a range's (it holds them all: each fits)
-  std::int64_t step_ = 0;
-  std::vector<std::int64_t> listed_;  // an array's or a sequence's
-  std::size_t size_ = 0;
+  IntegerRange range_;                               // a range's (or one base)
+  std::optional<std::vector<std::int64_t>> listed_;  // an array's or a sequence's
 };
 
 RoundBases::RoundBases(const char* op, PyObject* given) {
   if (const std::optional<IntegerRange> range = integer_range(given)) {
-    start_ = range->start;
-    step_ = range->step;
-    size_ = range->length;
+    range_ = *range;
     return;
   }
   if (PyArray_Check(given)) {
@@ -569,8 +585,7 @@ RoundBases::RoundBases(const char* op, PyObject* given) {
     const py::object ints = int64_copy(given, 1);
     const auto* data = static_cast<const std::int64_t*>(
         PyArray_DATA(reinterpret_cast<PyArrayObject*>(ints.ptr())));
-    listed_.assign(data, data + PyArray_DIM(array, 0));
-    size_ = listed_.size();
+    listed_.emplace(data, data + PyArray_DIM(array, 0));
     return;
   }
   if (!PySequence_Check(given) || PyUnicode_Check(given))
@@ -582,14 +597,13 @@ RoundBases::RoundBases(const char* op, PyObject* given) {
   if (!sequence) throw py::error_already_set();
   const Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence.ptr());
   PyObject** items = PySequence_Fast_ITEMS(sequence.ptr());
-  listed_.resize(static_cast<std::size_t>(count));
+  listed_.emplace(static_cast<std::size_t>(count));
   for (Py_ssize_t round = 0; round < count; ++round) {
     if (PyBool_Check(items[round]) || PyArray_IsScalar(items[round], Bool))
       throw py::type_error(fmt::format("{}: round {}: {} is not a base (an integer)", op, round,
                                        text_of(items[round])));
-    listed_[round] = integer_at(op, "round", round, "a base", items[round]);
+    (*listed_)[round] = integer_at(op, "round", round, "a base", items[round]);
   }
-  size_ = listed_.size();
 }
 
 // The lanes' offsets of the offsets form: one integer per lane, as warp.read takes its lanes (a
@@ -619,8 +633,7 @@ struct OffsetTaker {
 LaneOffsets::LaneOffsets(const char* op, PyObject* given, unsigned width) : lanes(width) {
   const std::optional<IntegerRange> range = integer_range(given);
   if (range && range->length == width) {
-    for (unsigned lane = 0; lane < width; ++lane)
-      lanes[lane] = range->start + static_cast<std::int64_t>(lane) * range->step;
+    for (unsigned lane = 0; lane < width; ++lane) lanes[lane] = range->at(lane);
   } else {
     for_each_lane(op, "an offset", given, width, OffsetTaker{lanes.data()});
   }
@@ -681,19 +694,6 @@ std::int64_t base_of(const char* op, PyObject* given) {
   return *base;
 }
 
-// The first address of base + offsets when the offsets are range(a, a + width) and the run
-// lies in range (lane i at base + a + i): nullopt for anything else, which LaneOffsets takes.
-std::optional<Address> offsets_run(std::int64_t base, PyObject* offsets, unsigned width,
-                                   std::uint64_t words) {
-  const std::optional<IntegerRange> range = integer_range(offsets);
-  std::int64_t first = 0;
-  if (!range || range->step != 1 || range->length != width ||
-      __builtin_add_overflow(base, range->start, &first) || first < 0 || words < width ||
-      static_cast<std::uint64_t>(first) > words - width)
-    return std::nullopt;
-  return static_cast<Address>(first);
-}
-
 // warp.read, warp.write: one warp instruction, from its lanes' addresses or (offsets given)
 // from a base and each lane's offset.
 py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const char* op,
@@ -702,10 +702,7 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
   PyObject* values = arguments.values;
   const unsigned width = w.warp().width();
   const bool has_values = values != nullptr && values != Py_None;
-  const Space where = space_of(op, arguments.space);
-  const bool shared = where == Space::shared;
-  const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
-  const char* space_name = shared ? "shared" : "global";
+  const auto [where, words, space_name] = memory_space(op, w, arguments.space);
   // Lanes that are a run in range (a coalesced access, the usual case) keep their first
   // address alone: nothing to copy, and the MMU takes the run whole. A range of addresses, or
   // of offsets, shows it without a lane's look.
@@ -714,10 +711,10 @@ py::object memory_instruction(PythonWarp& w, PythonInstruction::Kind kind, const
   std::optional<Address> run_at;
   if (arguments.offsets != nullptr) {
     base = base_of(op, addresses);
-    run_at = offsets_run(*base, arguments.offsets, width, words);
+    run_at = range_run(arguments.offsets, *base, width, words);
     if (!run_at) offsets.emplace(op, arguments.offsets, width);
   } else {
-    run_at = range_run(addresses, width, words);
+    run_at = range_run(addresses, 0, width, words);
   }
   const bool run =
       run_at ||
@@ -775,10 +772,7 @@ py::object batch_instruction(PythonWarp& w, PythonInstruction::Kind kind, const 
       throw py::value_error(
           fmt::format("{}: {} rounds of values for {} rounds of addresses", op, given, rounds));
   }
-  const Space where = space_of(op, arguments.space);
-  const bool shared = where == Space::shared;
-  const std::uint64_t words = shared ? w.limits().shared : w.limits().global;
-  const char* space_name = shared ? "shared" : "global";
+  const auto [where, words, space_name] = memory_space(op, w, arguments.space);
   const std::size_t cells = rounds * width;
   const bool runs =
       offsets ? offsets->run
@@ -1105,14 +1099,13 @@ PythonWarp::PythonWarp(Warp& warp, const MemoryLimits& limits, PythonSites& site
 PythonWarp::~PythonWarp() { reinterpret_cast<WarpObject*>(object_.ptr())->warp = nullptr; }
 
 namespace {
-// Whether `spare` can be filled again as an int64 array of these dimensions: nothing refers to
-// it but the holder (no weak reference either, which would see it change), and it is still as
-// it was made (a program may have reshaped it or changed its flags before it let go).
-bool reusable(const py::object& spare, int dimensions, const npy_intp* dims) {
+// Whether `spare` can be filled again as the int64 values of `lanes` lanes: nothing refers to it
+// but the holder (no weak reference either, which would see it change), and it is still as it
+// was made (a program may have reshaped it or changed its flags before it let go).
+bool reusable(const py::object& spare, npy_intp lanes) {
   if (!spare || Py_REFCNT(spare.ptr()) != 1) return false;
   auto* array = reinterpret_cast<PyArrayObject*>(spare.ptr());
-  return PyArray_NDIM(array) == dimensions &&
-         std::equal(dims, dims + dimensions, PyArray_DIMS(array)) &&
+  return PyArray_NDIM(array) == 1 && PyArray_DIM(array, 0) == lanes &&
          PyArray_TYPE(array) == NPY_INT64 && PyArray_ISCARRAY(array) &&
          PyArray_CHKFLAGS(array, NPY_ARRAY_OWNDATA) &&
          reinterpret_cast<PyArrayObject_fields*>(array)->weakreflist == nullptr;
@@ -1129,7 +1122,7 @@ py::object ValueArrays::values(std::span<const Word> got) {
   const npy_intp dims[] = {static_cast<npy_intp>(got.size())};
   py::object out;
   for (const py::object& spare : spare_) {
-    if (reusable(spare, 1, dims)) {
+    if (reusable(spare, dims[0])) {
       out = spare;
       break;
     }

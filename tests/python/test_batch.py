@@ -309,6 +309,9 @@ class Batch(unittest.TestCase):
             ("warp.read([0, 1, 2, 3], offsets=range(4))",
              "TypeError: warp.read: with offsets, expected the base as an integer, got "
              "[0, 1, 2, 3]"),
+            ("warp.read(0, offsets=range(-2**63 + 1, 2**63 - 1, 2**62))",
+             "IndexError: warp.read: lane 0: address -9223372036854775807 is outside the global "
+             "memory of 64 words"),
             ("warp.read(62, offsets=range(4))",
              "IndexError: warp.read: lane 2: address 64 is outside the global memory of 64 "
              "words"),
