@@ -19,16 +19,13 @@
 #include <utility>
 #include <vector>
 
+#include "hw/support/thread_without_signals.hpp"
+
 namespace mmsim {
 
 // Whether a second thread may read ahead: the process may run on two processors or more
 // (sw/support/available_cores.hpp).
 bool read_ahead_allowed();
-
-// Runs `body` on a new thread with the signals that end mmsim (SIGINT, SIGTERM, ...) blocked:
-// they stay the main thread's, whose handlers remove the outputs not yet complete. A fault
-// (SIGBUS on a mapped trace cut short) is still the faulting thread's.
-std::thread thread_without_signals(std::function<void()> body);
 
 template <class Batch>
 class ReadAhead {

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/observers/observer_thread.hpp"
 #include "hw/support/counted.hpp"
 #include "sw/planning/dmm_plan.hpp"
 #include "sw/planning/umm_plan.hpp"
@@ -252,7 +253,8 @@ MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bo
   if (race_check) {
     const std::uint64_t per_access = kRaceRecordBytes + (kRaceIssuedBytes + m.width - 1) / m.width;
     e.add("the race detector",
-          (cells + shared_cells) * (kRaceCellBytes + kRaceAccessesPerWord * per_access),
+          (cells + shared_cells) * (kRaceCellBytes + kRaceAccessesPerWord * per_access) +
+              ObserverThread::bytes(),
           "machine.race_check");
   }
   e.add("the program's data", program.host_bytes(), "program.params");
@@ -285,8 +287,7 @@ void check_memory(const MemoryEstimate& estimate, const std::string& what,
                                available->bytes == 1 ? "is" : "are", available->source));
 }
 
-void check_run_memory(const Testbench& tb, const MachineConfig& machine,
-                      const WarpProgram& program,
+void check_run_memory(const Testbench& tb, const MachineConfig& machine, const WarpProgram& program,
                       const std::vector<MemoryEstimate::Part>& outputs) {
   MemoryEstimate estimate = run_memory(machine, program, tb.race_check);
   for (const MemoryEstimate::Part& part : outputs) estimate.add(part.what, part.bytes, part.key);

@@ -84,12 +84,13 @@ TEST(MemoryBudget, TheRunEstimateAddsItsParts) {
             8u * 1024 + MmuPipeline::bytes(8) + 32 * (1024 + 32 * 64) + 5000 + (16u << 20));
   EXPECT_EQ(e.largest()->key, "machine.threads");
   // The race detector: 12 bytes per cell and two 16-byte records of accesses, each with its
-  // share of its instruction's 24 bytes (a 32nd: 1 byte, rounded up).
+  // share of its instruction's 24 bytes (a 32nd: 1 byte, rounded up); and the 8 batches of its
+  // thread, each of 4096 accesses (72 bytes) and 2^15 addresses.
   m.memory_words = 4000;  // 125 rows
   const MemoryEstimate race = run_memory(m, HostData(0), true);
   ASSERT_EQ(race.parts.size(), 5u) << race.describe();
   EXPECT_EQ(race.parts[3].what, "the race detector");
-  EXPECT_EQ(race.parts[3].bytes, 4000u * (12 + 2 * (16 + 1)));
+  EXPECT_EQ(race.parts[3].bytes, 4000u * (12 + 2 * (16 + 1)) + 8 * (4096 * 72 + 32768 * 8));
   EXPECT_EQ(race.largest()->key, "machine.race_check");
 }
 
@@ -177,12 +178,12 @@ TEST(MemoryBudget, ARunThatDoesNotFitIsRefusedBeforeItStarts) {
   EXPECT_NE(memory.err.find("--set machine.memory=2^21: machine.memory: this run needs about "),
             std::string::npos)
       << memory.err;
-  // The race detector's state per address dominates.
+  // The race detector's state per address dominates (46.0 MiB, and 4.25 MiB of batches).
   const CommandResult race = run("2^24", "--set machine.race_check=true");
   EXPECT_EQ(race.status, 2);
   EXPECT_NE(race.err.find("machine.race_check: this run needs about"), std::string::npos)
       << race.err;
-  EXPECT_NE(race.err.find("the race detector 46.0 MiB"), std::string::npos) << race.err;
+  EXPECT_NE(race.err.find("the race detector 50.2 MiB"), std::string::npos) << race.err;
 
   const CommandResult fits = run("2^26");
   EXPECT_EQ(fits.status, 0) << fits.err;
