@@ -11,7 +11,8 @@ std::unique_ptr<Mmu> make_mmu(MemorySpec spec, MemoryId id, const MachineConfig&
                         .width = spec.width,
                         .words = spec.words,
                         .write_conflict = config.write_conflict,
-                        .keep_groups = keep_groups};
+                        .keep_groups = keep_groups,
+                        .values = config.memory_values};
   return std::make_unique<Mmu>(spec.name.c_str(), mmu, spec.latency, std::move(spec.map),
                                std::move(spec.splitter));
 }

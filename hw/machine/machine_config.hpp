@@ -53,8 +53,12 @@ struct MachineConfig {
   Cycle compute_latency = 0;
   WriteConflict write_conflict = WriteConflict::highest_lane;
   std::uint64_t memory_words = 0;  // words of memory
-  std::uint64_t local_words = 0;   // local memory per PE, in words
-  BankMapping mapping;             // DMM family
+  // Whether the memories keep the values written: not for a program that carries no data (a
+  // GPU trace), whose memories hold zeros and take no memory for their cells. Set by the run
+  // from the program, never by a testbench.
+  bool memory_values = true;
+  std::uint64_t local_words = 0;  // local memory per PE, in words
+  BankMapping mapping;            // DMM family
   // k: requests a bank serves per time unit (docs/semantics.md §10); hmm: the global memory's.
   unsigned ports = 1;
   // The hierarchical machine (model hmm): d streaming multiprocessors, each with its shared

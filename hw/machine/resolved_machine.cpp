@@ -21,6 +21,7 @@ ResolvedMachine ResolvedMachine::with_memory(const MemorySizes& sizes) const {
   sized.memory_words = sizes.words;
   sized.shared.words = sizes.shared_words;
   sized.local_words = sizes.local_words;
+  sized.memory_values = sizes.values;
   validate_memory(sized);
   return ResolvedMachine(std::move(sized));
 }

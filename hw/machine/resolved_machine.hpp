@@ -33,6 +33,7 @@ class ResolvedMachine {
     std::uint64_t words;
     std::uint64_t shared_words;
     std::uint64_t local_words;
+    bool values = true;  // MachineConfig::memory_values
   };
   ResolvedMachine with_memory(const MemorySizes& sizes) const;
 

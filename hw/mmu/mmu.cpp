@@ -17,20 +17,21 @@ Mmu::Mmu(const sc_core::sc_module_name& name, const Config& config, unsigned lat
       config_(config),
       map_(std::move(map)),
       pipeline_("pipeline", latency),
-      cells_((config.words + config.width - 1) / config.width * config.width),
+      cells_(config.values ? (config.words + config.width - 1) / config.width * config.width : 0),
       identity_(map_->identity()) {
   if (const auto* shift = dynamic_cast<const RandomShiftMap*>(map_.get()))
     rsu_ = std::make_unique<RandomShiftUnit>("random_shift_unit", *shift);
   const std::string splitter_name = splitter->name();
   splitter_unit_ = std::make_unique<SplitterUnit>(splitter_name.c_str(), std::move(splitter));
   splitter_ = &splitter_unit_->logic();
-  const std::uint64_t rows = cells_.size() / config.width;
+  const std::uint64_t rows = (config.words + config.width - 1) / config.width;
   for (unsigned b = 0; b < config.width; ++b)
     banks_.push_back(std::make_unique<MemoryBank>(("bank_" + std::to_string(b)).c_str(),
                                                   cells_.data(), b, config.width, rows));
   for (const auto& bank : banks_)
     for (unsigned j = 1; j < splitter_->ports(); ++j)
-      ports_.emplace_back(std::string(bank->name()) + ".port_" + std::to_string(j), cells_.size());
+      ports_.emplace_back(std::string(bank->name()) + ".port_" + std::to_string(j),
+                          rows * config.width);
 }
 
 void Mmu::reject(WarpUnit& unit, std::size_t lane, Address a) const {
@@ -72,13 +73,12 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   const std::uint64_t words = config_.words;
   const bool consecutive = consecutive_lanes(addresses);
   const std::uint64_t beyond =
-      consecutive ? std::uint64_t{addresses.back() >= words}
-                  : with_vector_isa([&] {
-                      std::uint64_t n = 0;
+      consecutive ? std::uint64_t{addresses.back() >= words} : with_vector_isa([&] {
+        std::uint64_t n = 0;
 #pragma GCC unroll 2
-                      for (const Address a : addresses) n += a >= words;
-                      return n;
-                    });
+        for (const Address a : addresses) n += a >= words;
+        return n;
+      });
   auto active = static_cast<unsigned>(addresses.size());
   if (beyond != 0) {
     const std::uint64_t inactive = with_vector_isa([&] { return inactive_lanes(addresses); });
@@ -170,7 +170,10 @@ void Mmu::perform(const MmuPipeline::InFlight& dispatch) {
 void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses, unsigned width,
                      const Address* lane_cells, LaneLayout layout, Cycle completion) {
   const Word* cells = cells_.data();
-  if (layout == LaneLayout::consecutive) {
+  if (!config_.values) {  // zeros; an inactive lane keeps its register
+    for (unsigned lane = 0; lane < width; ++lane)
+      if (layout != LaneLayout::some_inactive || addresses[lane] != kInactive) registers[lane] = 0;
+  } else if (layout == LaneLayout::consecutive) {
     std::copy_n(cells + lane_cells[0], width, registers);
   } else if (layout == LaneLayout::all_active) {
 #pragma GCC unroll 8
@@ -184,7 +187,7 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses
   } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
             // active follows no pattern a branch predictor learns: the scans of sorting)
     for (unsigned lane = 0; lane < width; ++lane) {
-      const Word active = -static_cast<Word>(addresses[lane] != kInactive);  // all ones, or 0
+      const Word active = -static_cast<Word>(addresses[lane] != kInactive);       // all ones, or 0
       const Word value = cells[lane_cells[lane] & static_cast<Address>(active)];  // m[0] unused
       registers[lane] = (value & active) | (registers[lane] & ~active);
     }
@@ -195,6 +198,12 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses
 void Mmu::write_lanes(const Warp& warp, const Word* values, const Address* addresses,
                       unsigned width, const Address* lane_cells, LaneLayout layout,
                       Cycle completion) {
+  if (config_.values) store(values, addresses, width, lane_cells, layout);
+  if (observer_) notify(warp, AccessKind::write, completion);
+}
+
+void Mmu::store(const Word* values, const Address* addresses, unsigned width,
+                const Address* lane_cells, LaneLayout layout) {
   Word* cells = cells_.data();
   if (layout == LaneLayout::consecutive) {  // distinct cells: the lanes' order does not matter
     std::copy_n(values, width, cells + lane_cells[0]);
@@ -220,7 +229,6 @@ void Mmu::write_lanes(const Warp& warp, const Word* values, const Address* addre
       if (addresses[lane] != kInactive) cells[lane_cells[lane]] = values[lane];
     }
   }
-  if (observer_) notify(warp, AccessKind::write, completion);
 }
 
 void Mmu::notify(const Warp& warp, AccessKind kind, Cycle completion) {

@@ -60,6 +60,9 @@ class Mmu : public sc_core::sc_module {
     std::uint64_t words = 0;
     WriteConflict write_conflict = WriteConflict::highest_lane;
     bool keep_groups = false;  // record each dispatch's stage groups (for waveforms)
+    // Whether it keeps the values written; else (a program that carries no data, such as a GPU
+    // trace) it holds zeros and drops what is written, and takes no memory for its cells.
+    bool values = true;
   };
 
   // `latency`: the l stages of its pipeline.
@@ -91,18 +94,20 @@ class Mmu : public sc_core::sc_module {
   RequestSpread request_spread() const { return splitter_->spread(); }
 
   // Backdoor access (initial contents and verification), outside simulated time.
-  Word peek(Address a) const { return cells_[identity_ ? a : map_->cell(a)]; }
-  void poke(Address a, Word value) { cells_[identity_ ? a : map_->cell(a)] = value; }
+  Word peek(Address a) const { return config_.values ? cells_[identity_ ? a : map_->cell(a)] : 0; }
+  void poke(Address a, Word value) {
+    if (config_.values) cells_[identity_ ? a : map_->cell(a)] = value;
+  }
   // m[a] = value_of(a) for a = 0 .. count - 1: initial contents in one vectorisable pass where
   // the address map is the identity (a large memory's fill is a tenth of its run otherwise).
   template <class ValueOf>
   void fill(Address count, ValueOf value_of) {
+    if (!config_.values) return;
     if (!identity_) {
       for (Address a = 0; a < count; ++a) poke(a, value_of(a));
       return;
     }
-    for_each_lane(count,
-                  [cells = cells_.data(), &value_of](Address a) { cells[a] = value_of(a); });
+    for_each_lane(count, [cells = cells_.data(), &value_of](Address a) { cells[a] = value_of(a); });
   }
 
   void set_observer(AccessObserver* observer) { observer_ = observer; }
@@ -115,7 +120,7 @@ class Mmu : public sc_core::sc_module {
   // Puts a dispatch of k stage groups and `active` lanes, taken at t, into the pipeline, and
   // counts it.
   [[gnu::always_inline]] inline MmuPipeline::InFlight& accept(WarpUnit& unit, Cycle t, unsigned k,
-                                                               unsigned active);
+                                                              unsigned active);
   // Records the stage group, port and bank of every request of `record` (for waveforms); out of
   // line, so that the dispatch's path keeps the registers it needs.
   [[gnu::noinline]] void keep_slots(MmuPipeline::InFlight& record, std::span<const Address> cells,
@@ -128,6 +133,9 @@ class Mmu : public sc_core::sc_module {
                   const Address* lane_cells, LaneLayout layout, Cycle completion);
   void write_lanes(const Warp& warp, const Word* values, const Address* addresses, unsigned width,
                    const Address* lane_cells, LaneLayout layout, Cycle completion);
+  // write_lanes' stores, in the order that lets the winning lane write last.
+  void store(const Word* values, const Address* addresses, unsigned width,
+             const Address* lane_cells, LaneLayout layout);
   void notify(const Warp& warp, AccessKind kind, Cycle completion);
   [[noreturn]] void reject(WarpUnit& unit, std::size_t lane, Address a) const;
 
@@ -141,8 +149,8 @@ class Mmu : public sc_core::sc_module {
   // Where banks have k > 1 ports: ports 1 .. k-1 of bank b at b*(k-1) .. b*(k-1) + k-2 (for
   // waveforms; port 0 is the bank's own).
   std::vector<BankPort> ports_;
-  HugePageArray<Word> cells_;  // row-major: row j, bank b at j*w + b
-  bool identity_;               // the address map is the identity: cell index = address
+  HugePageArray<Word> cells_;  // row-major: row j, bank b at j*w + b (none without values)
+  bool identity_;              // the address map is the identity: cell index = address
   std::vector<std::uint32_t> groups_;
   std::vector<std::uint32_t> slot_ports_;  // for waveforms: each lane's port in its group
   MemoryCounters counters_;

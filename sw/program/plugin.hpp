@@ -13,7 +13,7 @@ namespace mmsim {
 
 // Changes whenever ProgramInfo, WarpProgram or Warp change in a way a built plugin would not
 // survive: a plugin built for another ABI is refused by name.
-inline constexpr int kPluginAbi = 1;
+inline constexpr int kPluginAbi = 2;
 
 }  // namespace mmsim
 

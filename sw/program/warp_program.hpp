@@ -41,6 +41,10 @@ class WarpProgram : public Kernel {
   virtual std::uint64_t shared_words() const { return 0; }
   // Words of local memory per PE the program needs (after configure).
   virtual std::uint64_t local_words() const { return 0; }
+  // Whether its data are values the memories must keep; false for a program that carries none
+  // (a GPU trace, whose reads and writes are addresses only): its memories then hold zeros,
+  // drop what is written and take no memory for their cells.
+  virtual bool keeps_values() const { return true; }
   // Bytes of host memory the program allocates at its peak for its own data (a permutation and
   // its plan, ...), known after configure and before prepare allocates them, so that a run that
   // would not fit is refused up front.

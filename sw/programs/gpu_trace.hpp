@@ -58,6 +58,8 @@ class GpuTraceProgram final : public WarpProgram {
   void configure(const MachineConfig& machine) override;
   std::uint64_t memory_words() const override { return memory_words_; }
   std::uint64_t shared_words() const override { return shared_words_; }
+  // A trace records addresses, not data.
+  bool keeps_values() const override { return false; }
   std::uint64_t host_bytes() const override;
   // The trace file, and the trace files its kernels list names.
   std::vector<std::filesystem::path> input_files() const override;

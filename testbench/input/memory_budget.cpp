@@ -218,16 +218,17 @@ std::string format_bytes(std::uint64_t bytes) {
 
 MemoryEstimate run_memory(const MachineConfig& m, const WarpProgram& program, bool race_check) {
   MemoryEstimate e;
-  // The cells fill whole rows of w banks.
+  // The cells fill whole rows of w banks (none where the program carries no data).
   const std::uint64_t cells = m.rows() * m.width;
-  e.add(fmt::format("memory: {} of 8 bytes", count_of(m.memory_words, "word")), 8 * cells,
-        "machine.memory");
+  if (m.memory_values)
+    e.add(fmt::format("memory: {} of 8 bytes", count_of(m.memory_words, "word")), 8 * cells,
+          "machine.memory");
   // The hierarchical machine: a shared memory per streaming multiprocessor, in rows of w banks.
   const std::uint64_t shared_cells =
       machine_model(m).hierarchical
           ? std::uint64_t{m.multiprocessors} * ((m.shared.words + m.width - 1) / m.width * m.width)
           : 0;
-  if (shared_cells > 0)
+  if (shared_cells > 0 && m.memory_values)
     e.add(fmt::format("{} of {}", counted(m.multiprocessors, "shared memory", "shared memories"),
                       count_of(m.shared.words, "word")),
           8 * shared_cells, "machine.shared.memory");

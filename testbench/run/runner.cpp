@@ -105,8 +105,10 @@ ResolvedMachine machine_for(const Testbench& tb, WarpProgram& program) {
   }
   const MachineConfig& m = resolved;
   const std::uint64_t words = program.memory_words();
-  ResolvedMachine::MemorySizes sizes{
-      .words = m.memory_words, .shared_words = m.shared.words, .local_words = m.local_words};
+  ResolvedMachine::MemorySizes sizes{.words = m.memory_words,
+                                     .shared_words = m.shared.words,
+                                     .local_words = m.local_words,
+                                     .values = program.keeps_values()};
   if (m.memory_words == 0) {
     sizes.words = words;
   } else if (m.memory_words < words) {

@@ -9,25 +9,12 @@
 #include <random>
 
 #include "hw/machine/simulation.hpp"
+#include "support/access_log.hpp"
 #include "support/random_program.hpp"
 #include "support/replay_kernel.hpp"
 
 namespace mmsim::test {
 namespace {
-
-// Every access as the memories saw it, one line per warp instruction.
-class AccessLog final : public AccessObserver {
- public:
-  void access(const MemoryAccess& a, std::span<const Address> addresses) override {
-    std::string line = std::to_string(a.memory) + " " + std::to_string(a.warp) + " " +
-                       std::to_string(static_cast<int>(a.kind)) + " pc " + std::to_string(a.pc) +
-                       " epoch " + std::to_string(a.epoch) + " at " + std::to_string(a.completion) +
-                       ":";
-    for (const Address address : addresses) line += " " + std::to_string(address);
-    lines.push_back(line);
-  }
-  std::vector<std::string> lines;
-};
 
 // Reads and writes whose addresses are mostly runs (starting anywhere, ending at the last word
 // at times), the rest random lanes, some inactive; syncthreads and grid_syncs between.
@@ -118,17 +105,9 @@ TEST(LaneRun, RunsAndTheirSpansRunAlikeOnEveryFlatModel) {
 TEST(LaneRun, RunsAndTheirSpansRunAlikeInBothMemoriesOfTheHierarchicalMachine) {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     std::mt19937_64 rng(seed * 7907);
-    MachineConfig m;
-    m.model = "hmm";
-    m.multiprocessors = 2;
-    m.width = 4;
-    m.threads = 4 * 6;
-    m.latency = 5;
-    m.shared.latency = 2;
+    MachineConfig m = two_sm_hmm();
     m.global_width = seed % 2 == 0 ? 2 : 4;
     m.shared.model = seed % 3 == 0 ? "pram" : "dmm";
-    m.memory_words = 40;
-    m.shared.words = 20;
     const RefProgram program = random_run_program(rng, m.width, 6, m.memory_words, m.shared.words);
     AccessLog runs_log;
     AccessLog spans_log;

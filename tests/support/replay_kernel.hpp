@@ -65,6 +65,21 @@ inline MachineConfig machine(const std::string& model, unsigned w, unsigned l, s
   return c;
 }
 
+// A hierarchical machine of 2 SMs of 3 warps of 4 lanes (l = 5, l_s = 2), 40 words of global
+// memory and 20 of shared memory each.
+inline MachineConfig two_sm_hmm() {
+  MachineConfig c;
+  c.model = "hmm";
+  c.multiprocessors = 2;
+  c.width = 4;
+  c.threads = 4 * 6;
+  c.latency = 5;
+  c.shared.latency = 2;
+  c.memory_words = 40;
+  c.shared.words = 20;
+  return c;
+}
+
 struct Replayed {
   RunResult result;
   std::vector<Word> memory;                 // the global memory (a flat machine's only one)

@@ -59,6 +59,12 @@ TEST(MemoryBudget, TheHierarchicalMachineCountsItsSharedMemories) {
   EXPECT_EQ(e.parts[3].key, "machine.shared.latency");
   m.shared.words = std::uint64_t{1} << 28;  // 8 GiB of shared memory in all
   EXPECT_EQ(run_memory(m, HostData(0), false).largest()->key, "machine.shared.memory");
+  // A program that carries no data (a GPU trace): its memories take nothing for their words.
+  m.memory_values = false;
+  const MemoryEstimate no_values = run_memory(m, HostData(0), false);
+  ASSERT_EQ(no_values.parts.size(), 4u) << no_values.describe();
+  EXPECT_EQ(no_values.parts[0].what, "the pipeline (l = 100)");
+  EXPECT_EQ(no_values.parts[1].what, "4 shared pipelines (l_s = 4)");
 }
 
 TEST(MemoryBudget, TheRunEstimateAddsItsParts) {
