@@ -24,6 +24,7 @@
 #include "sw/gpu_traces/address_relocation.hpp"
 #include "sw/gpu_traces/block_cache.hpp"
 #include "sw/gpu_traces/cta_scheduler.hpp"
+#include "sw/gpu_traces/flat_index.hpp"
 #include "sw/gpu_traces/lane_addresses.hpp"
 #include "sw/gpu_traces/lane_words.hpp"
 #include "sw/gpu_traces/line_fields.hpp"
@@ -88,6 +89,39 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 // ---- compressed input -------------------------------------------------------------------
+
+// The mem_trace reader's index of CTAs and (CTA, warp) pairs: each key keeps the number it was
+// first given, across the table's growth and whatever the keys' shape (the CTAs of 1-D, 2-D and
+// 3-D grids packed as x << 32 | y << 16 | z, pairs as CTA << 32 | warp); clear() forgets them.
+TEST(FlatIndex, EachKeyKeepsItsFirstNumberWhateverTheKeysShape) {
+  // Four families, their high halves apart: CTAs of a 1-D, a 2-D and a 3-D grid, and pairs.
+  std::vector<std::uint64_t> keys;
+  const auto key = [](std::uint64_t high, std::uint64_t low) { return high << 32 | low; };
+  for (std::uint64_t x = 0; x < 70000; ++x) keys.push_back(key(x, 0));
+  for (std::uint64_t y = 0; y < 300; ++y)
+    for (std::uint64_t x = 0; x < 40; ++x) keys.push_back(key(100000 + x, y << 16));
+  for (std::uint64_t z = 0; z < 20; ++z)
+    for (std::uint64_t y = 0; y < 20; ++y)
+      for (std::uint64_t x = 0; x < 20; ++x) keys.push_back(key(200000 + x, y << 16 | z));
+  for (std::uint64_t cta = 0; cta < 3000; ++cta)
+    for (std::uint64_t warp = 0; warp < 8; ++warp) keys.push_back(key(300000 + cta, warp));
+  FlatIndex index;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto [number, added] = index.try_emplace(keys[i], static_cast<std::uint32_t>(i));
+    ASSERT_TRUE(added) << i;
+    ASSERT_EQ(number, i);
+  }
+  EXPECT_EQ(index.size(), keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto [number, added] = index.try_emplace(keys[i], 0);
+    ASSERT_FALSE(added) << i;
+    ASSERT_EQ(number, i) << i;
+  }
+  index.clear();
+  EXPECT_EQ(index.size(), 0u);
+  EXPECT_TRUE(index.try_emplace(keys[5], 9).second);
+  EXPECT_EQ(index.try_emplace(keys[5], 1).first, 9u);
+}
 
 TEST(CompressedInput, ReadsPlainGzipXzAndZstdAlikeWhateverTheFileIsCalled) {
   TempDir dir;
