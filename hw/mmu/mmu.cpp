@@ -73,12 +73,13 @@ Mmu::Accepted Mmu::dispatch(WarpUnit& unit, Cycle t) {
   const std::uint64_t words = config_.words;
   const bool consecutive = consecutive_lanes(addresses);
   const std::uint64_t beyond =
-      consecutive ? std::uint64_t{addresses.back() >= words} : with_vector_isa([&] {
-        std::uint64_t n = 0;
+      consecutive ? std::uint64_t{addresses.back() >= words}
+                  : with_vector_isa([&] {
+                      std::uint64_t n = 0;
 #pragma GCC unroll 2
-        for (const Address a : addresses) n += a >= words;
-        return n;
-      });
+                      for (const Address a : addresses) n += a >= words;
+                      return n;
+                    });
   auto active = static_cast<unsigned>(addresses.size());
   if (beyond != 0) {
     const std::uint64_t inactive = with_vector_isa([&] { return inactive_lanes(addresses); });
@@ -187,7 +188,7 @@ void Mmu::read_lanes(const Warp& warp, Word* registers, const Address* addresses
   } else {  // an inactive lane keeps its register: selected, not branched on (which lanes are
             // active follows no pattern a branch predictor learns: the scans of sorting)
     for (unsigned lane = 0; lane < width; ++lane) {
-      const Word active = -static_cast<Word>(addresses[lane] != kInactive);       // all ones, or 0
+      const Word active = -static_cast<Word>(addresses[lane] != kInactive);  // all ones, or 0
       const Word value = cells[lane_cells[lane] & static_cast<Address>(active)];  // m[0] unused
       registers[lane] = (value & active) | (registers[lane] & ~active);
     }

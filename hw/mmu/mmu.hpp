@@ -107,7 +107,8 @@ class Mmu : public sc_core::sc_module {
       for (Address a = 0; a < count; ++a) poke(a, value_of(a));
       return;
     }
-    for_each_lane(count, [cells = cells_.data(), &value_of](Address a) { cells[a] = value_of(a); });
+    for_each_lane(count,
+                  [cells = cells_.data(), &value_of](Address a) { cells[a] = value_of(a); });
   }
 
   void set_observer(AccessObserver* observer) { observer_ = observer; }
@@ -120,7 +121,7 @@ class Mmu : public sc_core::sc_module {
   // Puts a dispatch of k stage groups and `active` lanes, taken at t, into the pipeline, and
   // counts it.
   [[gnu::always_inline]] inline MmuPipeline::InFlight& accept(WarpUnit& unit, Cycle t, unsigned k,
-                                                              unsigned active);
+                                                               unsigned active);
   // Records the stage group, port and bank of every request of `record` (for waveforms); out of
   // line, so that the dispatch's path keeps the registers it needs.
   [[gnu::noinline]] void keep_slots(MmuPipeline::InFlight& record, std::span<const Address> cells,

@@ -2,7 +2,7 @@
 // the accesses the memories report are copied into batches and handed over through a bounded
 // queue, so that the simulation only copies them. The observer sees the same accesses in the
 // same order as when called directly, so that it finds the same results; they are read after
-// finish(). Memory stays that of a few batches (kBatches of about 256 KiB). The thread sleeps
+// finish(). Memory stays that of a few batches (bytes(): kBatches of 544 KiB). The thread sleeps
 // until several batches wait (kWakeAt): waking a thread costs microseconds (in a virtual
 // machine more), a batch a few hundred.
 #pragma once
@@ -33,11 +33,11 @@ class ObserverThread final : public AccessObserver {
   ObserverThread& operator=(const ObserverThread&) = delete;
 
   void access(const MemoryAccess& access, std::span<const Address> addresses) override;
-  // The batches' memory.
-  static constexpr std::size_t bytes();
   // Returns once the observer has seen every access, and the thread has ended; rethrows what
   // the observer threw.
   void finish();
+  // The batches' memory.
+  static constexpr std::size_t bytes();
 
   static constexpr std::size_t kBatches = 8;
   static constexpr std::size_t kWakeAt = 4;

@@ -288,7 +288,8 @@ void check_memory(const MemoryEstimate& estimate, const std::string& what,
                                available->bytes == 1 ? "is" : "are", available->source));
 }
 
-void check_run_memory(const Testbench& tb, const MachineConfig& machine, const WarpProgram& program,
+void check_run_memory(const Testbench& tb, const MachineConfig& machine,
+                      const WarpProgram& program,
                       const std::vector<MemoryEstimate::Part>& outputs) {
   MemoryEstimate estimate = run_memory(machine, program, tb.race_check);
   for (const MemoryEstimate::Part& part : outputs) estimate.add(part.what, part.bytes, part.key);

@@ -17,7 +17,7 @@ class AccessLog final : public AccessObserver {
                        std::to_string(static_cast<int>(a.kind)) + " pc " + std::to_string(a.pc) +
                        " epoch " + std::to_string(a.epoch) + " at " + std::to_string(a.completion) +
                        ":";
-    for (const Address address : addresses) line += " " + std::to_string(address);
+    for (const Address address : addresses) line.append(" ").append(std::to_string(address));
     lines.push_back(line);
   }
   std::vector<std::string> lines;
