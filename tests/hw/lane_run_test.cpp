@@ -10,55 +10,14 @@
 
 #include "hw/machine/simulation.hpp"
 #include "support/access_log.hpp"
-#include "support/random_program.hpp"
-#include "support/replay_kernel.hpp"
+#include "support/replay_checks.hpp"
 
 namespace mmsim::test {
 namespace {
 
-// Reads and writes whose addresses are mostly runs (starting anywhere, ending at the last word
-// at times), the rest random lanes, some inactive; syncthreads and grid_syncs between.
-RefProgram random_run_program(std::mt19937_64& rng, unsigned width, unsigned warps,
-                              std::uint64_t global_words, std::uint64_t shared_words) {
-  return random_program(rng, width, warps, global_words, shared_words,
-                        {.longest = 12,
-                         .syncs = 0.06,
-                         .grid_syncs = 0.03,
-                         .reads = 0.55,
-                         .shared = shared_words > 0 ? 0.4 : 0.0,
-                         .runs = 0.75});
-}
-
+// The same time, and the same memories and values read.
 void expect_same(const Replayed& runs, const Replayed& spans, const std::string& where) {
-  ASSERT_EQ(runs.result.cycles(), spans.result.cycles()) << where;
-  ASSERT_EQ(runs.result.memories.size(), spans.result.memories.size()) << where;
-  for (std::size_t m = 0; m < spans.result.memories.size(); ++m) {
-    const MemoryCounters& a = runs.result.memories[m].counters;
-    const MemoryCounters& b = spans.result.memories[m].counters;
-    EXPECT_EQ(a.dispatches, b.dispatches) << where << " memory " << m;
-    EXPECT_EQ(a.stages, b.stages) << where << " memory " << m;
-    EXPECT_EQ(a.requests, b.requests) << where << " memory " << m;
-    EXPECT_EQ(a.max_stages, b.max_stages) << where << " memory " << m;
-    EXPECT_EQ(a.busy, b.busy) << where << " memory " << m;
-    EXPECT_EQ(a.stage_histogram, b.stage_histogram) << where << " memory " << m;
-    EXPECT_EQ(a.turn_wait, b.turn_wait) << where << " memory " << m;
-    EXPECT_EQ(a.memory_wait, b.memory_wait) << where << " memory " << m;
-    EXPECT_EQ(runs.result.memories[m].spread.banks, spans.result.memories[m].spread.banks)
-        << where << " memory " << m;
-    EXPECT_EQ(runs.result.memories[m].spread.groups, spans.result.memories[m].spread.groups)
-        << where << " memory " << m;
-  }
-  ASSERT_EQ(runs.result.warp_times.size(), spans.result.warp_times.size()) << where;
-  for (std::size_t i = 0; i < spans.result.warp_times.size(); ++i) {
-    const WarpTime& a = runs.result.warp_times[i];
-    const WarpTime& b = spans.result.warp_times[i];
-    EXPECT_EQ(a.turn, b.turn) << where << " warp " << i;
-    EXPECT_EQ(a.memory, b.memory) << where << " warp " << i;
-    EXPECT_EQ(a.barrier, b.barrier) << where << " warp " << i;
-    EXPECT_EQ(a.dispatches, b.dispatches) << where << " warp " << i;
-    EXPECT_EQ(a.finish, b.finish) << where << " warp " << i;
-  }
-  EXPECT_EQ(runs.result.block_syncthreads, spans.result.block_syncthreads) << where;
+  expect_same_timing(runs, spans, where);
   EXPECT_EQ(runs.memories, spans.memories) << where;
   EXPECT_EQ(runs.reads, spans.reads) << where;
 }
